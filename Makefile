@@ -1,0 +1,43 @@
+# kafka-offsets developer entry points. Everything installs into .venv from PyPI and
+# Maven Central; nothing is expected on the machine but python3 (3.10+), Java 17+ and Maven.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: demo test lint unit bench docs down clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[spark,dev]'
+	touch $(STAMP)
+
+## demo: start a local Kafka (KRaft) with sample data and run `kafka-offsets list` on it
+demo: $(STAMP)
+	$(BIN)/python -m dev.demo
+
+## test: lint, type-check and run the whole test suite against a real broker
+test: $(STAMP) lint
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check kafka_offsets_cli tests dev bench
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/python -m pytest tests/unit
+
+## bench: the benchmarks against Kafka's own tools (3-node local cluster)
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+## docs: regenerate completions and the man page from the Typer app
+docs: $(STAMP)
+	$(BIN)/python -m dev.gendocs
+
+down: $(STAMP)
+	$(BIN)/python -m dev.kafka down
+
+clean:
+	rm -rf $(VENV) dev/target dev/.state build dist *.egg-info

@@ -1,0 +1,89 @@
+"""Terminal I/O for commands: stdout for data, stderr for everything else.
+
+Colour and spinners appear only on a TTY (and never with ``NO_COLOR``); a closed
+pipe on stdout ends the program quietly.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from rich.console import Console
+
+
+def stdout_is_tty() -> bool:
+    """True when stdout is an interactive terminal."""
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def stderr_is_tty() -> bool:
+    """True when stderr is an interactive terminal."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def no_color() -> bool:
+    """True when the user asked for no colour (https://no-color.org)."""
+    return bool(os.environ.get("NO_COLOR"))
+
+
+def data_console() -> Console:
+    """A console on stdout: styled only on a TTY without NO_COLOR."""
+    tty = stdout_is_tty()
+    return Console(
+        file=sys.stdout,
+        force_terminal=tty,
+        no_color=no_color() or not tty,
+        highlight=False,
+        soft_wrap=not tty,
+        width=None if tty else 10_000,
+    )
+
+
+def err_console() -> Console:
+    """A console on stderr for messages and progress."""
+    tty = stderr_is_tty()
+    return Console(stderr=True, force_terminal=tty, no_color=no_color() or not tty, highlight=False)
+
+
+def write(text: str) -> None:
+    """Write data to stdout and flush (a closed pipe raises BrokenPipeError upward)."""
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def print_renderable(renderable: Any) -> None:
+    """Print a rich renderable (table) to stdout."""
+    data_console().print(renderable)
+
+
+def warn(message: str) -> None:
+    """A one-line warning on stderr."""
+    c = err_console()
+    c.print(f"[yellow]kafka-offsets: warning:[/] {_escape(message)}")
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
+
+
+@contextmanager
+def progress(message: str) -> Iterator[Any]:
+    """A spinner on stderr while work runs (only on a TTY); yields an updater."""
+    if not stderr_is_tty():
+        yield lambda _msg: None
+        return
+    console = err_console()
+    with console.status(_escape(message)) as status:
+        yield lambda msg: status.update(_escape(msg))

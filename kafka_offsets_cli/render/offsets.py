@@ -1,0 +1,151 @@
+"""Renderers for ``kafka-offsets list``.
+
+Record schema (json, jsonl, csv), one record per partition and spec::
+
+    {"topic": str, "partition": int, "spec": str, "offset": int|null,
+     "timestamp": int|null, "leader_epoch": int|null, "error": str|null}
+
+``spec`` is ``earliest``, ``latest``, ``max-timestamp`` or the target time in
+epoch milliseconds. ``plain`` is GetOffsetShell's ``topic:partition:offset``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import tzinfo
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from ..models import OffsetResult, OffsetSpec, OffsetTable, SpecKind, TopicPartition
+from ..timeparse import format_time
+from .formats import to_csv, to_json, to_jsonl
+
+#: Columns of the list record, in order.
+COLUMNS = ("topic", "partition", "spec", "offset", "timestamp", "leader_epoch", "error")
+
+
+def records(table: OffsetTable, order: Sequence[TopicPartition] | None = None) -> list[dict[str, Any]]:
+    """Records sorted by topic, partition (or by ``order``), then the order specs were given."""
+    spec_pos = {s: i for i, s in enumerate(table.specs)}
+    pos = {tp: i for i, tp in enumerate(order or ())}
+    rs = sorted(
+        table.results,
+        key=lambda r: (pos.get(r.tp, len(pos)), r.topic, r.partition, spec_pos.get(r.spec, 0)),
+    )
+    return table.missing_records() + [r.to_record() for r in rs]
+
+
+def render_json(table: OffsetTable) -> str:
+    """A JSON array of list records."""
+    return to_json(records(table))
+
+
+def render_jsonl(table: OffsetTable) -> str:
+    """JSON lines, one list record per line."""
+    return to_jsonl(records(table))
+
+
+def render_csv(table: OffsetTable, *, header: bool = True) -> str:
+    """CSV of list records with the documented columns."""
+    return to_csv(records(table), COLUMNS, header=header)
+
+
+def render_plain(table: OffsetTable, order: Sequence[TopicPartition] | None = None) -> str:
+    """Exactly what ``kafka-get-offsets.sh`` prints: ``topic:partition:offset`` lines.
+
+    One spec only (the first); partitions without an offset (errors, no record at
+    or after a time, an empty partition's max-timestamp) are omitted, as there.
+    """
+    spec = table.specs[0]
+    pos = {tp: i for i, tp in enumerate(order or ())}
+    lines = [
+        f"{r.topic}:{r.partition}:{r.offset}"
+        for r in sorted(table.results, key=lambda r: (pos.get(r.tp, len(pos)), r.topic, r.partition))
+        if r.spec == spec and r.offset is not None and r.error is None
+    ]
+    return "".join(line + "\n" for line in lines)
+
+
+def spec_heading(spec: OffsetSpec, tz: tzinfo) -> str:
+    """Column heading for a spec: its name, or the target time in ``tz``."""
+    if spec.kind is SpecKind.TIMESTAMP:
+        assert spec.timestamp_ms is not None
+        return f"@ {format_time(spec.timestamp_ms, tz)}"
+    return spec.name
+
+
+def _has_time(spec: OffsetSpec) -> bool:
+    return spec.kind in (SpecKind.MAX_TIMESTAMP, SpecKind.TIMESTAMP)
+
+
+def number(n: int, group_digits: bool = False) -> str:
+    """An offset as text, with thousands separators when ``group_digits`` (terminals only)."""
+    return f"{n:,}" if group_digits else str(n)
+
+
+def rate(value: float | None, group_digits: bool = False) -> str:
+    """A records/s rate with one decimal, ``-`` when unknown."""
+    if value is None:
+        return "-"
+    return f"{value:,.1f}" if group_digits else f"{value:.1f}"
+
+
+def rich_table(
+    table: OffsetTable,
+    tz: tzinfo,
+    *,
+    header: bool = True,
+    title: str | None = None,
+    order: Sequence[TopicPartition] | None = None,
+    group_digits: bool = False,
+    rates: Mapping[TopicPartition, float | None] | None = None,
+) -> Table:
+    """A rich table: one row per partition, an offset (and time) column per spec.
+
+    ``order`` sets the row order (default: topic, partition); ``group_digits``
+    adds thousands separators; ``rates`` (``--watch``) adds a RECORDS/S column.
+    """
+    t = Table(title=title, show_header=header, header_style="bold", box=None, pad_edge=False)
+    t.add_column("TOPIC", overflow="fold")
+    t.add_column("PARTITION", justify="right")
+    for spec in table.specs:
+        head = spec_heading(spec, tz)
+        t.add_column(f"{head}" if not _has_time(spec) else f"{head} OFFSET", justify="right")
+        if _has_time(spec):
+            t.add_column(f"{head} TIME" if spec.kind is SpecKind.MAX_TIMESTAMP else "RECORD TIME")
+    if rates is not None:
+        t.add_column("RECORDS/S", justify="right")
+    any_error = table.failed
+    if any_error:
+        t.add_column("ERROR", style="red")
+    ncols = len(t.columns)
+    for topic, err in table.missing_topics:
+        t.add_row(topic, Text("-", style="dim"), *([Text("error", style="red")] * (ncols - 3)), err)
+    by_tp = table.by_partition()
+    pos = {tp: i for i, tp in enumerate(order or ())}
+    for tp in sorted(by_tp, key=lambda tp: (pos.get(tp, len(pos)), tp)):
+        by_spec = by_tp[tp]
+        row: list[Any] = [tp.topic, str(tp.partition)]
+        errors: list[str] = []
+        for spec in table.specs:
+            r: OffsetResult | None = by_spec.get(spec)
+            if r is None or r.error is not None:
+                cell: Text | str = Text("error", style="red")
+                if r is not None and r.error and r.error not in errors:
+                    errors.append(r.error)
+            elif r.offset is None:
+                cell = Text("-", style="dim")
+            else:
+                cell = number(r.offset, group_digits)
+            row.append(cell)
+            if _has_time(spec):
+                ts = r.timestamp if r is not None and r.error is None else None
+                row.append(format_time(ts, tz) if ts is not None else Text("-", style="dim"))
+        if rates is not None:
+            row.append(rate(rates.get(tp), group_digits))
+        if any_error:
+            row.append(", ".join(errors))
+        t.add_row(*row)
+    return t
