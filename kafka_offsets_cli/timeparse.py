@@ -1,0 +1,432 @@
+"""Parse and format times, time zones and durations (pure, no I/O except the local zone).
+
+Every parser raises :class:`~kafka_offsets_cli.errors.UsageError` for bad input and
+nothing else; every returned time is epoch milliseconds (``int``). The grammar is
+written out here rather than left to :meth:`datetime.fromisoformat`, which in
+Python 3.10 accepts far fewer ISO-8601 forms than in 3.11.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import time
+from datetime import datetime, timedelta, timezone, tzinfo
+from fractions import Fraction
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from .errors import UsageError
+
+__all__ = [
+    "DURATION_FORMS",
+    "MAX_MS",
+    "TIME_FORMS",
+    "format_duration",
+    "format_time",
+    "local_tz",
+    "now_ms",
+    "parse_duration",
+    "parse_time",
+    "parse_tz",
+]
+
+#: Largest value a Kafka timestamp (a Java ``long``) can carry.
+MAX_MS = 2**63 - 1
+
+#: Accepted forms of a time, for error messages.
+TIME_FORMS = (
+    "epoch ms (1763704800000), ISO-8601 (2026-11-21T06:00:00Z, 2026-11-21 06:00+01:00, "
+    "2026-11-21 06:00, 2026-11-21), or relative (now, now-6h, 6h ago, 6 hours ago, -30m, 2d)"
+)
+
+#: Accepted forms of a duration, for error messages.
+DURATION_FORMS = "250ms, 30s, 5m, 1h30m, 2d, 1w, 1.5h, or a bare number of seconds"
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+_MS_PER_UNIT = {
+    "ms": 1,
+    "s": 1000,
+    "m": 60_000,
+    "h": 3_600_000,
+    "d": 86_400_000,
+    "w": 604_800_000,
+}
+
+# Unit spellings, longest first so that "ms" is not read as "m" followed by "s".
+_UNIT_ALIASES = {
+    "milliseconds": "ms",
+    "millisecond": "ms",
+    "millis": "ms",
+    "msecs": "ms",
+    "msec": "ms",
+    "ms": "ms",
+    "minutes": "m",
+    "minute": "m",
+    "mins": "m",
+    "min": "m",
+    "m": "m",
+    "seconds": "s",
+    "second": "s",
+    "secs": "s",
+    "sec": "s",
+    "s": "s",
+    "hours": "h",
+    "hour": "h",
+    "hrs": "h",
+    "hr": "h",
+    "h": "h",
+    "days": "d",
+    "day": "d",
+    "d": "d",
+    "weeks": "w",
+    "week": "w",
+    "wks": "w",
+    "wk": "w",
+    "w": "w",
+}
+_UNIT_RE = "|".join(sorted(_UNIT_ALIASES, key=len, reverse=True))
+_NUMBER_RE = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
+_COMPONENT = re.compile(rf"({_NUMBER_RE})\s*({_UNIT_RE})(?![a-z])")
+_DURATION = re.compile(rf"(?:{_NUMBER_RE}\s*(?:{_UNIT_RE})(?![a-z])\s*)+")
+_BARE_NUMBER = re.compile(_NUMBER_RE)
+_MAX_NUMBER_CHARS = 40  # longer numerals are typos, and int() limits digit strings anyway
+
+# ISO-8601 as people type it: date, optional time (T or spaces), optional offset.
+_ISO = re.compile(
+    r"(?P<y>[0-9]{4})-(?P<mo>[0-9]{2})-(?P<d>[0-9]{2})"
+    r"(?:(?:t|\s+)(?P<h>[0-9]{2}):(?P<mi>[0-9]{2})(?::(?P<s>[0-9]{2})(?:\.(?P<f>[0-9]{1,9}))?)?"
+    r"\s*(?P<off>z|[+-][0-9]{2}(?::?[0-9]{2}(?::?[0-9]{2})?)?)?)?"
+)
+_OFFSET = re.compile(r"(?:utc|gmt)?\s*([+-])([0-9]{1,2})(?::?([0-9]{2})(?::?([0-9]{2}))?)?")
+_UTC_NAMES = frozenset({"", "utc", "z", "gmt", "etc/utc", "zulu"})
+
+
+# --------------------------------------------------------------------------- durations
+
+
+def _duration_or_reason(text: str) -> int | str:
+    """The duration in ms, or why ``text`` is not one (internal)."""
+    s = text.strip().lower()
+    if not s:
+        return "empty duration"
+    if s[0] == "-":
+        return "durations cannot be negative"
+    if s[0] == "+":
+        s = s[1:].lstrip()
+    if len(s) > 200:
+        return "too long"
+    if _BARE_NUMBER.fullmatch(s):
+        if len(s) > _MAX_NUMBER_CHARS:
+            return "too large"
+        total = Fraction(s) * 1000
+    elif _DURATION.fullmatch(s):
+        total = Fraction(0)
+        for number, unit in _COMPONENT.findall(s):
+            if len(number) > _MAX_NUMBER_CHARS:
+                return "too large"
+            total += Fraction(number) * _MS_PER_UNIT[_UNIT_ALIASES[unit]]
+    else:
+        return "not a duration"
+    ms = round(total)
+    if ms > MAX_MS:
+        return "too large"
+    return ms
+
+
+def parse_duration(text: str) -> int:
+    """Parse a duration such as ``250ms``, ``30s``, ``5m``, ``1h30m``, ``2d``, ``1w`` or ``1.5h``.
+
+    Returns whole milliseconds (fractions are rounded to the nearest ms). A bare
+    number means seconds. Units may be spelled out (``6 hours``, ``90 sec``),
+    combined in any order (``1h 30m``), and are case-insensitive; whitespace is
+    ignored. Zero is fine; a negative or unparsable duration raises
+    :class:`UsageError`.
+    """
+    result = _duration_or_reason(text)
+    if isinstance(result, str):
+        raise UsageError(f"invalid duration {text!r}: {result}; expected {DURATION_FORMS}")
+    return result
+
+
+def format_duration(ms: int | None) -> str:
+    """Render a duration compactly: ``850ms``, ``41s``, ``5m 03s``, ``2h 05m``, ``3d 4h``.
+
+    Two units at most, the smaller truncated (never rounded up); ``''`` for
+    ``None``; negative durations get a leading ``-``. ``0`` is ``0s``.
+    """
+    if ms is None:
+        return ""
+    sign = "-" if ms < 0 else ""
+    ms = abs(ms)
+    if ms == 0:
+        return "0s"
+    if ms < 1000:
+        return f"{sign}{ms}ms"
+    secs = ms // 1000
+    if secs < 60:
+        return f"{sign}{secs}s"
+    mins, secs = divmod(secs, 60)
+    if mins < 60:
+        return f"{sign}{mins}m {secs:02d}s"
+    hours, mins = divmod(mins, 60)
+    if hours < 24:
+        return f"{sign}{hours}h {mins:02d}m"
+    days, hours = divmod(hours, 24)
+    return f"{sign}{days}d {hours}h"
+
+
+# --------------------------------------------------------------------------- time zones
+
+
+def _offset_tz(sign: str, hours: str, minutes: str | None, seconds: str | None) -> tzinfo | str:
+    """A fixed-offset zone, or why the offset is invalid (internal)."""
+    h, m, s = int(hours), int(minutes or 0), int(seconds or 0)
+    if m > 59 or s > 59:
+        return "offset minutes and seconds must be below 60"
+    delta = timedelta(hours=h, minutes=m, seconds=s)
+    if delta >= timedelta(hours=24):
+        return "offset must be less than 24 hours"
+    if not delta:
+        return timezone.utc
+    return timezone(-delta if sign == "-" else delta)
+
+
+def _fixed_local() -> tzinfo:
+    """The local zone as a fixed offset (fallback when no tz database entry is found)."""
+    tz = datetime.now().astimezone().tzinfo
+    return tz if tz is not None else timezone.utc
+
+
+def local_tz() -> tzinfo:
+    """The system's local time zone: ``$TZ``, else ``/etc/localtime``, DST-aware when possible.
+
+    Falls back to the current fixed UTC offset when no tz database entry can be found.
+    """
+    env = os.environ.get("TZ")
+    if env:
+        key = env[1:] if env.startswith(":") else env
+        try:
+            if key.startswith("/"):
+                with open(key, "rb") as fh:
+                    return ZoneInfo.from_file(fh, key=key)
+            return ZoneInfo(key)
+        except (ZoneInfoNotFoundError, ValueError, OSError):
+            return _fixed_local()  # a POSIX TZ rule string the C library understands
+    try:
+        target = os.path.realpath("/etc/localtime")
+        marker = "/zoneinfo/"
+        if marker in target:
+            return ZoneInfo(target.split(marker, 1)[1])
+        with open("/etc/localtime", "rb") as fh:
+            return ZoneInfo.from_file(fh, key="localtime")
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return _fixed_local()
+
+
+@functools.lru_cache(maxsize=1)
+def _zone_keys_by_lower() -> dict[str, str]:
+    return {key.lower(): key for key in available_timezones()}
+
+
+def _zone(name: str) -> tzinfo | None:
+    """An IANA zone by name, case-insensitively; ``None`` if there is none (internal)."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        pass
+    key = _zone_keys_by_lower().get(name.lower())
+    if key is None:
+        return None
+    try:
+        return ZoneInfo(key)
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # pragma: no cover - database changed under us
+        return None
+
+
+def parse_tz(text: str | None) -> tzinfo:
+    """Parse a time zone option.
+
+    ``None``, ``''``, ``UTC``, ``Z`` (and ``GMT``) -> UTC; ``local`` -> the system
+    zone (:func:`local_tz`); fixed offsets ``+01:00``, ``-0530``, ``+01``, also
+    prefixed ``UTC+01:00``; IANA names such as ``Europe/Paris`` (case-insensitive).
+    Anything else raises :class:`UsageError`.
+    """
+    if text is None:
+        return timezone.utc
+    s = text.strip()
+    low = s.lower()
+    if low in _UTC_NAMES:
+        return timezone.utc
+    if low == "local":
+        return local_tz()
+    m = _OFFSET.fullmatch(low)
+    if m:
+        tz = _offset_tz(*m.groups())
+        if isinstance(tz, str):
+            raise UsageError(f"invalid time zone {text!r}: {tz}")
+        return tz
+    zone = _zone(s) if s and len(s) <= 255 else None
+    if zone is None:
+        raise UsageError(
+            f"unknown time zone {text!r}; expected UTC, local, an offset like +01:00 or -0530, "
+            "or an IANA name like Europe/Paris"
+        )
+    return zone
+
+
+# --------------------------------------------------------------------------- times
+
+
+def now_ms() -> int:
+    """The current time in epoch milliseconds."""
+    return time.time_ns() // 1_000_000
+
+
+def _to_ms(dt: datetime) -> int:
+    """Exact epoch ms of an aware datetime (floor of sub-millisecond parts)."""
+    delta = dt - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000
+
+
+def _iso_or_reason(m: re.Match[str], tz: tzinfo) -> int | str:
+    """Epoch ms of a matched ISO-8601 text, or why it is not a valid time (internal)."""
+    g = m.groupdict()
+    frac = g["f"] or ""
+    micros = int((frac + "000000")[:6])
+    zone: tzinfo = tz
+    off = g["off"]
+    if off == "z":
+        zone = timezone.utc
+    elif off:
+        parts = re.fullmatch(r"([+-])([0-9]{2}):?(?:([0-9]{2}):?([0-9]{2})?)?", off)
+        if parts is None:  # pragma: no cover - guarded by _ISO
+            return "bad offset"
+        zoned = _offset_tz(*parts.groups())
+        if isinstance(zoned, str):
+            return zoned
+        zone = zoned
+    try:
+        dt = datetime(
+            int(g["y"]),
+            int(g["mo"]),
+            int(g["d"]),
+            int(g["h"] or 0),
+            int(g["mi"] or 0),
+            int(g["s"] or 0),
+            micros,
+            tzinfo=zone,
+        )
+        return _to_ms(dt)
+    except (ValueError, OverflowError) as exc:
+        return str(exc)
+
+
+def _relative(now: int, ago_ms: int | str, sign: int = -1) -> int | str:
+    if isinstance(ago_ms, str):
+        return ago_ms
+    return now + sign * ago_ms
+
+
+def _time_or_reason(text: str, now: int, tz: tzinfo) -> int | str:
+    """Epoch ms for ``text``, or why it is not a time (internal; see :func:`parse_time`)."""
+    s = text.strip().lower()
+    if not s:
+        return "empty"
+    if len(s) > 200:
+        return "too long"
+    result: int | str
+    if s.isascii() and s.isdigit():
+        result = int(s) if len(s) <= 19 else "too large"
+    elif s.startswith("now"):
+        rest = s[3:].strip()
+        if not rest:
+            result = now
+        elif rest[0] in "+-":
+            result = _relative(now, _duration_or_reason(rest[1:]), -1 if rest[0] == "-" else 1)
+        else:
+            return "expected now, now-DURATION or now+DURATION"
+    elif s.endswith("ago"):
+        result = _relative(now, _duration_or_reason(s[:-3]))
+    elif s[0] == "-":
+        rest = s[1:].strip()
+        if _BARE_NUMBER.fullmatch(rest):
+            return "negative numbers are not times (Kafka codes -1, -2, -3 are offset specs)"
+        result = _relative(now, _duration_or_reason(rest) if rest[:1] != "+" else "not a duration")
+    elif m := _ISO.fullmatch(s):
+        result = _iso_or_reason(m, tz)
+    elif _DURATION.fullmatch(s):
+        result = _relative(now, _duration_or_reason(s))
+    else:
+        return "not recognised"
+    if isinstance(result, str):
+        return result
+    if result < 0:
+        return "before 1970-01-01T00:00:00Z (epoch ms must not be negative)"
+    if result > MAX_MS:
+        return "too large"
+    return result
+
+
+def parse_time(
+    text: str,
+    *,
+    now_ms: int,
+    tz: tzinfo,
+    what: str = "time",
+    accepted: str = TIME_FORMS,
+) -> int:
+    """Parse a point in time to epoch milliseconds.
+
+    Accepted (case-insensitive, surrounding whitespace ignored):
+
+    * a non-negative integer: epoch milliseconds;
+    * ISO-8601: ``2026-11-21T06:00:00Z``, ``2026-11-21T06:00:00.123+01:00``,
+      ``2026-11-21 06:00+01:00``, ``2026-11-21 06:00``, ``2026-11-21`` (midnight);
+      offsets ``Z``, ``±HH``, ``±HHMM``, ``±HH:MM`` (``±HH:MM:SS`` too); a time
+      without an offset is in ``tz``; fractions beyond milliseconds are truncated;
+    * relative to ``now_ms``: ``now``, ``now-6h``, ``now+1h``, ``6h ago``,
+      ``6 hours ago``, ``1h30m ago``, ``-30m``, ``2d`` (= 2 days ago), any
+      :func:`parse_duration` form with a unit.
+
+    A result before the epoch or beyond a Java ``long`` is rejected: negative
+    values are Kafka's codes (see :mod:`kafka_offsets_cli.specs`), never times.
+    Anything else raises :class:`UsageError` naming the value and, via
+    ``what``/``accepted`` (for callers that accept more than times), the forms.
+    """
+    result = _time_or_reason(text, now_ms, tz)
+    if isinstance(result, str):
+        raise UsageError(f"invalid {what} {text!r}: {result}; expected {accepted}")
+    return result
+
+
+def _format_offset(offset: timedelta) -> str:
+    if not offset:
+        return "Z"
+    sign = "-" if offset < timedelta(0) else "+"
+    secs = int(abs(offset).total_seconds())
+    hours, rest = divmod(secs, 3600)
+    mins, secs = divmod(rest, 60)
+    out = f"{sign}{hours:02d}:{mins:02d}"
+    return f"{out}:{secs:02d}" if secs else out
+
+
+def format_time(ms: int | None, tz: tzinfo) -> str:
+    """ISO-8601 with milliseconds and offset, e.g. ``2026-11-21T06:00:00.000Z``.
+
+    ``''`` for ``None``. A zero UTC offset is written ``Z``, others ``+01:00``
+    (``+00:19:32`` for historical offsets with seconds). A value outside the
+    years 1-9999 (Kafka timestamps are arbitrary longs) is returned as the number.
+    """
+    if ms is None:
+        return ""
+    try:
+        dt = (_EPOCH + timedelta(milliseconds=ms)).astimezone(tz)
+        offset = dt.utcoffset() or timedelta(0)
+    except (OverflowError, ValueError):
+        return str(ms)
+    return (
+        f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d}T{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}"
+        f".{dt.microsecond // 1000:03d}{_format_offset(offset)}"
+    )
