@@ -24,6 +24,7 @@ BASE = 1_700_000_000_000
 # is at offset 2, so max-timestamp (offset 2) differs from latest - 1 (offset 4).
 P0_TIMES = [BASE + 5000, BASE + 1000, BASE + 9000, BASE + 3000, BASE + 7000]
 P1_TIMES = [BASE + 2000, BASE + 4000, BASE + 6000]
+KEEP = {"retention.ms": "-1"}
 
 
 @dataclass(frozen=True)
@@ -39,8 +40,11 @@ class Topics:
 def topics(bootstrap: str) -> Iterator[Topics]:
     prefix = f"lst-{uuid.uuid4().hex[:6]}"
     t = Topics(f"{prefix}.create", f"{prefix}.append", prefix)
-    create_topic(bootstrap, t.create, partitions=3)
-    create_topic(bootstrap, t.append, partitions=2, config={"message.timestamp.type": "LogAppendTime"})
+    # retention.ms=-1: the 2023 timestamps would otherwise be deleted by the broker's retention check
+    create_topic(bootstrap, t.create, partitions=3, config=KEEP)
+    create_topic(
+        bootstrap, t.append, partitions=2, config={**KEEP, "message.timestamp.type": "LogAppendTime"}
+    )
     produce(bootstrap, t.create, [(0, ts, None, f"v{i}") for i, ts in enumerate(P0_TIMES)])
     produce(bootstrap, t.create, [(1, ts, None, f"w{i}") for i, ts in enumerate(P1_TIMES)])
     # LogAppendTime: the broker stamps its own time, whatever the producer says

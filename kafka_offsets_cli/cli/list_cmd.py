@@ -1,0 +1,211 @@
+"""``kafka-offsets list``: offsets of partitions by spec (GetOffsetShell compatible)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ..errors import PartialFailure, UsageError
+from ..models import Isolation
+from ..render.order import SortKey
+
+if TYPE_CHECKING:
+    from ..config import ClientSettings
+    from ..models import OffsetSpec, OffsetTable
+    from ..selection import Selection
+    from .list_view import ListView
+from .app import is_debug
+from .boundary import boundary
+from .options import (
+    OUT,
+    BootstrapOpt,
+    ClusterOpt,
+    ColumnsOpt,
+    CommandConfigOpt,
+    ConnectionArgs,
+    ExcludeInternalOpt,
+    IsolationOpt,
+    NoHeadersOpt,
+    OutputFormat,
+    PartitionsOpt,
+    TimeoutOpt,
+    TopicOpt,
+    TopicPartitionsOpt,
+    TzOpt,
+    WatchOpt,
+    XOpt,
+)
+
+SPEC_HELP = (
+    "What to look up (repeatable; default latest): earliest|-2, latest|-1, max-timestamp|-3, "
+    "or a time: epoch ms, ISO-8601 (2026-11-21T06:00:00Z, 2026-11-21), relative (6h ago, -30m, 2d). "
+    "A time gives the earliest offset whose timestamp is >= it (KIP-79), none if no such record."
+)
+
+EXAMPLES = """Examples:
+
+  kafka-offsets list -b localhost:9092 -t orders
+
+  kafka-offsets list -b localhost:9092 -t 'orders\\..*' --spec earliest --spec latest --spec max-timestamp
+
+  kafka-offsets list -b localhost:9092 --topic-partitions 'orders:0-3' --time '6h ago' -o json
+
+  kafka-offsets list --bootstrap-server localhost:9092 --topic orders --time -1 -o plain
+"""
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``list`` command to ``app``."""
+    app.command("list", help="Offsets of partitions by spec: earliest, latest, max-timestamp, a time.",
+                epilog=EXAMPLES)(list_cmd)
+
+
+def list_cmd(
+    ctx: typer.Context,
+    bootstrap_server: BootstrapOpt = None,
+    cluster: ClusterOpt = None,
+    topic: TopicOpt = None,
+    partitions: PartitionsOpt = None,
+    topic_partitions: TopicPartitionsOpt = None,
+    exclude_internal_topics: ExcludeInternalOpt = False,
+    spec: Annotated[
+        list[str] | None,
+        typer.Option("--spec", "--time", "-s", metavar="SPEC", help=SPEC_HELP, show_default=False),
+    ] = None,
+    isolation: IsolationOpt = Isolation.READ_UNCOMMITTED,
+    output: Annotated[
+        OutputFormat | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="table (default on a TTY), json, jsonl (default otherwise), csv, or plain (topic:partition:offset).",
+            rich_help_panel=OUT,
+            show_default=False,
+            case_sensitive=False,
+        ),
+    ] = None,
+    tz: TzOpt = None,
+    no_headers: NoHeadersOpt = False,
+    columns: ColumnsOpt = None,
+    sort: Annotated[
+        SortKey,
+        typer.Option(
+            "--sort",
+            help="Row order: topic (then partition), partition, or the first spec's offset or timestamp.",
+            rich_help_panel=OUT,
+            case_sensitive=False,
+        ),
+    ] = SortKey.TOPIC,
+    reverse: Annotated[
+        bool, typer.Option("--reverse", "-r", help="Reverse the --sort order.", rich_help_panel=OUT)
+    ] = False,
+    watch: WatchOpt = None,
+    command_config: CommandConfigOpt = None,
+    x: XOpt = None,
+    timeout: TimeoutOpt = "30s",
+) -> None:
+    """Offsets of partitions by spec."""
+    debug = is_debug(ctx)
+    with boundary(debug):
+        from ..selection import parse_selection
+        from ..specs import parse_specs
+        from ..timeparse import now_ms, parse_tz
+        from .options import settings_from
+
+        zone = parse_tz(tz)
+        specs = parse_specs(spec or [], now_ms=now_ms(), tz=zone)
+        fmt = output or (OutputFormat.table if _tty() else OutputFormat.jsonl)
+        if fmt is OutputFormat.plain and len(specs) > 1:
+            raise UsageError("--output plain takes one spec (as kafka-get-offsets.sh); use json or csv for several")
+        cols = _columns(columns, watching=watch is not None)
+        interval = None
+        if watch is not None:
+            from .watch import parse_interval
+
+            interval = parse_interval(watch)
+        selection = parse_selection(
+            topics=topic or (),
+            partitions=partitions,
+            topic_partitions=topic_partitions,
+            exclude_internal=exclude_internal_topics,
+        )
+        settings = settings_from(
+            ConnectionArgs(bootstrap_server, command_config, tuple(x or ()), timeout, isolation, cluster)
+        )
+        from .list_view import ListView, show
+
+        view = ListView(fmt, zone, no_headers, tuple(cols) if cols else None, sort, reverse, _tty())
+        if interval is not None:
+            _watch(settings, selection, specs, view, interval, debug)
+            return
+        table = _fetch(settings, selection, specs, debug)
+        show(table, view)
+        if table.failed:
+            raise PartialFailure(_failure_summary(table))
+
+
+def _tty() -> bool:
+    from .output import stdout_is_tty
+
+    return stdout_is_tty()
+
+
+def _columns(text: str | None, watching: bool = False) -> list[str] | None:
+    if not text:
+        return None
+    from ..render.offsets import COLUMNS
+    from .list_view import RATE_FIELD
+
+    known = (*COLUMNS, RATE_FIELD) if watching else COLUMNS
+    cols = [c.strip() for c in text.split(",") if c.strip()]
+    bad = [c for c in cols if c not in known]
+    if bad:
+        raise UsageError(f"--columns: unknown column {bad[0]!r} (choose from {', '.join(known)})")
+    return cols
+
+
+def _fetch(
+    settings: ClientSettings, selection: Selection, specs: Sequence[OffsetSpec], debug: bool
+) -> OffsetTable:
+    from ..client import KafkaClient
+    from ..queries import list_table
+    from .output import progress
+
+    with progress("Fetching metadata…") as update, KafkaClient(settings, debug=debug) as client:
+        done = 0
+
+        def tick(n: int) -> None:
+            nonlocal done
+            done += n
+            update(f"ListOffsets: {done} queries answered…")
+
+        return list_table(client, selection, specs, progress=tick)
+
+
+def _watch(
+    settings: ClientSettings,
+    selection: Selection,
+    specs: Sequence[OffsetSpec],
+    view: ListView,
+    interval: float,
+    debug: bool,
+) -> None:
+    from ..client import KafkaClient
+    from ..queries import list_table
+    from . import list_view
+
+    with KafkaClient(settings, debug=debug) as client:
+        list_view.watch(client, interval, lambda c: list_table(c, selection, specs), view)
+
+
+def _failure_summary(table) -> str:  # type: ignore[no-untyped-def]
+    errs = table.errors
+    by: dict[str, int] = {}
+    for res in errs:
+        by[res.error] = by.get(res.error, 0) + 1
+    for _topic, err in table.missing_topics:
+        by[err] = by.get(err, 0) + 1
+    parts = ", ".join(f"{n} x {e}" for e, n in sorted(by.items(), key=lambda kv: -kv[1]))
+    return f"some queries failed: {parts}"

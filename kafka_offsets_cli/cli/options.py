@@ -1,0 +1,229 @@
+"""Options shared by commands, defined once (names follow Kafka's GetOffsetShell)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Annotated
+
+import typer
+
+from ..config import ClientSettings, build_settings
+from ..errors import UsageError
+from ..models import Isolation
+from ..timeparse import parse_duration
+from .complete import complete_clusters, complete_groups, complete_topic_partitions, complete_topics
+
+CONN = "Connection"
+SEL = "Selection"
+OUT = "Output"
+
+
+class OutputFormat(str, Enum):
+    """Output formats of ``list``."""
+
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+    csv = "csv"
+    plain = "plain"
+
+
+ClusterOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--cluster",
+        metavar="NAME",
+        help="Cluster profile from the config file (see `kafka-offsets config path`) "
+        "[env: KAFKA_OFFSETS_CLUSTER].",
+        rich_help_panel=CONN,
+        show_default=False,
+        autocompletion=complete_clusters,
+    ),
+]
+BootstrapOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--bootstrap-server",
+        "-b",
+        "--broker-list",
+        metavar="HOST:PORT[,...]",
+        help="Kafka bootstrap servers [env: KAFKA_BOOTSTRAP_SERVERS].",
+        rich_help_panel=CONN,
+        show_default=False,
+    ),
+]
+CommandConfigOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--command-config",
+        metavar="FILE",
+        help="Java client properties file (as for Kafka's tools); shared keys are translated for librdkafka.",
+        rich_help_panel=CONN,
+        show_default=False,
+    ),
+]
+XOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "-X",
+        metavar="KEY=VALUE",
+        help="Raw librdkafka property (repeatable).",
+        rich_help_panel=CONN,
+        show_default=False,
+    ),
+]
+TimeoutOpt = Annotated[
+    str,
+    typer.Option(
+        "--timeout",
+        metavar="DURATION",
+        help="Give up after this long (e.g. 30s, 2m); partitions still failing then show their error.",
+        rich_help_panel=CONN,
+    ),
+]
+IsolationOpt = Annotated[
+    Isolation,
+    typer.Option(
+        "--isolation",
+        help="read_uncommitted: latest = high watermark; read_committed: latest = last stable offset.",
+        rich_help_panel=CONN,
+        case_sensitive=False,
+    ),
+]
+TopicOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--topic",
+        "-t",
+        metavar="REGEX",
+        help="Topic name or regular expression matching whole names (repeatable). Default: all topics.",
+        rich_help_panel=SEL,
+        show_default=False,
+        autocompletion=complete_topics,
+    ),
+]
+PartitionsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--partitions",
+        "-p",
+        metavar="LIST",
+        help="Comma-separated partition ids (ranges N-M exclude M, as --topic-partitions).",
+        rich_help_panel=SEL,
+        show_default=False,
+    ),
+]
+TopicPartitionsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--topic-partitions",
+        metavar="PATTERNS",
+        help="GetOffsetShell patterns: 'orders:0-5,payments:3,logs.*:' (N-M excludes M, N-, -M).",
+        rich_help_panel=SEL,
+        show_default=False,
+        autocompletion=complete_topic_partitions,
+    ),
+]
+GroupOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--group",
+        "-g",
+        metavar="GROUP",
+        help="Consumer group id (repeatable).",
+        rich_help_panel=SEL,
+        show_default=False,
+        autocompletion=complete_groups,
+    ),
+]
+ExcludeInternalOpt = Annotated[
+    bool,
+    typer.Option(
+        "--exclude-internal-topics",
+        help="Leave out internal topics (__consumer_offsets…).",
+        rich_help_panel=SEL,
+    ),
+]
+TzOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--tz",
+        metavar="ZONE",
+        help="Time zone for naive input times and shown times: UTC (default), local, +01:00, Europe/Paris.",
+        rich_help_panel=OUT,
+        show_default=False,
+    ),
+]
+NoHeadersOpt = Annotated[
+    bool,
+    typer.Option("--no-headers", help="Omit the header row (table, csv).", rich_help_panel=OUT),
+]
+ColumnsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--columns",
+        metavar="COL,...",
+        help="Only these record fields, in this order (json, jsonl, csv).",
+        rich_help_panel=OUT,
+        show_default=False,
+    ),
+]
+WatchOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--watch",
+        metavar="DURATION",
+        help="Refresh every DURATION (e.g. 5s) until Ctrl-C: a live table with records/s on a terminal, "
+        "one block per refresh otherwise.",
+        rich_help_panel=OUT,
+        show_default=False,
+    ),
+]
+
+
+@dataclass(frozen=True)
+class ConnectionArgs:
+    """The connection options as given on the command line."""
+
+    bootstrap: str | None = None
+    command_config: str | None = None
+    overrides: tuple[str, ...] = ()
+    timeout: str = "30s"
+    isolation: Isolation = Isolation.READ_UNCOMMITTED
+    cluster: str | None = None
+
+
+def settings_from(args: ConnectionArgs, environ: Mapping[str, str] | None = None) -> ClientSettings:
+    """Build client settings from the options, the environment and the cluster profile.
+
+    Precedence per setting: flags (``-b``, ``--command-config``, ``-X``), then the
+    environment (``KAFKA_BOOTSTRAP_SERVERS``), then the profile (``--cluster`` or
+    ``KAFKA_OFFSETS_CLUSTER``, else the config file's ``default`` when no bootstrap
+    servers are given otherwise).
+    """
+    from .. import profiles
+    from ..config import BOOTSTRAP_ENV
+
+    env = os.environ if environ is None else environ
+    timeout_ms = parse_duration(args.timeout)
+    if timeout_ms <= 0:
+        raise UsageError(f"--timeout {args.timeout!r}: must be positive")
+    given = bool(args.bootstrap or args.command_config or env.get(BOOTSTRAP_ENV))
+    profile = profiles.select(args.cluster, bootstrap_given=given, environ=env)
+    if profile is not None and profile.bootstrap_servers and not args.bootstrap and env.get(BOOTSTRAP_ENV):
+        from .output import warn
+
+        warn(f"{BOOTSTRAP_ENV} overrides bootstrap_servers of cluster profile {profile.name!r}")
+    return build_settings(
+        args.bootstrap,
+        command_config=args.command_config,
+        overrides=args.overrides,
+        timeout_ms=timeout_ms,
+        isolation=args.isolation,
+        profile=profile.properties if profile else None,
+        profile_bootstrap=profile.bootstrap_servers if profile else None,
+        environ=env,
+    )

@@ -1,0 +1,355 @@
+"""Partition liveness: how old is the newest record of each partition, and is that alarming.
+
+Shared by ``kafka-offsets liveness`` and the Spark ``check`` command.
+
+The newest record is the one ListOffsets ``max-timestamp`` (KIP-734) returns: the
+record with the highest timestamp, its offset and timestamp. Its *age* is
+``now - timestamp``. What that timestamp means depends on the topic's
+``message.timestamp.type``: with ``LogAppendTime`` it is the broker's clock when the
+record was written; with ``CreateTime`` (the default) it is whatever the producer
+set, so liveness then reflects the producers' clocks. On transactional topics the
+newest "record" can be a transaction marker, stamped with the broker's clock when
+the transaction ended (measured on Kafka 4.3.1) — including the abort marker the
+coordinator writes when a stuck transaction times out.
+
+States (one per partition):
+
+* ``ok``: age at most ``warn``;
+* ``warning``: age above ``warn``, at most ``crit``;
+* ``critical``: age above ``crit``;
+* ``empty``: no record (never written, or retention removed everything);
+* ``future``: the timestamp is more than ``future_tolerance_ms`` after now (clock
+  skew or producer-set times) — not "fresh": its age says nothing;
+* ``error``: the partition could not be listed (Kafka's error name in ``error``).
+
+A timestamp at most ``future_tolerance_ms`` ahead of now counts as age 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Protocol
+
+from .errors import MonitoringStatus
+from .models import Isolation, OffsetResult, OffsetSpec, TopicPartition
+from .queries import OffsetSource
+from .selection import Selection
+
+#: Timestamps up to this far after now are small clock differences, not ``future``.
+DEFAULT_FUTURE_TOLERANCE_MS = 60_000
+
+#: Keys of the liveness record, in order.
+COLUMNS = ("topic", "partition", "offset", "timestamp", "age_ms", "state", "timestamp_type", "error")
+
+#: Severity order for roll-ups (monitoring-plugins' max_state_alt): CRITICAL > WARNING > UNKNOWN > OK.
+_SEVERITY = {
+    MonitoringStatus.OK: 0,
+    MonitoringStatus.UNKNOWN: 1,
+    MonitoringStatus.WARNING: 2,
+    MonitoringStatus.CRITICAL: 3,
+}
+
+
+class LiveState(str, Enum):
+    """A partition's liveness state (see the module docstring)."""
+
+    OK = "ok"
+    WARNING = "warning"
+    CRITICAL = "critical"
+    EMPTY = "empty"
+    FUTURE = "future"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class LiveRow:
+    """Liveness of one partition.
+
+    ``age_ms`` is ``now - timestamp`` (0 within the future tolerance; negative only
+    in state ``future``, where it says how far ahead the timestamp is); ``None``
+    when there is no timestamp.
+    """
+
+    topic: str
+    partition: int
+    offset: int | None
+    timestamp: int | None
+    age_ms: int | None
+    state: LiveState
+    error: str | None = None
+
+    @property
+    def tp(self) -> TopicPartition:
+        """The row's topic partition."""
+        return TopicPartition(self.topic, self.partition)
+
+    def to_record(self, timestamp_type: str | None = None) -> dict[str, Any]:
+        """The documented JSON/CSV record.
+
+        Keys: topic, partition, offset, timestamp, age_ms, state, plus
+        ``timestamp_type`` (the topic's ``message.timestamp.type``, ``null`` if
+        unknown) and ``error`` (Kafka's error name in state ``error``).
+        """
+        return {
+            "topic": self.topic,
+            "partition": self.partition,
+            "offset": self.offset,
+            "timestamp": self.timestamp,
+            "age_ms": self.age_ms,
+            "state": self.state.value,
+            "timestamp_type": timestamp_type,
+            "error": self.error,
+        }
+
+
+def liveness_row(
+    result: OffsetResult,
+    now_ms: int,
+    warn_ms: int,
+    crit_ms: int,
+    future_tolerance_ms: int = DEFAULT_FUTURE_TOLERANCE_MS,
+) -> LiveRow:
+    """Classify one partition from its max-timestamp result (the one place that does).
+
+    An age above ``crit_ms`` is ``critical``, above ``warn_ms`` ``warning``.
+    """
+
+    def row(state: LiveState, age: int | None = None, error: str | None = None) -> LiveRow:
+        return LiveRow(result.topic, result.partition, result.offset, result.timestamp, age, state, error)
+
+    if result.error is not None:
+        return row(LiveState.ERROR, error=result.error)
+    if result.offset is None:
+        return row(LiveState.EMPTY)
+    if result.timestamp is None:
+        return row(LiveState.ERROR, error="NO_TIMESTAMP")
+    age = now_ms - result.timestamp
+    if age < -future_tolerance_ms:
+        return row(LiveState.FUTURE, age)
+    age = max(0, age)
+    if age > crit_ms:
+        return row(LiveState.CRITICAL, age)
+    if age > warn_ms:
+        return row(LiveState.WARNING, age)
+    return row(LiveState.OK, age)
+
+
+def row_status(
+    row: LiveRow,
+    *,
+    empty: MonitoringStatus = MonitoringStatus.CRITICAL,
+    future: MonitoringStatus = MonitoringStatus.WARNING,
+) -> MonitoringStatus:
+    """A row's monitoring status: ok/warning/critical as named, error UNKNOWN, empty and future as given."""
+    return {
+        LiveState.OK: MonitoringStatus.OK,
+        LiveState.WARNING: MonitoringStatus.WARNING,
+        LiveState.CRITICAL: MonitoringStatus.CRITICAL,
+        LiveState.ERROR: MonitoringStatus.UNKNOWN,
+        LiveState.EMPTY: empty,
+        LiveState.FUTURE: future,
+    }[row.state]
+
+
+def severity(status: MonitoringStatus) -> int:
+    """Rank for roll-ups: OK < UNKNOWN < WARNING < CRITICAL."""
+    return _SEVERITY[status]
+
+
+def worst(statuses: Iterable[MonitoringStatus]) -> MonitoringStatus:
+    """The most severe status (CRITICAL > WARNING > UNKNOWN > OK); OK for none."""
+    return max(statuses, key=severity, default=MonitoringStatus.OK)
+
+
+def topic_status(
+    rows: Sequence[LiveRow],
+    min_alive: int | None = None,
+    *,
+    empty: MonitoringStatus = MonitoringStatus.CRITICAL,
+    future: MonitoringStatus = MonitoringStatus.WARNING,
+) -> MonitoringStatus:
+    """Roll a topic's partitions up to one status.
+
+    Without ``min_alive`` the stalest (most severe) partition decides. With
+    ``min_alive = N`` the topic gets the best status that at least N of its
+    partitions reach: with statuses OK, OK, CRITICAL, N=2 gives OK and N=3
+    CRITICAL. A topic with fewer than N partitions is CRITICAL.
+    """
+    statuses = sorted((row_status(r, empty=empty, future=future) for r in rows), key=severity)
+    if min_alive is None:
+        return worst(statuses)
+    if min_alive <= 0:
+        return MonitoringStatus.OK
+    if len(statuses) < min_alive:
+        return MonitoringStatus.CRITICAL
+    return statuses[min_alive - 1]
+
+
+# ----------------------------------------------------------------------------- report
+
+
+@dataclass(frozen=True)
+class TopicLiveness:
+    """One topic's roll-up: its status, partition counts and timestamp type."""
+
+    topic: str
+    status: MonitoringStatus
+    partitions: int
+    alive: int  # partitions whose own status is OK
+    age_ms: int | None  # the age that decides the status (stalest, or the min_alive-th freshest)
+    timestamp_type: str | None = None
+    error: str | None = None  # the topic could not be listed at all (then status is UNKNOWN)
+
+
+@dataclass(frozen=True)
+class LivenessReport:
+    """Everything one liveness run found, with the thresholds it used."""
+
+    rows: tuple[LiveRow, ...]
+    topics: tuple[TopicLiveness, ...]
+    status: MonitoringStatus
+    now_ms: int
+    warn_ms: int
+    crit_ms: int
+    min_alive: int | None = None
+    empty: MonitoringStatus = MonitoringStatus.CRITICAL
+    future: MonitoringStatus = MonitoringStatus.WARNING
+
+    def status_of(self, row: LiveRow) -> MonitoringStatus:
+        """A row's own status under this report's mapping of ``empty`` and ``future``."""
+        return row_status(row, empty=self.empty, future=self.future)
+
+    def count(self, state: LiveState) -> int:
+        """Number of partitions in ``state``."""
+        return sum(1 for r in self.rows if r.state is state)
+
+    def timestamp_type(self, topic: str) -> str | None:
+        """The topic's ``message.timestamp.type`` when known."""
+        for t in self.topics:
+            if t.topic == topic:
+                return t.timestamp_type
+        return None
+
+
+def deciding_age(rows: Sequence[LiveRow], min_alive: int | None = None) -> int | None:
+    """The age behind a topic's status: the oldest, or with ``min_alive = N`` the N-th youngest."""
+    ages = sorted(r.age_ms for r in rows if r.age_ms is not None and r.state is not LiveState.FUTURE)
+    if not ages:
+        return None
+    if min_alive is None or min_alive <= 0:
+        return ages[-1]
+    return ages[min(min_alive, len(ages)) - 1]
+
+
+def build_report(
+    results: Iterable[OffsetResult],
+    now_ms: int,
+    warn_ms: int,
+    crit_ms: int,
+    *,
+    min_alive: int | None = None,
+    future_tolerance_ms: int = DEFAULT_FUTURE_TOLERANCE_MS,
+    empty: MonitoringStatus = MonitoringStatus.CRITICAL,
+    future: MonitoringStatus = MonitoringStatus.WARNING,
+    timestamp_types: Mapping[str, str] | None = None,
+    missing_topics: Iterable[tuple[str, str]] = (),
+) -> LivenessReport:
+    """Classify every max-timestamp result, roll up per topic and overall.
+
+    ``missing_topics`` are selected topics that could not be listed (``(topic,
+    error)``): each is UNKNOWN. The overall status is the worst topic status.
+    """
+    types = timestamp_types or {}
+    rows = tuple(
+        sorted(
+            (liveness_row(r, now_ms, warn_ms, crit_ms, future_tolerance_ms) for r in results),
+            key=lambda r: (r.topic, r.partition),
+        )
+    )
+    by_topic: dict[str, list[LiveRow]] = {}
+    for r in rows:
+        by_topic.setdefault(r.topic, []).append(r)
+    topics = [
+        TopicLiveness(
+            name,
+            topic_status(rs, min_alive, empty=empty, future=future),
+            len(rs),
+            sum(1 for r in rs if row_status(r, empty=empty, future=future) is MonitoringStatus.OK),
+            deciding_age(rs, min_alive),
+            types.get(name),
+        )
+        for name, rs in by_topic.items()
+    ]
+    for name, err in missing_topics:
+        topics.append(TopicLiveness(name, MonitoringStatus.UNKNOWN, 0, 0, None, types.get(name), err))
+    topics.sort(key=lambda t: t.topic)
+    return LivenessReport(
+        rows,
+        tuple(topics),
+        worst(t.status for t in topics),
+        now_ms,
+        warn_ms,
+        crit_ms,
+        min_alive,
+        empty,
+        future,
+    )
+
+
+# ----------------------------------------------------------------------------- the liveness use case
+
+#: The topic config that says what record timestamps mean.
+TIMESTAMP_TYPE_KEY = "message.timestamp.type"
+
+
+class LivenessSource(OffsetSource, Protocol):
+    """What :func:`collect` needs from a Kafka client (:class:`~kafka_offsets_cli.client.KafkaClient`)."""
+
+    def topic_configs(self, topics: Sequence[str], keys: Sequence[str]) -> dict[str, dict[str, str]]:
+        """Config values per topic."""
+        ...
+
+
+def collect(
+    source: LivenessSource,
+    selection: Selection,
+    warn_ms: int,
+    crit_ms: int,
+    *,
+    min_alive: int | None = None,
+    future_tolerance_ms: int = DEFAULT_FUTURE_TOLERANCE_MS,
+    empty: MonitoringStatus = MonitoringStatus.CRITICAL,
+    future: MonitoringStatus = MonitoringStatus.WARNING,
+    isolation: Isolation | None = None,
+    clock: Callable[[], int] | None = None,
+) -> LivenessReport:
+    """The whole ``liveness`` use case: resolve, one max-timestamp round, topic configs, report.
+
+    Ages are measured against ``clock()`` read after the answers arrived, so a slow
+    cluster never makes a partition look fresher than it is.
+    """
+    from .queries import fetch_offsets, missing_results, missing_topics, resolve_selection
+    from .timeparse import now_ms
+
+    _, res = resolve_selection(source, selection)
+    spec = OffsetSpec.max_timestamp()
+    results = fetch_offsets(source, res.partitions, [spec], isolation=isolation)
+    results += missing_results(res, [spec])
+    topics = sorted({r.topic for r in results})
+    configs = source.topic_configs(topics, [TIMESTAMP_TYPE_KEY])
+    types = {t: c[TIMESTAMP_TYPE_KEY] for t, c in configs.items() if TIMESTAMP_TYPE_KEY in c}
+    now = (clock or now_ms)()
+    return build_report(
+        results,
+        now,
+        warn_ms,
+        crit_ms,
+        min_alive=min_alive,
+        future_tolerance_ms=future_tolerance_ms,
+        empty=empty,
+        future=future,
+        timestamp_types=types,
+        missing_topics=missing_topics(res),
+    )

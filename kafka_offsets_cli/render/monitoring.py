@@ -1,0 +1,200 @@
+"""Monitoring output formats, shared by ``liveness`` and the Spark ``check`` command.
+
+* Nagios / monitoring-plugins: one status line
+  ``SERVICE STATUS - summary | 'label'=value[UOM];[warn];[crit];[min];[max] ...``
+  (https://nagios-plugins.org/doc/guidelines.html#AEN200); labels are quoted
+  when needed, a quote inside a label is doubled; ``=`` is not allowed in labels
+  and becomes ``_``.
+* Prometheus text exposition format 0.0.4 for node_exporter's textfile collector:
+  ``# HELP``/``# TYPE`` per family, one sample per line, label values escaped
+  (``\\``, ``"``, newline). Writing the file atomically is the caller's job
+  (:func:`kafka_offsets_cli.cli.textfile.write_atomic`).
+
+Pure: text in, text out.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..errors import MonitoringStatus
+
+_METRIC_NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*")
+_LABEL_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")
+_PLAIN_LABEL = re.compile(r"[A-Za-z0-9_.:/-]+")
+
+
+# ----------------------------------------------------------------------------- nagios
+
+
+@dataclass(frozen=True)
+class PerfDatum:
+    """One performance-data item. ``None`` fields are left empty; a ``None`` value is ``U`` (unknown)."""
+
+    label: str
+    value: float | int | None
+    uom: str = ""
+    warn: float | int | None = None
+    crit: float | int | None = None
+    min: float | int | None = None
+    max: float | int | None = None
+
+    def render(self) -> str:
+        """``'label'=value[UOM];[warn];[crit];[min];[max]`` with trailing empty fields dropped."""
+        label = self.label.replace("=", "_")
+        if not _PLAIN_LABEL.fullmatch(label):
+            label = "'" + label.replace("'", "''") + "'"
+        value = "U" if self.value is None else _num(self.value) + self.uom
+        fields = [value] + [
+            _num(v) if v is not None else "" for v in (self.warn, self.crit, self.min, self.max)
+        ]
+        while len(fields) > 1 and fields[-1] == "":
+            fields.pop()
+        return f"{label}={';'.join(fields)}"
+
+
+def _num(v: float | int) -> str:
+    if isinstance(v, bool):
+        return str(int(v))
+    if isinstance(v, int):
+        return str(v)
+    if math.isnan(v) or math.isinf(v):
+        return "U"
+    text = f"{v:.3f}".rstrip("0").rstrip(".")
+    return text if text not in ("", "-0") else "0"
+
+
+def _one_line(text: str) -> str:
+    # '|' starts perfdata and a newline starts long output: neither may appear in the summary.
+    return " ".join(text.replace("|", "/").split())
+
+
+def nagios_line(
+    service: str, status: MonitoringStatus, summary: str, perfdata: Sequence[PerfDatum] = ()
+) -> str:
+    """The plugin's one output line (with a trailing newline): ``SERVICE STATUS - summary | perfdata``."""
+    line = f"{_one_line(service)} {status.name} - {_one_line(summary)}"
+    if perfdata:
+        line += " | " + " ".join(p.render() for p in perfdata)
+    return line + "\n"
+
+
+# ----------------------------------------------------------------------------- prometheus
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One sample of a metric family: labels and a value."""
+
+    labels: Mapping[str, str]
+    value: float | int
+
+
+@dataclass(frozen=True)
+class MetricFamily:
+    """A Prometheus metric family (name, help text, type and samples)."""
+
+    name: str
+    help: str
+    type: str = "gauge"
+    samples: tuple[Sample, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        if not _METRIC_NAME.fullmatch(self.name):
+            raise ValueError(f"invalid metric name {self.name!r}")
+        for s in self.samples:
+            for k in s.labels:
+                if not _LABEL_NAME.fullmatch(k) or k.startswith("__"):
+                    raise ValueError(f"invalid label name {k!r}")
+
+
+def _escape_label(v: str) -> str:
+    return v.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+
+def _escape_help(v: str) -> str:
+    return v.replace("\\", "\\\\").replace("\n", "\\n")
+
+
+def _value(v: float | int) -> str:
+    if isinstance(v, bool):
+        return str(int(v))
+    if isinstance(v, int):
+        return str(v)
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "+Inf" if v > 0 else "-Inf"
+    return repr(float(v))
+
+
+def prometheus_text(families: Iterable[MetricFamily]) -> str:
+    """The exposition text of ``families`` (families without samples are left out)."""
+    lines: list[str] = []
+    for fam in families:
+        if not fam.samples:
+            continue
+        lines.append(f"# HELP {fam.name} {_escape_help(fam.help)}")
+        lines.append(f"# TYPE {fam.name} {fam.type}")
+        for s in fam.samples:
+            labels = ",".join(f'{k}="{_escape_label(v)}"' for k, v in s.labels.items())
+            lines.append(
+                f"{fam.name}{{{labels}}} {_value(s.value)}" if labels else f"{fam.name} {_value(s.value)}"
+            )
+    return "".join(line + "\n" for line in lines)
+
+
+def parse_prometheus_text(text: str) -> dict[str, list[tuple[dict[str, str], float]]]:
+    """Parse exposition text back into ``{name: [(labels, value)]}`` (for tests and sanity checks).
+
+    Accepts what :func:`prometheus_text` writes: no timestamps, escaped label values.
+    """
+    out: dict[str, list[tuple[dict[str, str], float]]] = {}
+    sample = re.compile(r"([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)", re.S)
+    label = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"\s*,?')
+    for line in text.split("\n"):  # only LF ends a line; label values may hold CR and the like
+        if not line or line.startswith("#"):
+            continue
+        m = sample.fullmatch(line)
+        if m is None:
+            raise ValueError(f"not a sample line: {line!r}")
+        name, body, raw = m.groups()
+        labels: dict[str, str] = {}
+        if body:
+            pos = 0
+            while pos < len(body):
+                lm = label.match(body, pos)
+                if lm is None:
+                    raise ValueError(f"bad labels in {line!r}")
+                labels[lm.group(1)] = re.sub(
+                    r"\\(.)", lambda x: "\n" if x.group(1) == "n" else x.group(1), lm.group(2)
+                )
+                pos = lm.end()
+        out.setdefault(name, []).append((labels, float(raw)))
+    return out
+
+
+def status_families(
+    prefix: str, status: MonitoringStatus, now_ms: int, up: bool = True
+) -> list[MetricFamily]:
+    """The run-level families every monitoring textfile carries: up, status and last run time."""
+    return [
+        MetricFamily(
+            f"{prefix}_up",
+            "1 if the cluster answered in the last run, 0 if not.",
+            samples=(Sample({}, int(up)),),
+        ),
+        MetricFamily(
+            f"{prefix}_status",
+            "Overall status of the last run: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.",
+            samples=(Sample({}, int(status)),),
+        ),
+        MetricFamily(
+            f"{prefix}_last_run_timestamp_seconds",
+            "Unix time of the last run.",
+            samples=(Sample({}, now_ms / 1000),),
+        ),
+    ]

@@ -1,0 +1,118 @@
+"""Renderers for ``kafka-offsets rewind``.
+
+Record schema (json, jsonl, csv), one record per partition of the plan::
+
+    {"group": str, "topic": str, "partition": int, "current": int|null,
+     "target": int|null, "log_start": int|null, "end": int|null,
+     "delta": int|null, "note": str|null, "error": str|null}
+
+``current`` is the committed offset (null: none), ``target`` the new offset (null:
+not planned), ``delta = target - current`` (negative: re-read, positive: skip).
+``note`` is ``no-record-at-time`` (no record at or after the time: the end offset
+is used, as Kafka's tool does), ``clamped-to-start``, ``clamped-to-end`` or
+``no-commit`` (``--shift-by`` without a committed offset).
+"""
+
+from __future__ import annotations
+
+from datetime import tzinfo
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from ..rewind import COLUMNS, Plan, PlanRow, TargetKind
+from ..timeparse import format_time
+
+__all__ = ["COLUMNS", "effect", "records", "rich_table", "summary", "target_text"]
+
+
+def records(plan: Plan) -> list[dict[str, Any]]:
+    """One record per partition, sorted by topic and partition."""
+    return [r.to_record() for r in plan.rows]
+
+
+def effect(row: PlanRow) -> str:
+    """What the reset does on one partition: ``re-reads 120``, ``skips 5``, ``unchanged``, ``new``."""
+    if row.error is not None:
+        return f"error: {row.error}"
+    if row.target is None:
+        return "not planned: no committed offset to shift" if row.note is not None else "not planned"
+    d = row.delta
+    if d is None:
+        return "sets a first offset"
+    if d < 0:
+        return f"re-reads {-d}"
+    if d > 0:
+        return f"skips {d}"
+    return "unchanged"
+
+
+def _note(row: PlanRow) -> str:
+    if row.note is None or row.target is None:
+        return ""
+    return {
+        "no-record-at-time": "no record at or after the time: end offset",
+        "clamped-to-start": "clamped to log start",
+        "clamped-to-end": "clamped to log end",
+        "no-commit": "",
+    }[row.note.value]
+
+
+def rich_table(plan: Plan, *, header: bool = True) -> Table:
+    """GROUP TOPIC PARTITION CURRENT-OFFSET NEW-OFFSET LOG-START LOG-END EFFECT NOTE."""
+    t = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
+    t.add_column("GROUP", overflow="fold")
+    t.add_column("TOPIC", overflow="fold")
+    t.add_column("PARTITION", justify="right")
+    t.add_column("CURRENT-OFFSET", justify="right")
+    t.add_column("NEW-OFFSET", justify="right")
+    t.add_column("LOG-START-OFFSET", justify="right")
+    t.add_column("LOG-END-OFFSET", justify="right")
+    t.add_column("EFFECT")
+    t.add_column("NOTE")
+
+    def cell(v: int | None) -> str | Text:
+        return str(v) if v is not None else Text("-", style="dim")
+
+    for r in plan.rows:
+        eff = effect(r)
+        style = "red" if r.error or r.target is None else ("yellow" if r.delta and r.delta > 0 else "")
+        t.add_row(
+            r.group,
+            r.topic,
+            str(r.partition),
+            cell(r.current),
+            cell(r.target),
+            cell(r.log_start),
+            cell(r.end),
+            Text(eff, style=style),
+            Text(_note(r), style="yellow"),
+        )
+    return t
+
+
+def target_text(plan: Plan, tz: tzinfo) -> str:
+    """The target in words: ``2026-11-21T06:00:00.000Z``, ``earliest``, ``latest``, ``shift by -100``."""
+    tgt = plan.target
+    if tgt.kind is TargetKind.TIME:
+        return f"the first record at or after {format_time(tgt.time_ms, tz)}"
+    if tgt.kind is TargetKind.SHIFT:
+        return f"the committed offset shifted by {tgt.shift:+d}"
+    return f"the {tgt.kind.value} offset"
+
+
+def summary(plan: Plan, tz: tzinfo, *, executed: bool) -> str:
+    """One paragraph for stderr: what was (or would be) done."""
+    n = len(plan.planned)
+    verb = "Committed" if executed else "Dry run: would commit"
+    text = (
+        f"{verb} {n} offset(s) for group {plan.group!r} ({target_text(plan, tz)}): "
+        f"{plan.reread()} offset(s) re-read, {plan.skipped()} skipped, "
+        f"{n - len(plan.changes)} unchanged"
+    )
+    if plan.problems:
+        text += f"; {len(plan.problems)} partition(s) not planned"
+    if not executed:
+        text += ". Add --execute to commit (the group must have no active members)."
+    return text
