@@ -80,7 +80,8 @@ def list_cmd(
         typer.Option(
             "--output",
             "-o",
-            help="table (default on a TTY), json, jsonl (default otherwise), csv, or plain (topic:partition:offset).",
+            help="table (default on a TTY), json, jsonl (default otherwise), csv, "
+            "or plain (topic:partition:offset).",
             rich_help_panel=OUT,
             show_default=False,
             case_sensitive=False,
@@ -118,7 +119,9 @@ def list_cmd(
         specs = parse_specs(spec or [], now_ms=now_ms(), tz=zone)
         fmt = output or (OutputFormat.table if _tty() else OutputFormat.jsonl)
         if fmt is OutputFormat.plain and len(specs) > 1:
-            raise UsageError("--output plain takes one spec (as kafka-get-offsets.sh); use json or csv for several")
+            raise UsageError(
+                "--output plain takes one spec (as kafka-get-offsets.sh); use json or csv for several"
+            )
         cols = _columns(columns, watching=watch is not None)
         interval = None
         if watch is not None:

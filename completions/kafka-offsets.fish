@@ -1,0 +1,1 @@
+complete --command kafka-offsets --no-files --arguments "(env _KAFKA_OFFSETS_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=get-args _TYPER_COMPLETE_ARGS=(commandline -cp) kafka-offsets)" --condition "env _KAFKA_OFFSETS_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=is-args _TYPER_COMPLETE_ARGS=(commandline -cp) kafka-offsets"

@@ -1,0 +1,122 @@
+"""Live shell completion of topic, group and cluster-profile names.
+
+Typer calls these while the shell completes a word: they read the connection
+options already typed (``-b``/``--bootstrap-server``/``--broker-list``,
+``--cluster``, ``--command-config``, ``-X``, as click parsed them into the
+context; otherwise the environment and the default profile), ask the cluster
+with a short timeout, and return matching names. Typer passes no words
+(``args`` is always empty), so the context is the one source. Any failure
+(no cluster, bad options, timeout) gives no candidates and prints nothing: a
+completion must never disturb the command line.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Callable, Sequence
+from contextlib import redirect_stderr
+from typing import Any
+
+import typer
+
+#: How long a completion may wait for the cluster.
+COMPLETION_TIMEOUT = "2s"
+
+_BOOTSTRAP = ("-b", "--bootstrap-server", "--broker-list")
+
+
+def context_connection(ctx: Any) -> dict[str, Any]:
+    """The connection options parsed so far (click's resilient parsing), found by option name."""
+    found: dict[str, Any] = {"bootstrap": None, "cluster": None, "command_config": None, "overrides": []}
+    while ctx is not None:
+        for param in getattr(ctx.command, "params", ()):
+            opts = set(getattr(param, "opts", ()))
+            value = ctx.params.get(param.name) if param.name else None
+            if value is None or value == ():
+                continue
+            if opts & set(_BOOTSTRAP):
+                found["bootstrap"] = found["bootstrap"] or value
+            elif "--cluster" in opts:
+                found["cluster"] = found["cluster"] or value
+            elif "--command-config" in opts:
+                found["command_config"] = found["command_config"] or value
+            elif "-X" in opts:
+                found["overrides"].extend(value)
+        ctx = ctx.parent
+    return found
+
+
+def _quietly(fetch: Callable[[Any], list[str]], ctx: Any) -> list[str]:
+    """Run ``fetch(client)`` against the cluster typed so far; [] on any failure, nothing printed."""
+    log = logging.getLogger("kafka_offsets")
+    quiet = logging.NullHandler()
+    saved = log.propagate
+    log.addHandler(quiet)
+    log.propagate = False
+    try:
+        from ..client import KafkaClient
+        from .options import ConnectionArgs, settings_from
+
+        conn = context_connection(ctx)
+        with redirect_stderr(io.StringIO()):
+            settings = settings_from(
+                ConnectionArgs(
+                    conn["bootstrap"],
+                    conn["command_config"],
+                    tuple(conn["overrides"]),
+                    COMPLETION_TIMEOUT,
+                    cluster=conn["cluster"],
+                )
+            )
+            with KafkaClient(settings) as client:
+                return fetch(client)
+    except Exception:  # a completion is silent on every failure
+        return []
+    finally:
+        log.removeHandler(quiet)
+        log.propagate = saved
+
+
+def _matching(names: Sequence[str], incomplete: str) -> list[str]:
+    """Names starting with ``incomplete``; internal (``_``) names only when asked for."""
+    hide_internal = not incomplete.startswith("_")
+    return [n for n in names if n.startswith(incomplete) and not (hide_internal and n.startswith("_"))]
+
+
+def topic_names(ctx: Any) -> list[str]:
+    """All topic names of the cluster named in the context (sorted; [] on any failure)."""
+    return _quietly(lambda c: c.metadata().topic_names(), ctx)
+
+
+def group_names(ctx: Any) -> list[str]:
+    """All consumer group ids of the cluster named in the context (sorted; [] on any failure)."""
+    return _quietly(lambda c: c.group_ids(), ctx)
+
+
+def complete_topics(ctx: typer.Context, args: list[str], incomplete: str) -> list[str]:
+    """Completion of ``--topic``: topic names of the configured cluster."""
+    return _matching(topic_names(ctx), incomplete)
+
+
+def complete_topic_partitions(ctx: typer.Context, args: list[str], incomplete: str) -> list[str]:
+    """Completion of ``--topic-partitions``: the topic of the last comma-separated pattern."""
+    head, sep, last = incomplete.rpartition(",")
+    if ":" in last:
+        return []
+    return [f"{head}{sep}{name}" for name in _matching(topic_names(ctx), last)]
+
+
+def complete_groups(ctx: typer.Context, args: list[str], incomplete: str) -> list[str]:
+    """Completion of ``--group``: consumer group ids of the configured cluster."""
+    return _matching(group_names(ctx), incomplete)
+
+
+def complete_clusters(ctx: typer.Context, args: list[str], incomplete: str) -> list[str]:
+    """Completion of ``--cluster``: profile names from the config file."""
+    try:
+        from ..profiles import load_file
+
+        return [n for n in load_file().names() if n.startswith(incomplete)]
+    except Exception:  # a completion is silent on every failure
+        return []

@@ -1,0 +1,172 @@
+"""``kafka-offsets config``: the config file and the effective client settings."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from enum import Enum
+from typing import Annotated, Any
+
+import typer
+
+from ..config import ClientSettings
+from ..models import Isolation
+from .app import is_debug
+from .boundary import boundary
+from .options import (
+    OUT,
+    BootstrapOpt,
+    ClusterOpt,
+    CommandConfigOpt,
+    ConnectionArgs,
+    IsolationOpt,
+    TimeoutOpt,
+    XOpt,
+)
+
+HELP = "The config file of cluster profiles and the effective client settings (secrets masked)."
+
+SHOW_EPILOG = """Examples:
+
+  kafka-offsets config show --cluster prod
+
+  kafka-offsets config show -b localhost:9092 -X security.protocol=SSL -o json
+"""
+
+
+class ConfigFormat(str, Enum):
+    """Output formats of ``config show`` and ``config list``."""
+
+    text = "text"
+    json = "json"
+
+
+FormatOpt = Annotated[
+    ConfigFormat,
+    typer.Option(
+        "--output", "-o", help="text (for people) or json.", rich_help_panel=OUT, case_sensitive=False
+    ),
+]
+
+config_app = typer.Typer(name="config", help=HELP, no_args_is_help=True, rich_markup_mode=None)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``config`` command group to ``app``."""
+    app.add_typer(config_app, name="config", help=HELP)
+
+
+@config_app.command("show", help="Effective client settings, secrets masked, with where each came from.",
+                    epilog=SHOW_EPILOG)
+def show_cmd(
+    ctx: typer.Context,
+    cluster: ClusterOpt = None,
+    bootstrap_server: BootstrapOpt = None,
+    command_config: CommandConfigOpt = None,
+    x: XOpt = None,
+    timeout: TimeoutOpt = "30s",
+    isolation: IsolationOpt = Isolation.READ_UNCOMMITTED,
+    output: FormatOpt = ConfigFormat.text,
+) -> None:
+    """Effective client settings."""
+    with boundary(is_debug(ctx)):
+        from .options import settings_from
+
+        args = ConnectionArgs(bootstrap_server, command_config, tuple(x or ()), timeout, isolation, cluster)
+        settings = settings_from(args)
+        doc = effective(args, settings)
+        _print(doc, output)
+
+
+def effective(
+    args: ConnectionArgs, settings: ClientSettings, environ: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """The effective settings as a JSON-able document, secrets masked.
+
+    Keys: ``config_file``, ``cluster`` (profile name or null), ``bootstrap_servers``
+    with ``bootstrap_source``, ``properties`` (``{key: {"value", "source"}}``),
+    ``timeout_ms`` and ``isolation``.
+    """
+    from .. import profiles
+    from ..config import BOOTSTRAP_ENV, is_secret, load_command_config
+
+    env = os.environ if environ is None else environ
+    given = bool(args.bootstrap or args.command_config or env.get(BOOTSTRAP_ENV))
+    profile = profiles.select(args.cluster, bootstrap_given=given, environ=env)
+    if args.bootstrap:
+        source = "-b/--bootstrap-server"
+    elif args.command_config and "bootstrap.servers" in load_command_config(args.command_config):
+        source = args.command_config
+    elif env.get(BOOTSTRAP_ENV):
+        source = BOOTSTRAP_ENV
+    else:
+        source = f"cluster profile {profile.name!r}" if profile else "?"
+    hidden = profile.referenced if profile else frozenset()
+    props = {
+        k: {"value": "***" if (is_secret(k) or k in hidden) else s.value, "source": s.source}
+        for k, s in sorted(settings.properties.items())
+    }
+    return {
+        "config_file": str(profiles.config_path(env)),
+        "cluster": profile.name if profile else None,
+        "bootstrap_servers": settings.bootstrap_servers,
+        "bootstrap_source": source,
+        "properties": props,
+        "timeout_ms": settings.timeout_ms,
+        "isolation": settings.isolation.value,
+    }
+
+
+def _print(doc: Mapping[str, Any], fmt: ConfigFormat) -> None:
+    from ..render.formats import to_json_document
+    from .output import write
+
+    if fmt is ConfigFormat.json:
+        write(to_json_document(doc))
+        return
+    lines = [
+        f"# config file: {doc['config_file']}",
+        f"# cluster profile: {doc['cluster'] or '(none)'}",
+        f"bootstrap.servers = {doc['bootstrap_servers']}  # {doc['bootstrap_source']}",
+    ]
+    for key, v in doc["properties"].items():
+        lines.append(f"{key} = {v['value']}  # {v['source']}")
+    lines.append(f"# timeout: {doc['timeout_ms']} ms, isolation: {doc['isolation']}")
+    write("\n".join(lines) + "\n")
+
+
+@config_app.command("path", help="Print the config file's path (it need not exist).")
+def path_cmd(ctx: typer.Context) -> None:
+    """The config file's path."""
+    with boundary(is_debug(ctx)):
+        from ..profiles import config_path
+        from .output import warn, write
+
+        p = config_path()
+        write(f"{p}\n")
+        if not p.exists():
+            warn(f"{p} does not exist yet")
+
+
+@config_app.command("list", help="The cluster profiles of the config file.")
+def list_profiles_cmd(ctx: typer.Context, output: FormatOpt = ConfigFormat.text) -> None:
+    """The cluster profiles (name, bootstrap servers; the default marked)."""
+    with boundary(is_debug(ctx)):
+        from ..profiles import load_file
+        from ..render.formats import to_json
+        from .output import write
+
+        pfile = load_file()
+        recs = []
+        for name in pfile.names():
+            raw = pfile.clusters[name].get("bootstrap_servers")
+            servers = ",".join(map(str, raw)) if isinstance(raw, list) else raw if raw is None else str(raw)
+            recs.append({"name": name, "bootstrap_servers": servers, "default": name == pfile.default})
+        if output is ConfigFormat.json:
+            write(to_json(recs))
+        else:
+            lines = []
+            for r in recs:
+                mark = "\t(default)" if r["default"] else ""
+                lines.append(f"{r['name']}\t{r['bootstrap_servers'] or '-'}{mark}\n")
+            write("".join(lines))

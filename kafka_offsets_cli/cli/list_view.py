@@ -1,0 +1,146 @@
+"""How ``list`` shows an offset table: once, or refreshed with ``--watch``.
+
+Row order (``--sort``/``--reverse``), thousands separators (terminal tables
+only) and, under ``--watch``, a records/s rate for each partition computed from
+the ``latest`` offsets of consecutive refreshes: a RECORDS/S table column, and
+an ``in_per_s`` field (``null`` on the first refresh and on rows of other
+specs) in json, jsonl and csv records.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import tzinfo
+from typing import Any
+
+from ..models import OffsetSpec, OffsetTable, SpecKind, TopicPartition
+from ..render.order import SortKey, partition_order
+from .options import OutputFormat
+from .watch import Counters, Rates
+
+#: The extra record field of ``list --watch``.
+RATE_FIELD = "in_per_s"
+
+
+@dataclass(frozen=True)
+class ListView:
+    """The output options of one ``list`` run."""
+
+    fmt: OutputFormat
+    zone: tzinfo
+    no_headers: bool = False
+    columns: tuple[str, ...] | None = None
+    sort: SortKey = SortKey.TOPIC
+    reverse: bool = False
+    group_digits: bool = False
+
+    def order(self, table: OffsetTable) -> list[TopicPartition]:
+        """Rows in ``--sort`` order."""
+        return partition_order(table, self.sort, reverse=self.reverse)
+
+
+def render(
+    table: OffsetTable, view: ListView, rates: Mapping[TopicPartition, float | None] | None = None
+) -> Any:
+    """The output of ``list`` as text, or (table format) a rich renderable.
+
+    ``rates`` is given under ``--watch`` only.
+    """
+    from ..render import offsets as r
+    from ..render.formats import select_columns, to_csv, to_json, to_jsonl
+
+    order = view.order(table)
+    if view.fmt is OutputFormat.table:
+        return r.rich_table(
+            table,
+            view.zone,
+            header=not view.no_headers,
+            order=order,
+            group_digits=view.group_digits,
+            rates=rates,
+        )
+    if view.fmt is OutputFormat.plain:
+        return r.render_plain(table, order)
+    recs = r.records(table, order)
+    default_cols: tuple[str, ...] = r.COLUMNS
+    if rates is not None:
+        latest = OffsetSpec.latest().name
+        for rec in recs:
+            tp = TopicPartition(str(rec["topic"]), rec["partition"]) if rec["partition"] is not None else None
+            value = rates.get(tp) if tp is not None and rec["spec"] == latest else None
+            rec[RATE_FIELD] = None if value is None else round(value, 3)
+        default_cols = (*r.COLUMNS, RATE_FIELD)
+    cols = list(view.columns) if view.columns else None
+    recs = select_columns(recs, cols)
+    if view.fmt is OutputFormat.json:
+        return to_json(recs)
+    if view.fmt is OutputFormat.jsonl:
+        return to_jsonl(recs)
+    return to_csv(recs, cols or default_cols, header=not view.no_headers)
+
+
+def show(table: OffsetTable, view: ListView) -> None:
+    """Print the output of one ``list`` run on stdout."""
+    from .output import print_renderable, write
+
+    out = render(table, view)
+    if isinstance(out, str):
+        write(out)
+    else:
+        print_renderable(out)
+
+
+def counters(table: OffsetTable) -> Counters[TopicPartition]:
+    """The ``latest`` offsets of a table, for records/s in."""
+    produced = {
+        res.tp: res.offset
+        for res in table.results
+        if res.spec.kind is SpecKind.LATEST and res.error is None and res.offset is not None
+    }
+    return Counters(produced=produced)
+
+
+def _block(view: ListView) -> Callable[[OffsetTable, Rates[TopicPartition]], str]:
+    def block(table: OffsetTable, rates: Rates[TopicPartition]) -> str:
+        out = render(table, view, _rates_or_none(table, rates))
+        if isinstance(out, str):
+            sep = "\n" if view.fmt in (OutputFormat.plain, OutputFormat.csv) else ""
+            return out + sep
+        from rich.console import Console
+
+        buf = io.StringIO()
+        Console(file=buf, no_color=True, width=10_000, soft_wrap=True, highlight=False).print(out)
+        return buf.getvalue() + "\n"
+
+    return block
+
+
+def _rates_or_none(
+    table: OffsetTable, rates: Rates[TopicPartition]
+) -> dict[TopicPartition, float | None] | None:
+    """Rates only when the table has a ``latest`` column to take them from."""
+    if not any(s.kind is SpecKind.LATEST for s in table.specs):
+        return None
+    return dict(rates.records_in)
+
+
+def watch(client: Any, interval: float, fetch: Callable[[Any], OffsetTable], view: ListView) -> None:
+    """``list --watch``: refresh ``fetch(client)`` every ``interval`` seconds until Ctrl-C.
+
+    A live table on a terminal (with ``-o table``, the default there); one block
+    per refresh in the chosen format otherwise.
+    """
+    from dataclasses import replace
+
+    from .output import stdout_is_tty
+    from .watch import run_watch
+
+    live_view = replace(view, group_digits=True)
+
+    def live(table: OffsetTable, rates: Rates[TopicPartition]) -> Any:
+        return render(table, live_view, _rates_or_none(table, rates))
+
+    tty = stdout_is_tty() and view.fmt is OutputFormat.table
+    run_watch(client, interval, fetch, counters, live, _block(view), tty=tty)

@@ -1,0 +1,185 @@
+"""``--watch DURATION``: refresh a command's view until Ctrl-C, with per-row rates.
+
+A command supplies four functions and this module runs the loop, reusing one
+:class:`~kafka_offsets_cli.client.KafkaClient` (with a fresh ``--timeout``
+budget per refresh):
+
+* ``fetch(client) -> S``: one snapshot (a table of results);
+* ``counters(S) -> Counters``: the monotonic offsets in it, by row key --
+  ``produced`` (log end offsets, for records/s in) and ``consumed`` (committed
+  offsets, for records/s consumed);
+* ``live(S, Rates) -> renderable``: the view redrawn in place on a terminal;
+* ``block(S, Rates) -> str``: the text printed once per refresh when stdout is
+  not a terminal (a pipe or file gets one block per refresh).
+
+Rates are the offset deltas between two refreshes divided by the seconds
+between them; a row seen for the first time, or whose offset went backwards
+(a recreated topic, a rewound group), has no rate. Ctrl-C ends the loop
+normally (exit status 0). A cluster error on a later refresh is shown and the
+loop carries on; on the first refresh it ends the command as usual.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Generic, Protocol, TypeVar
+
+from ..errors import KafkaOffsetsError, UsageError
+from ..timeparse import format_duration, parse_duration
+
+K = TypeVar("K", bound=Hashable)
+S = TypeVar("S")
+
+
+class Refreshable(Protocol):
+    """What the loop needs from the client."""
+
+    def restart_clock(self) -> None:
+        """Start a new ``--timeout`` budget."""
+        ...
+
+
+@dataclass(frozen=True)
+class Counters(Generic[K]):
+    """Monotonic offsets observed at one refresh, by row key."""
+
+    produced: Mapping[K, int] = field(default_factory=dict)
+    consumed: Mapping[K, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Rates(Generic[K]):
+    """Per-row records/s since the previous refresh (``None``: not known yet)."""
+
+    records_in: Mapping[K, float | None] = field(default_factory=dict)
+    records_consumed: Mapping[K, float | None] = field(default_factory=dict)
+    seconds: float | None = None
+    refresh: int = 1
+
+    def in_rate(self, key: K) -> float | None:
+        """Records/s appended to the row's partition."""
+        return self.records_in.get(key)
+
+    def consumed_rate(self, key: K) -> float | None:
+        """Records/s consumed (committed) for the row."""
+        return self.records_consumed.get(key)
+
+
+def _deltas(prev: Mapping[K, int], cur: Mapping[K, int], seconds: float | None) -> dict[K, float | None]:
+    out: dict[K, float | None] = {}
+    for key, value in cur.items():
+        before = prev.get(key)
+        if seconds is None or seconds <= 0 or before is None or value < before:
+            out[key] = None
+        else:
+            out[key] = (value - before) / seconds
+    return out
+
+
+def rates_between(
+    prev: Counters[K] | None, cur: Counters[K], seconds: float | None, refresh: int = 1
+) -> Rates[K]:
+    """Rates from two consecutive refreshes ``seconds`` apart (pure)."""
+    before: Counters[K] = prev if prev is not None else Counters()
+    secs = seconds if prev is not None else None
+    return Rates(
+        _deltas(before.produced, cur.produced, secs),
+        _deltas(before.consumed, cur.consumed, secs),
+        secs,
+        refresh,
+    )
+
+
+def parse_interval(text: str) -> float:
+    """``--watch`` DURATION in seconds (``5s``, ``1m``, ``500ms``); a UsageError unless positive."""
+    try:
+        ms = parse_duration(text)
+    except UsageError as e:
+        raise UsageError(f"--watch: {e.message}") from None
+    if ms <= 0:
+        raise UsageError(f"--watch {text!r}: must be positive")
+    return ms / 1000
+
+
+def _status(interval: float, refresh: int, error: str | None) -> Any:
+    from rich.text import Text
+
+    stamp = datetime.now().astimezone().strftime("%H:%M:%S")
+    every = format_duration(int(interval * 1000))
+    line = Text(f"every {every} · refresh {refresh} at {stamp} · Ctrl-C to stop", style="dim")
+    if error:
+        line.append(f"\nrefresh failed: {error}", style="red")
+    return line
+
+
+def run_watch(
+    client: Refreshable,
+    interval: float,
+    fetch: Callable[[Any], S],
+    counters: Callable[[S], Counters[K]],
+    live: Callable[[S, Rates[K]], Any],
+    block: Callable[[S, Rates[K]], str],
+    *,
+    tty: bool | None = None,
+    max_refreshes: int | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+) -> S | None:
+    """Refresh every ``interval`` seconds until Ctrl-C (or ``max_refreshes``); return the last snapshot.
+
+    On a terminal (``tty``, default: stdout is one) a rich Live display is
+    redrawn; otherwise ``block`` is written to stdout once per refresh.
+    """
+    from .output import data_console, err_console, stdout_is_tty, write
+
+    on_tty = stdout_is_tty() if tty is None else tty
+    prev: Counters[K] | None = None
+    prev_t = 0.0
+    last: S | None = None
+    last_rates: Rates[K] = Rates()
+    refresh = 0
+    display: Any = None
+    try:
+        if on_tty:
+            from rich.live import Live
+
+            display = Live(console=data_console(), auto_refresh=False, transient=False)
+            display.start()
+        while True:
+            started = clock()
+            refresh += 1
+            client.restart_clock()
+            error: str | None = None
+            try:
+                snap = fetch(client)
+            except KafkaOffsetsError as e:
+                if last is None or isinstance(e, UsageError):
+                    raise
+                error = e.message
+            else:
+                now = clock()
+                cur = counters(snap)
+                last_rates = rates_between(prev, cur, now - prev_t if prev is not None else None, refresh)
+                prev, prev_t, last = cur, now, snap
+            if display is not None:
+                from rich.console import Group
+
+                assert last is not None
+                display.update(Group(_status(interval, refresh, error), live(last, last_rates)), refresh=True)
+            elif error is not None:
+                err_console().print(f"[yellow]kafka-offsets: warning:[/] refresh {refresh} failed: {error}")
+            else:
+                assert last is not None
+                write(block(last, last_rates))
+            if max_refreshes is not None and refresh >= max_refreshes:
+                break
+            sleep(max(0.0, interval - (clock() - started)))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if display is not None:
+            display.stop()
+    return last

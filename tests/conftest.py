@@ -1,0 +1,112 @@
+"""Shared pytest fixtures: a real Kafka broker (dev/kafka.py), the 3-node cluster, unique topic names.
+
+Broker rule: tests that need Kafka use the ``bootstrap`` (or ``cluster3``) fixture.  When the broker cannot
+be started they are skipped locally, but FAIL under ``CI=true``.  Set ``KAFKA_BOOTSTRAP_SERVERS`` to test
+against an already running broker instead of starting one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NoReturn
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from dev import kafka as dev_kafka  # noqa: E402
+
+IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
+def _unavailable(what: str, exc: BaseException) -> NoReturn:
+    """Skip (locally) or fail (under CI=true) because ``what`` could not be started."""
+    msg = f"{what} could not be started: {exc}"
+    if IN_CI:
+        pytest.fail(msg, pytrace=False)
+    pytest.skip(msg)
+
+
+def _cleanup(name: str) -> None:
+    """Remove what a failed start left behind (the error message already carries the log tail)."""
+    with contextlib.suppress(Exception):
+        dev_kafka.down(name, grace=0)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tag tests by the Kafka fixtures they use, so ``-m "not broker"`` runs only broker-free tests."""
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if fixtures & {"bootstrap", "cluster3"}:
+            item.add_marker(pytest.mark.broker)
+        if "cluster3" in fixtures:
+            item.add_marker(pytest.mark.cluster3)
+
+
+@pytest.fixture(autouse=True)
+def _no_user_profiles(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Keep the developer's cluster profiles (~/.config/kafka-offsets, KAFKA_OFFSETS_CLUSTER) out of tests."""
+    monkeypatch.setenv("KAFKA_OFFSETS_CONFIG", str(tmp_path_factory.getbasetemp() / "no-such-config.toml"))
+    monkeypatch.delenv("KAFKA_OFFSETS_CLUSTER", raising=False)
+
+
+@pytest.fixture(scope="session")
+def bootstrap() -> Iterator[str]:
+    """Bootstrap servers of a single-node Kafka: $KAFKA_BOOTSTRAP_SERVERS, or one started for this session."""
+    external = os.environ.get("KAFKA_BOOTSTRAP_SERVERS", "").strip()
+    if external:
+        yield external
+        return
+    dev_kafka.reap_orphans()  # clusters left behind by killed pytest runs
+    name = f"pytest-{os.getpid()}"
+    try:
+        cluster = dev_kafka.up(name, nodes=1, owner_pid=os.getpid())
+    except Exception as exc:  # any failure (no java, no maven, timeout) -> skip locally / fail in CI
+        _cleanup(name)
+        _unavailable("Kafka broker", exc)
+    try:
+        yield cluster.bootstrap
+    finally:
+        dev_kafka.down(name)
+
+
+@pytest.fixture(scope="session")
+def cluster3() -> Iterator[dev_kafka.Cluster]:
+    """A 3-node KRaft cluster (combined broker+controller nodes) started on first use; the Cluster object.
+
+    Tests that kill/stop nodes must restore them (``start_node``/SIGCONT) before they finish.
+    """
+    name = f"pytest3-{os.getpid()}"
+    try:
+        cluster = dev_kafka.up(name, nodes=3, owner_pid=os.getpid())
+    except Exception as exc:
+        _cleanup(name)
+        _unavailable("3-node Kafka cluster", exc)
+    try:
+        yield cluster
+    finally:
+        dev_kafka.down(name)
+
+
+@pytest.fixture(scope="session")
+def kafka_classpath() -> str:
+    """Java classpath of Kafka's jars (broker, tools, log4j2), resolved with Maven on first use."""
+    try:
+        return dev_kafka.classpath()
+    except Exception as exc:
+        _unavailable("Kafka classpath", exc)
+
+
+@pytest.fixture
+def topic_name(request: pytest.FixtureRequest) -> str:
+    """A topic name unique to this test (and run): ``t-<test name>-<random>``, valid for Kafka."""
+    base = re.sub(r"[^A-Za-z0-9._-]+", "-", request.node.name).strip("-.")[:120]
+    return f"t-{base}-{uuid.uuid4().hex[:8]}"
