@@ -8,6 +8,7 @@ STAMP := $(VENV)/.installed-stamp
 .PHONY: demo test lint unit bench docs down clean
 
 $(STAMP): pyproject.toml
+	bash dev/system-deps.sh
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[spark,dev]'
