@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 import sys
 import uuid
 from collections.abc import Iterator
@@ -82,7 +83,7 @@ def bootstrap() -> Iterator[str]:
 def cluster3() -> Iterator[dev_kafka.Cluster]:
     """A 3-node KRaft cluster (combined broker+controller nodes) started on first use; the Cluster object.
 
-    Tests that kill/stop nodes must restore them (``start_node``/SIGCONT) before they finish.
+    Nodes a test killed or stopped are restored after it (``_heal_cluster3``).
     """
     name = f"pytest3-{os.getpid()}"
     try:
@@ -94,6 +95,22 @@ def cluster3() -> Iterator[dev_kafka.Cluster]:
         yield cluster
     finally:
         dev_kafka.down(name)
+
+
+@pytest.fixture(autouse=True)
+def _heal_cluster3(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a test that used ``cluster3``: SIGCONT every node and restart killed ones (fault tests)."""
+    if "cluster3" not in request.fixturenames:
+        yield
+        return
+    cluster: dev_kafka.Cluster = request.getfixturevalue("cluster3")
+    yield
+    for node in cluster.nodes:
+        if node.alive() and node.pid is not None:
+            os.kill(node.pid, signal.SIGCONT)
+        else:
+            cluster.start_node(node.node_id, wait=False)
+    cluster.wait_ready()
 
 
 @pytest.fixture(scope="session")
