@@ -69,11 +69,11 @@ def render_plain(table: OffsetTable, order: Sequence[TopicPartition] | None = No
 
 
 def spec_heading(spec: OffsetSpec, tz: tzinfo) -> str:
-    """Column heading for a spec: its name, or the target time in ``tz``."""
+    """Column heading for a spec: its name in capitals, or ``>= TIME`` in ``tz`` for a time."""
     if spec.kind is SpecKind.TIMESTAMP:
         assert spec.timestamp_ms is not None
-        return f"@ {format_time(spec.timestamp_ms, tz)}"
-    return spec.name
+        return f">= {format_time(spec.timestamp_ms, tz)}"
+    return spec.name.upper()
 
 
 def _has_time(spec: OffsetSpec) -> bool:
@@ -112,9 +112,9 @@ def rich_table(
     t.add_column("PARTITION", justify="right")
     for spec in table.specs:
         head = spec_heading(spec, tz)
-        t.add_column(f"{head}" if not _has_time(spec) else f"{head} OFFSET", justify="right")
+        t.add_column(head, justify="right")
         if _has_time(spec):
-            t.add_column(f"{head} TIME" if spec.kind is SpecKind.MAX_TIMESTAMP else "RECORD TIME")
+            t.add_column("MAX-TIMESTAMP TIME" if spec.kind is SpecKind.MAX_TIMESTAMP else "RECORD TIME")
     if rates is not None:
         t.add_column("RECORDS/S", justify="right")
     any_error = table.failed

@@ -68,7 +68,8 @@ def test_plain_is_getoffsetshell_format_for_the_first_spec_only() -> None:
 
 def test_timestamp_spec_name_is_epoch_ms() -> None:
     assert T.name == "1700000000000"
-    assert r.spec_heading(T, timezone.utc).startswith("@ 2023-11-14T22:13:20")
+    assert r.spec_heading(T, timezone.utc).startswith(">= 2023-11-14T22:13:20")
+    assert r.spec_heading(M, timezone.utc) == "MAX-TIMESTAMP"
 
 
 def test_rich_table_shows_errors_and_dashes() -> None:
