@@ -17,7 +17,7 @@ from kafka_offsets_cli.config import build_settings
 from kafka_offsets_cli.lag import lag_row, time_lags
 from kafka_offsets_cli.models import Isolation, OffsetResult, OffsetSpec, TopicPartition
 from kafka_offsets_cli.planner import OffsetRequest
-from tests.cli_runner import cli, subprocess_cli
+from tests.cli_runner import bounded_watch, cli, subprocess_cli
 from tests.kafka_helpers import (
     admin,
     commit_group_offsets,
@@ -416,3 +416,39 @@ def test_marker_check_consumer_sees_control_records_directly(bootstrap: str) -> 
         assert err is not None and err.code() == KafkaError._PARTITION_EOF and seen.offset() == 2
     finally:
         c.close()
+
+
+# ----------------------------------------------------------------------------- --watch
+
+
+def test_watch_rates_match_records_produced_and_committed_between_refreshes(
+    bootstrap: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    topic, group = f"lag-watch-{uid()}", f"g-watch-{uid()}"
+    create_topic(bootstrap, topic, 2)
+    produce(bootstrap, topic, [(0, None, None, b"x")] * 100 + [(1, None, None, b"y")] * 40)
+    commit_group_offsets(bootstrap, group, {(topic, 0): 30, (topic, 1): 40})
+
+    def between(refresh: int) -> None:
+        # after refresh 1: 50 records in on partition 0 and the group commits 40 more of them
+        produce(bootstrap, topic, [(0, None, None, b"x")] * 50)
+        commit_group_offsets(bootstrap, group, {(topic, 0): 70, (topic, 1): 40})
+
+    bounded_watch(monkeypatch, 2, between)
+    run = cli("lag", "-b", bootstrap, "-g", group, "--watch", "2s", "-o", "jsonl")
+    assert run.code == 0, run.stderr
+    recs = run.jsonl()
+    assert len(recs) == 4  # one block of 2 partitions per refresh
+    first = {r["partition"]: r for r in recs[:2]}
+    second = {r["partition"]: r for r in recs[2:]}
+    assert {p: (r["end"], r["committed"]) for p, r in first.items()} == {0: (100, 30), 1: (40, 40)}
+    assert all(r["in_per_s"] is None and r["consumed_per_s"] is None for r in first.values())
+    assert {p: (r["end"], r["committed"], r["lag"]) for p, r in second.items()} == {
+        0: (150, 70, 80),
+        1: (40, 40, 0),
+    }
+    # refreshes are exactly 2 s apart: 50 records in / 2 s, 40 committed / 2 s
+    assert {p: (r["in_per_s"], r["consumed_per_s"]) for p, r in second.items()} == {
+        0: (25.0, 20.0),
+        1: (0.0, 0.0),
+    }

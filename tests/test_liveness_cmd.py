@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
-from tests.cli_runner import cli, subprocess_cli
+from tests.cli_runner import bounded_watch, cli, subprocess_cli
 from tests.kafka_helpers import create_topic, produce
 
 MIN = 60_000
@@ -244,3 +244,47 @@ def test_exit_codes_from_a_real_process(bootstrap: str, topics: Topics) -> None:
         r = subprocess_cli("liveness", "-b", bootstrap, "-t", topic, *THRESHOLDS, "-o", "jsonl")
         assert r.code == code, (topic, r.stderr)
         assert [x["topic"] for x in r.jsonl()] == [topic]
+
+
+def test_watch_rates_from_latest_offsets_and_the_prometheus_file_each_refresh(
+    bootstrap: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    topic = create_topic(bootstrap, f"live-watch-{uuid.uuid4().hex[:6]}", 2, config=KEEP)
+    start = int(time.time() * 1000)
+
+    def records(partition: int, n: int, first: int) -> list[tuple[int, int, None, bytes]]:
+        # increasing timestamps, so the newest record by timestamp is the last one
+        return [(partition, start + first + i, None, b"x") for i in range(n)]
+
+    produce(bootstrap, topic, records(0, 10, 0))  # partition 1 stays empty: CRITICAL
+    path = tmp_path / "live.prom"
+    files: list[dict[str, Any]] = []
+
+    def offsets_in(text: str) -> dict[int, float]:
+        fams = parse_prometheus_text(text)
+        return {int(lab["partition"]): v for lab, v in fams["kafka_offsets_liveness_max_timestamp_offset"]}
+
+    def between(refresh: int) -> None:
+        files.append(offsets_in(path.read_text()))
+        produce(bootstrap, topic, records(0, 30, 10) + records(1, 6, 10))
+
+    bounded_watch(monkeypatch, 2, between)
+    args = ("liveness", "-b", bootstrap, "-t", topic, *THRESHOLDS, "-o", "jsonl")
+    run = cli(*args, "--watch", "3s", "--prometheus-file", str(path))
+    assert run.code == 0, run.stderr  # a watch ends normally, whatever the status (here CRITICAL first)
+    recs = run.jsonl()
+    assert len(recs) == 4
+    first = {r["partition"]: r for r in recs[:2]}
+    second = {r["partition"]: r for r in recs[2:]}
+    assert (first[0]["offset"], first[1]["state"]) == (9, "empty")
+    assert first[0]["in_per_s"] is None and first[1]["in_per_s"] is None
+    assert (second[0]["offset"], second[1]["offset"], second[1]["state"]) == (39, 5, "ok")
+    # refreshes exactly 3 s apart: 30 and 6 records in
+    assert (second[0]["in_per_s"], second[1]["in_per_s"]) == (10.0, 2.0)
+    # the textfile is rewritten after every refresh
+    assert files == [{0: 9}]
+    assert offsets_in(path.read_text()) == {0: 39, 1: 5}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["live.prom"]
+
+    plain = cli(*args)  # without --watch: no rate field
+    assert plain.code == 0 and all("in_per_s" not in r for r in plain.jsonl())

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -12,6 +13,7 @@ from ..lag import COLUMNS, SortKey
 from ..models import Isolation
 from .app import is_debug
 from .boundary import boundary
+from .lag_view import LagOutput
 from .options import (
     OUT,
     SEL,
@@ -28,22 +30,16 @@ from .options import (
     TimeoutOpt,
     TopicOpt,
     TopicPartitionsOpt,
+    WatchOpt,
     XOpt,
 )
 
 if TYPE_CHECKING:
+    from ..client import KafkaClient
     from ..config import ClientSettings
     from ..lag import LagReport
     from ..selection import Selection
-
-
-class LagOutput(str, Enum):
-    """Output formats of ``lag``."""
-
-    table = "table"
-    json = "json"
-    jsonl = "jsonl"
-    csv = "csv"
+    from .lag_view import LagView
 
 
 EXAMPLES = """Examples:
@@ -65,6 +61,10 @@ Time lag (--time-lag) = now - the newest record timestamp among the records up t
 the first unconsumed one, found by bisection with ListOffsets timestamp lookups (Describe
 permission is enough; no record is read); exact to 1 ms. With in-order timestamps it is the age
 of the first unconsumed record.
+
+--watch 5s redraws the table every 5 seconds until Ctrl-C (exit 0), with IN/S (records/s
+appended, from the log end offsets) and CONSUMED/S (records/s committed by the group) per
+partition; json, jsonl and csv get one block per refresh with in_per_s and consumed_per_s.
 """
 
 
@@ -140,6 +140,7 @@ def lag_cmd(
     ] = None,
     no_headers: NoHeadersOpt = False,
     columns: ColumnsOpt = None,
+    watch: WatchOpt = None,
     command_config: CommandConfigOpt = None,
     x: XOpt = None,
     timeout: TimeoutOpt = "30s",
@@ -149,12 +150,18 @@ def lag_cmd(
     with boundary(debug):
         from ..selection import parse_selection
         from .emit import default_format, parse_columns
+        from .lag_view import RATE_FIELDS, LagView
         from .options import settings_from
 
         if not group and not group_regex:
             raise UsageError("name the consumer groups: --group GROUP and/or --group-regex REGEX")
         fmt = LagOutput(output.value if output else default_format("table", "jsonl"))
-        cols = parse_columns(columns, COLUMNS)
+        cols = parse_columns(columns, (*COLUMNS, *RATE_FIELDS) if watch is not None else COLUMNS)
+        interval = None
+        if watch is not None:
+            from .watch import parse_interval
+
+            interval = parse_interval(watch)
         given = topic or partitions is not None or topic_partitions is not None or exclude_internal_topics
         selection = (
             parse_selection(
@@ -169,74 +176,84 @@ def lag_cmd(
         settings = settings_from(
             ConnectionArgs(bootstrap_server, command_config, tuple(x or ()), timeout, isolation, cluster)
         )
-        report = _collect(
-            settings,
-            list(group or ()),
-            list(group_regex or ()),
-            selection,
-            isolation,
-            time_lag,
-            marker_check,
-            debug,
+        view = LagView(fmt, tuple(cols) if cols else None, no_headers, only_lagging, sort)
+        query = _Query(
+            list(group or ()), list(group_regex or ()), selection, isolation, time_lag, marker_check
         )
-        if not report.rows and not report.failed:
-            names = ", ".join(p.group for p in report.problems) or "the matched groups"
-            raise NotFound(f"no committed offsets for {names} in the selection")
-        _show(report, fmt, cols, no_headers, only_lagging, sort)
+        if interval is not None:
+            _watch(settings, query, view, interval, debug)
+            return
+        report = _collect(settings, query, debug)
+        _require_rows(report)
+        from .lag_view import show
+
+        show(report, view)
         _notes(report, fmt)
         if report.failed:
             raise PartialFailure(_failure_summary(report))
 
 
-def _collect(
-    settings: ClientSettings,
-    groups: list[str],
-    regexes: list[str],
-    selection: Selection | None,
-    isolation: Isolation,
-    time_lag: bool,
-    marker_check: bool,
-    debug: bool,
-) -> LagReport:
-    from ..client import KafkaClient
-    from ..lag import collect, resolve_groups
-    from .output import progress
+@dataclass(frozen=True)
+class _Query:
+    """What to ask the cluster on each run (or refresh)."""
 
-    with progress("Reading consumer groups…") as update, KafkaClient(settings, debug=debug) as client:
-        names = resolve_groups(client, groups, regexes)
-        update(f"Reading {len(names)} group(s)…")
+    groups: list[str]
+    regexes: list[str]
+    selection: Selection | None
+    isolation: Isolation
+    time_lag: bool
+    marker_check: bool
+
+    def run(self, client: KafkaClient, update: Callable[[str], None] | None = None) -> LagReport:
+        """Resolve the groups (regexes again on every call) and collect their lag."""
+        from ..lag import collect, resolve_groups
+
+        names = resolve_groups(client, self.groups, self.regexes)
+        if update is not None:
+            update(f"Reading {len(names)} group(s)…")
         return collect(
             client,
             names,
-            selection,
-            isolation=isolation,
-            time_lag=time_lag,
-            marker_check=marker_check,
-            named=set(groups),
+            self.selection,
+            isolation=self.isolation,
+            time_lag=self.time_lag,
+            marker_check=self.marker_check,
+            named=set(self.groups),
         )
 
 
-def _show(
-    report: LagReport,
-    fmt: LagOutput,
-    cols: list[str] | None,
-    no_headers: bool,
-    only_lagging: bool,
-    sort: SortKey,
-) -> None:
-    from ..lag import sort_rows
-    from ..render import lag as r
-    from .emit import records_text
-    from .output import print_renderable, write
+def _require_rows(report: LagReport) -> None:
+    if not report.rows and not report.failed:
+        names = ", ".join(p.group for p in report.problems) or "the matched groups"
+        raise NotFound(f"no committed offsets for {names} in the selection")
 
-    rows = sort_rows(report.rows, sort)
-    if only_lagging:
-        rows = [row for row in rows if row.lagging]
-    if fmt is LagOutput.table:
-        print_renderable(r.rich_table(rows, header=not no_headers, time_lag=report.time_lag))
-        return
-    recs = report.missing_records() + [p.to_record() for p in report.problems] + r.records(rows)
-    write(records_text(recs, fmt.value, COLUMNS, cols, header=not no_headers))
+
+def _collect(settings: ClientSettings, query: _Query, debug: bool) -> LagReport:
+    from ..client import KafkaClient
+    from .output import progress
+
+    with progress("Reading consumer groups…") as update, KafkaClient(settings, debug=debug) as client:
+        return query.run(client, update)
+
+
+def _watch(settings: ClientSettings, query: _Query, view: LagView, interval: float, debug: bool) -> None:
+    """Refresh until Ctrl-C; the notes (warnings) of the first refresh are printed once."""
+    from ..client import KafkaClient
+    from . import lag_view
+
+    first = True
+
+    def fetch(client: KafkaClient) -> LagReport:
+        nonlocal first
+        report = query.run(client)
+        _require_rows(report)
+        if first:
+            first = False
+            _notes(report, view.fmt)
+        return report
+
+    with KafkaClient(settings, debug=debug) as client:
+        lag_view.watch(client, interval, fetch, view)
 
 
 def _notes(report: LagReport, fmt: LagOutput) -> None:

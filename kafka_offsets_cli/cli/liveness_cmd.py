@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -12,6 +13,7 @@ from ..liveness import COLUMNS, DEFAULT_FUTURE_TOLERANCE_MS
 from ..models import Isolation
 from .app import is_debug
 from .boundary import boundary
+from .liveness_view import LivenessOutput
 from .options import (
     OUT,
     BootstrapOpt,
@@ -27,28 +29,19 @@ from .options import (
     TopicOpt,
     TopicPartitionsOpt,
     TzOpt,
+    WatchOpt,
     XOpt,
 )
 
 if TYPE_CHECKING:
-    from datetime import tzinfo
 
+    from ..client import KafkaClient
     from ..config import ClientSettings
     from ..liveness import LivenessReport
     from ..selection import Selection
+    from .liveness_view import LivenessSnapshot, LivenessView
 
 CHECK = "Check"
-
-
-class LivenessOutput(str, Enum):
-    """Output formats of ``liveness``."""
-
-    table = "table"
-    json = "json"
-    jsonl = "jsonl"
-    csv = "csv"
-    nagios = "nagios"
-    prometheus = "prometheus"
 
 
 class StatusName(str, Enum):
@@ -89,6 +82,13 @@ unreachable, authorization or partition errors); 2 also for usage errors, before
 --prometheus-file FILE writes node_exporter textfile-collector metrics atomically (temp file +
 rename) whatever --output prints; if the cluster cannot be reached it still writes
 kafka_offsets_liveness_up 0 with status 3. -o prometheus prints the same metrics on stdout.
+
+--watch 30s refreshes every 30 seconds until Ctrl-C, with a RECORDS/S column (records/s
+appended, from the latest offsets listed in the same round; in_per_s in json, jsonl and csv);
+other formats print one block per refresh. A watch always exits 0 on Ctrl-C (a cluster error
+on the first refresh still exits 3). With --prometheus-file the file is rewritten atomically
+after every refresh (up 0 when a refresh cannot reach the cluster); without it no file is
+written.
 """
 
 
@@ -193,6 +193,7 @@ def liveness_cmd(
     tz: TzOpt = None,
     no_headers: NoHeadersOpt = False,
     columns: ColumnsOpt = None,
+    watch: WatchOpt = None,
     command_config: CommandConfigOpt = None,
     x: XOpt = None,
     timeout: TimeoutOpt = "30s",
@@ -204,6 +205,7 @@ def liveness_cmd(
         from ..selection import parse_selection
         from ..timeparse import parse_duration, parse_tz
         from .emit import default_format, parse_columns
+        from .liveness_view import RATE_FIELD, LivenessView
         from .options import settings_from
 
         warn_ms, crit_ms = parse_duration(warn), parse_duration(crit)
@@ -212,7 +214,12 @@ def liveness_cmd(
         tolerance_ms = parse_duration(future_tolerance)
         zone = parse_tz(tz)
         fmt = LivenessOutput(output.value if output else default_format("table", "jsonl"))
-        cols = parse_columns(columns, COLUMNS)
+        cols = parse_columns(columns, (*COLUMNS, RATE_FIELD) if watch is not None else COLUMNS)
+        interval = None
+        if watch is not None:
+            from .watch import parse_interval
+
+            interval = parse_interval(watch)
         selection = parse_selection(
             topics=topic or (),
             partitions=partitions,
@@ -222,61 +229,120 @@ def liveness_cmd(
         settings = settings_from(
             ConnectionArgs(bootstrap_server, command_config, tuple(x or ()), timeout, isolation, cluster)
         )
+        check = _Check(
+            selection,
+            warn_ms,
+            crit_ms,
+            min_alive,
+            tolerance_ms,
+            empty_status.status,
+            future_status.status,
+            isolation,
+        )
+        view = LivenessView(fmt, zone, tuple(cols) if cols else None, no_headers)
         try:
-            report = _collect(
-                settings,
-                selection,
-                warn_ms,
-                crit_ms,
-                min_alive,
-                tolerance_ms,
-                empty_status.status,
-                future_status.status,
-                isolation,
-                debug,
-            )
+            if interval is not None:
+                _watch(settings, check, view, interval, prometheus_file, debug)
+                status = MonitoringStatus.OK  # Ctrl-C ends a watch normally
+            else:
+                report = _collect(settings, check, debug)
         except KafkaOffsetsError as e:
             if not isinstance(e, UsageError):
                 _unknown(e, fmt, prometheus_file)
             raise
-        if prometheus_file:
-            from ..render.liveness import prometheus
-            from .textfile import write_atomic
+        if interval is None:
+            if prometheus_file:
+                _write_prometheus(prometheus_file, report)
+            from .liveness_view import show
 
-            write_atomic(prometheus_file, prometheus(report))
-        _show(report, fmt, zone, cols, no_headers)
-        status = report.status
+            show(report, view)
+            status = report.status
     raise typer.Exit(int(status))
 
 
-def _collect(
-    settings: ClientSettings,
-    selection: Selection,
-    warn_ms: int,
-    crit_ms: int,
-    min_alive: int | None,
-    tolerance_ms: int,
-    empty: MonitoringStatus,
-    future: MonitoringStatus,
-    isolation: Isolation,
-    debug: bool,
-) -> LivenessReport:
+@dataclass(frozen=True)
+class _Check:
+    """The liveness check to run (once, or on every refresh)."""
+
+    selection: Selection
+    warn_ms: int
+    crit_ms: int
+    min_alive: int | None
+    tolerance_ms: int
+    empty: MonitoringStatus
+    future: MonitoringStatus
+    isolation: Isolation
+
+    def run(self, client: KafkaClient) -> LivenessReport:
+        """One max-timestamp round."""
+        from ..liveness import collect
+
+        return collect(client, self.selection, self.warn_ms, self.crit_ms, **self._options())
+
+    def snapshot(self, client: KafkaClient) -> LivenessSnapshot:
+        """One max-timestamp + latest round, for ``--watch``."""
+        from ..liveness import collect_with_ends
+        from .liveness_view import LivenessSnapshot
+
+        report, ends = collect_with_ends(
+            client, self.selection, self.warn_ms, self.crit_ms, **self._options()
+        )
+        return LivenessSnapshot(report, ends)
+
+    def _options(self) -> dict[str, Any]:
+        return {
+            "min_alive": self.min_alive,
+            "future_tolerance_ms": self.tolerance_ms,
+            "empty": self.empty,
+            "future": self.future,
+            "isolation": self.isolation,
+        }
+
+
+def _collect(settings: ClientSettings, check: _Check, debug: bool) -> LivenessReport:
     from ..client import KafkaClient
-    from ..liveness import collect
     from .output import progress
 
     with progress("Listing max-timestamp offsets…"), KafkaClient(settings, debug=debug) as client:
-        return collect(
-            client,
-            selection,
-            warn_ms,
-            crit_ms,
-            min_alive=min_alive,
-            future_tolerance_ms=tolerance_ms,
-            empty=empty,
-            future=future,
-            isolation=isolation,
-        )
+        return check.run(client)
+
+
+def _write_prometheus(path: str, report: LivenessReport) -> None:
+    from ..render.liveness import prometheus
+    from .textfile import write_atomic
+
+    write_atomic(path, prometheus(report))
+
+
+def _watch(
+    settings: ClientSettings,
+    check: _Check,
+    view: LivenessView,
+    interval: float,
+    prometheus_file: str | None,
+    debug: bool,
+) -> None:
+    """Refresh until Ctrl-C, rewriting ``--prometheus-file`` (if given) after each refresh."""
+    from ..client import KafkaClient
+    from . import liveness_view
+
+    def fetch(client: KafkaClient) -> LivenessSnapshot:
+        try:
+            snap = check.snapshot(client)
+        except ClusterError:
+            if prometheus_file:
+                from ..render.liveness import prometheus_down
+                from ..timeparse import now_ms
+                from .textfile import write_atomic
+
+                write_atomic(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()))
+            raise
+        if prometheus_file:
+            _write_prometheus(prometheus_file, snap.report)
+        return snap
+
+    with KafkaClient(settings, debug=debug) as client:
+        liveness_view.watch(client, interval, fetch, view)
 
 
 def _unknown(err: KafkaOffsetsError, fmt: LivenessOutput, prometheus_file: str | None) -> None:
@@ -292,23 +358,3 @@ def _unknown(err: KafkaOffsetsError, fmt: LivenessOutput, prometheus_file: str |
         write_atomic(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()))
     if fmt is LivenessOutput.nagios:
         write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))
-
-
-def _show(
-    report: LivenessReport, fmt: LivenessOutput, zone: tzinfo, cols: list[str] | None, no_headers: bool
-) -> None:
-    from ..render import liveness as r
-    from .emit import records_text
-    from .output import err_console, print_renderable, write
-
-    if fmt is LivenessOutput.table:
-        print_renderable(r.rich_table(report, zone, header=not no_headers))
-        c = err_console()
-        for line in r.topic_lines(report):
-            c.print(line, highlight=False)
-    elif fmt is LivenessOutput.nagios:
-        write(r.nagios(report))
-    elif fmt is LivenessOutput.prometheus:
-        write(r.prometheus(report))
-    else:
-        write(records_text(r.records(report), fmt.value, COLUMNS, cols, header=not no_headers))

@@ -11,12 +11,14 @@ Record schema (json, jsonl, csv), one record per group and partition::
 ``--time-lag`` was given (and for states without a lag).
 
 The table mirrors ``kafka-consumer-groups --describe`` with a line of totals per
-topic and per group.
+topic and per group. Under ``--watch`` it has two more columns, IN/S (records/s
+appended to the partition) and CONSUMED/S (records/s committed by the group),
+summed on the totals lines.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.table import Table
@@ -24,8 +26,12 @@ from rich.text import Text
 
 from ..lag import COLUMNS, LagRow, LagState, LagTotal, totals
 from ..timeparse import format_duration
+from .offsets import rate
 
-__all__ = ["COLUMNS", "records", "rich_table", "time_lag_note"]
+__all__ = ["COLUMNS", "LagRates", "records", "rich_table", "time_lag_note"]
+
+#: Rates by (group, topic, partition): (records/s in, records/s consumed), ``None`` when not known.
+LagRates = Mapping[tuple[str, str, int], tuple[float | None, float | None]]
 
 _STATE_STYLE = {
     LagState.OK: "",
@@ -52,10 +58,23 @@ def _time_cell(ms: int | None, computed: bool) -> str | Text:
     return format_duration(ms)
 
 
+def _sum(values: Sequence[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return sum(known) if known else None
+
+
 def rich_table(
-    rows: Sequence[LagRow], *, header: bool = True, time_lag: bool = False, show_totals: bool = True
+    rows: Sequence[LagRow],
+    *,
+    header: bool = True,
+    time_lag: bool = False,
+    show_totals: bool = True,
+    rates: LagRates | None = None,
 ) -> Table:
-    """One row per group and partition, then totals per group (and per topic when a group has several)."""
+    """One row per group and partition, then totals per group (and per topic when a group has several).
+
+    ``rates`` (``--watch``) adds the IN/S and CONSUMED/S columns.
+    """
     t = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
     t.add_column("GROUP", overflow="fold")
     t.add_column("TOPIC", overflow="fold")
@@ -66,6 +85,9 @@ def rich_table(
     t.add_column("LAG", justify="right")
     if time_lag:
         t.add_column("TIME-LAG", justify="right")
+    if rates is not None:
+        t.add_column("IN/S", justify="right")
+        t.add_column("CONSUMED/S", justify="right")
     t.add_column("STATE")
     for r in rows:
         cells: list[Any] = [
@@ -79,6 +101,9 @@ def rich_table(
         ]
         if time_lag:
             cells.append(_time_cell(r.time_lag_ms, True))
+        if rates is not None:
+            rin, rcons = rates.get((r.group, r.topic, r.partition), (None, None))
+            cells += [rate(rin), rate(rcons)]
         state = r.state.value + (f" ({r.error})" if r.error else "")
         cells.append(Text(state, style=_STATE_STYLE[r.state]))
         t.add_row(*cells)
@@ -90,7 +115,15 @@ def rich_table(
         for tot in totals(rows):
             if tot.topic is not None and len(topics_of[tot.group]) == 1:
                 continue  # the group total says the same
-            t.add_row(*_total_cells(tot, time_lag))
+            cells = _total_cells(tot, time_lag)
+            if rates is not None:
+                mine = [
+                    rates.get((r.group, r.topic, r.partition), (None, None))
+                    for r in rows
+                    if r.group == tot.group and (tot.topic is None or r.topic == tot.topic)
+                ]
+                cells[-1:-1] = [rate(_sum([m[0] for m in mine])), rate(_sum([m[1] for m in mine]))]
+            t.add_row(*cells)
     return t
 
 

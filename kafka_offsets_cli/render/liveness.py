@@ -17,6 +17,7 @@ documented in :func:`prometheus_families`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import tzinfo
 from typing import Any
 
@@ -25,8 +26,10 @@ from rich.text import Text
 
 from ..errors import MonitoringStatus
 from ..liveness import COLUMNS, LivenessReport, LiveState
+from ..models import TopicPartition
 from ..timeparse import format_duration, format_time
 from .monitoring import MetricFamily, PerfDatum, Sample, nagios_line, prometheus_text, status_families
+from .offsets import rate
 
 __all__ = [
     "COLUMNS",
@@ -89,19 +92,31 @@ def _age(ms: int | None, state: LiveState) -> str | Text:
     return format_duration(ms)
 
 
-def rich_table(report: LivenessReport, tz: tzinfo, *, header: bool = True) -> Table:
-    """One row per partition: newest record's offset, time and age, state and timestamp type."""
+def rich_table(
+    report: LivenessReport,
+    tz: tzinfo,
+    *,
+    header: bool = True,
+    rates: Mapping[TopicPartition, float | None] | None = None,
+) -> Table:
+    """One row per partition: newest record's offset, time and age, state and timestamp type.
+
+    ``rates`` (``--watch``) adds a RECORDS/S column (records/s appended, from the latest offsets).
+    """
     t = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
-    for name, justify in (
+    heads = [
         ("TOPIC", "left"),
         ("PARTITION", "right"),
         ("OFFSET", "right"),
         ("MAX-TIMESTAMP", "left"),
         ("AGE", "right"),
-        ("STATE", "left"),
-        ("TIMESTAMP-TYPE", "left"),
-    ):
+    ]
+    if rates is not None:
+        heads.append(("RECORDS/S", "right"))
+    heads += [("STATE", "left"), ("TIMESTAMP-TYPE", "left")]
+    for name, justify in heads:
         t.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+    extra: list[Any] = [""] if rates is not None else []
     for topic in report.topics:
         if topic.error is not None:
             t.add_row(
@@ -110,17 +125,20 @@ def rich_table(report: LivenessReport, tz: tzinfo, *, header: bool = True) -> Ta
                 "",
                 "",
                 "",
+                *extra,
                 Text(f"error ({topic.error})", style="red"),
                 topic.timestamp_type or "",
             )
     for r in report.rows:
         state = r.state.value + (f" ({r.error})" if r.error else "")
+        rate_cell: list[Any] = [rate(rates.get(r.tp))] if rates is not None else []
         t.add_row(
             r.topic,
             str(r.partition),
             str(r.offset) if r.offset is not None else Text("-", style="dim"),
             format_time(r.timestamp, tz) if r.timestamp is not None else Text("-", style="dim"),
             _age(r.age_ms, r.state),
+            *rate_cell,
             Text(state, style=_STYLE[r.state]),
             report.timestamp_type(r.topic) or Text("?", style="dim"),
         )

@@ -1,0 +1,138 @@
+"""How ``lag`` shows a lag report: once, or refreshed with ``--watch``.
+
+Under ``--watch`` every row (group, topic, partition) gets two rates computed
+from consecutive refreshes: records/s in (from the log end offset) and records/s
+consumed (from the group's committed offset). The table gets IN/S and CONSUMED/S
+columns; json, jsonl and csv records get ``in_per_s`` and ``consumed_per_s``
+(``null`` on the first refresh, for rows without the offset, and for records
+that are not partitions: missing topics, group problems).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from ..lag import COLUMNS, LagReport, LagRow, SortKey, sort_rows
+from .watch import Counters, Rates
+
+
+class LagOutput(str, Enum):
+    """Output formats of ``lag``."""
+
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+    csv = "csv"
+
+
+#: The extra record fields of ``lag --watch``.
+RATE_FIELDS = ("in_per_s", "consumed_per_s")
+
+#: A lag row's key: (group, topic, partition).
+LagKey = tuple[str, str, int]
+
+
+@dataclass(frozen=True)
+class LagView:
+    """The output options of one ``lag`` run."""
+
+    fmt: LagOutput
+    columns: tuple[str, ...] | None = None
+    no_headers: bool = False
+    only_lagging: bool = False
+    sort: SortKey = SortKey.name
+
+    def rows(self, report: LagReport) -> list[LagRow]:
+        """The rows to show, in ``--sort`` order, filtered by ``--only-lagging``."""
+        rows = sort_rows(report.rows, self.sort)
+        return [row for row in rows if row.lagging] if self.only_lagging else rows
+
+
+def key(row: LagRow) -> LagKey:
+    """The watch key of a row."""
+    return (row.group, row.topic, row.partition)
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None) -> Any:
+    """The output of ``lag`` as text, or (table format) a rich renderable; ``rates`` under ``--watch``."""
+    from ..render import lag as r
+    from .emit import records_text
+
+    rows = view.rows(report)
+    if view.fmt is LagOutput.table:
+        table_rates = (
+            {key(row): (rates.in_rate(key(row)), rates.consumed_rate(key(row))) for row in rows}
+            if rates is not None
+            else None
+        )
+        return r.rich_table(rows, header=not view.no_headers, time_lag=report.time_lag, rates=table_rates)
+    recs = report.missing_records() + [p.to_record() for p in report.problems]
+    if rates is not None:
+        recs = [{**rec, RATE_FIELDS[0]: None, RATE_FIELDS[1]: None} for rec in recs]
+        for row in rows:
+            rec = row.to_record()
+            rec[RATE_FIELDS[0]] = _round(rates.in_rate(key(row)))
+            rec[RATE_FIELDS[1]] = _round(rates.consumed_rate(key(row)))
+            recs.append(rec)
+        columns: Sequence[str] = (*COLUMNS, *RATE_FIELDS)
+    else:
+        recs += r.records(rows)
+        columns = COLUMNS
+    cols = list(view.columns) if view.columns else None
+    return records_text(recs, view.fmt.value, columns, cols, header=not view.no_headers)
+
+
+def show(report: LagReport, view: LagView) -> None:
+    """Print the output of one ``lag`` run on stdout."""
+    from .output import print_renderable, write
+
+    out = render(report, view)
+    if isinstance(out, str):
+        write(out)
+    else:
+        print_renderable(out)
+
+
+def counters(report: LagReport) -> Counters[LagKey]:
+    """Log end offsets (records in) and committed offsets (records consumed), by row."""
+    produced = {key(r): r.end for r in report.rows if r.end is not None and r.error is None}
+    consumed = {key(r): r.committed for r in report.rows if r.committed is not None and r.error is None}
+    return Counters(produced=produced, consumed=consumed)
+
+
+def _block(view: LagView) -> Callable[[LagReport, Rates[LagKey]], str]:
+    def block(report: LagReport, rates: Rates[LagKey]) -> str:
+        out = render(report, view, rates)
+        if isinstance(out, str):
+            return out + ("\n" if view.fmt is LagOutput.csv else "")
+        from rich.console import Console
+
+        buf = io.StringIO()
+        Console(file=buf, no_color=True, width=10_000, soft_wrap=True, highlight=False).print(out)
+        return buf.getvalue() + "\n"
+
+    return block
+
+
+def watch(client: Any, interval: float, fetch: Callable[[Any], LagReport], view: LagView) -> None:
+    """``lag --watch``: refresh ``fetch(client)`` every ``interval`` seconds until Ctrl-C.
+
+    A live table on a terminal (with ``-o table``, the default there); one block
+    per refresh in the chosen format otherwise.
+    """
+    from . import watch as w
+    from .output import stdout_is_tty
+
+    def live(report: LagReport, rates: Rates[LagKey]) -> Any:
+        return render(report, view, rates)
+
+    tty = stdout_is_tty() and view.fmt is LagOutput.table
+    w.run_watch(client, interval, fetch, counters, live, _block(view), tty=tty)

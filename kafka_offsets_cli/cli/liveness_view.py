@@ -1,0 +1,143 @@
+"""How ``liveness`` shows a report: once, or refreshed with ``--watch``.
+
+Under ``--watch`` each partition gets a records/s rate from the ``latest``
+offsets of consecutive refreshes (listed in the same ListOffsets round as
+max-timestamp; the max-timestamp offset is not monotonic, so it cannot give a
+rate): a RECORDS/S table column and an ``in_per_s`` field in json, jsonl and csv
+records (``null`` on the first refresh and for topics that could not be listed).
+nagios and prometheus print one block per refresh, unchanged.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import tzinfo
+from enum import Enum
+from typing import Any
+
+from ..liveness import COLUMNS, LivenessReport
+from ..models import TopicPartition
+from .watch import Counters, Rates
+
+
+class LivenessOutput(str, Enum):
+    """Output formats of ``liveness``."""
+
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+    csv = "csv"
+    nagios = "nagios"
+    prometheus = "prometheus"
+
+
+#: The extra record field of ``liveness --watch``.
+RATE_FIELD = "in_per_s"
+
+
+@dataclass(frozen=True)
+class LivenessView:
+    """The output options of one ``liveness`` run."""
+
+    fmt: LivenessOutput
+    zone: tzinfo
+    columns: tuple[str, ...] | None = None
+    no_headers: bool = False
+
+
+@dataclass(frozen=True)
+class LivenessSnapshot:
+    """One ``--watch`` refresh: the report and each partition's latest offset."""
+
+    report: LivenessReport
+    ends: Mapping[TopicPartition, int]
+
+
+def render(
+    report: LivenessReport, view: LivenessView, rates: Mapping[TopicPartition, float | None] | None = None
+) -> Any:
+    """The output of ``liveness`` as text, or (table format) a rich table; ``rates`` under ``--watch``.
+
+    The table's per-topic summary lines are not part of it (see :func:`topic_lines`).
+    """
+    from ..render import liveness as r
+    from .emit import records_text
+
+    if view.fmt is LivenessOutput.table:
+        return r.rich_table(report, view.zone, header=not view.no_headers, rates=rates)
+    if view.fmt is LivenessOutput.nagios:
+        return r.nagios(report)
+    if view.fmt is LivenessOutput.prometheus:
+        return r.prometheus(report)
+    recs = r.records(report)
+    columns: tuple[str, ...] = COLUMNS
+    if rates is not None:
+        for rec in recs:
+            p = rec["partition"]
+            value = rates.get(TopicPartition(str(rec["topic"]), p)) if p is not None else None
+            rec[RATE_FIELD] = None if value is None else round(value, 3)
+        columns = (*COLUMNS, RATE_FIELD)
+    cols = list(view.columns) if view.columns else None
+    return records_text(recs, view.fmt.value, columns, cols, header=not view.no_headers)
+
+
+def show(report: LivenessReport, view: LivenessView) -> None:
+    """Print the output of one ``liveness`` run: data on stdout, topic summaries (table) on stderr."""
+    from ..render.liveness import topic_lines
+    from .output import err_console, print_renderable, write
+
+    out = render(report, view)
+    if isinstance(out, str):
+        write(out)
+        return
+    print_renderable(out)
+    c = err_console()
+    for line in topic_lines(report):
+        c.print(line, highlight=False)
+
+
+def counters(snap: LivenessSnapshot) -> Counters[TopicPartition]:
+    """The latest offsets, for records/s in."""
+    return Counters(produced=dict(snap.ends))
+
+
+def _block(view: LivenessView) -> Callable[[LivenessSnapshot, Rates[TopicPartition]], str]:
+    def block(snap: LivenessSnapshot, rates: Rates[TopicPartition]) -> str:
+        out = render(snap.report, view, dict(rates.records_in))
+        if isinstance(out, str):
+            return out + ("\n" if view.fmt is LivenessOutput.csv else "")
+        from rich.console import Console
+
+        from ..render.liveness import topic_lines
+        from .output import err_console
+
+        buf = io.StringIO()
+        Console(file=buf, no_color=True, width=10_000, soft_wrap=True, highlight=False).print(out)
+        c = err_console()
+        for line in topic_lines(snap.report):
+            c.print(line, highlight=False)
+        return buf.getvalue() + "\n"
+
+    return block
+
+
+def watch(client: Any, interval: float, fetch: Callable[[Any], LivenessSnapshot], view: LivenessView) -> None:
+    """``liveness --watch``: refresh ``fetch(client)`` every ``interval`` seconds until Ctrl-C.
+
+    A live table (with the per-topic status lines under it) on a terminal with
+    ``-o table``; one block per refresh in the chosen format otherwise.
+    """
+    from . import watch as w
+    from .output import stdout_is_tty
+
+    def live(snap: LivenessSnapshot, rates: Rates[TopicPartition]) -> Any:
+        from rich.console import Group
+
+        from ..render.liveness import topic_lines
+
+        return Group(render(snap.report, view, dict(rates.records_in)), *topic_lines(snap.report))
+
+    tty = stdout_is_tty() and view.fmt is LivenessOutput.table
+    w.run_watch(client, interval, fetch, counters, live, _block(view), tty=tty)

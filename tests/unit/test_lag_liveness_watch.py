@@ -1,0 +1,295 @@
+"""Unit tests of ``lag --watch`` and ``liveness --watch``: fake snapshots through the real refresh loop."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable, Sequence
+from datetime import timezone
+from typing import Any, TypeVar
+
+import pytest
+from rich.console import Console
+
+from kafka_offsets_cli.cli import lag_view, liveness_view
+from kafka_offsets_cli.cli.lag_view import LagOutput
+from kafka_offsets_cli.cli.liveness_view import LivenessOutput
+from kafka_offsets_cli.cli.watch import Counters, Rates, run_watch
+from kafka_offsets_cli.lag import GroupProblem, LagReport, LagRow, LagState
+from kafka_offsets_cli.liveness import LivenessReport, build_report
+from kafka_offsets_cli.models import OffsetResult, OffsetSpec, TopicPartition
+
+S = TypeVar("S")
+K = TypeVar("K")
+
+
+class FakeClient:
+    def restart_clock(self) -> None:
+        pass
+
+
+class FakeClock:
+    """Time moves only when the loop sleeps, so every refresh is exactly ``interval`` apart."""
+
+    def __init__(self) -> None:
+        self.now = 500.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, s: float) -> None:
+        self.now += s
+
+
+def two_refreshes(
+    snaps: Sequence[S],
+    counters: Callable[[S], Counters[Any]],
+    live: Callable[[S, Rates[Any]], Any],
+    block: Callable[[S, Rates[Any]], str],
+    *,
+    tty: bool = False,
+) -> list[Any]:
+    """Run the loop twice, 2 s apart; return what was drawn each refresh (live renderables or blocks)."""
+    queue = list(snaps)
+    drawn: list[Any] = []
+    clock = FakeClock()
+
+    def draw_live(s: S, r: Rates[Any]) -> Any:
+        out = live(s, r)
+        drawn.append(out)
+        return out
+
+    def draw_block(s: S, r: Rates[Any]) -> str:
+        out = block(s, r)
+        drawn.append(out)
+        return out
+
+    run_watch(
+        FakeClient(),
+        2.0,
+        lambda _c: queue.pop(0),
+        counters,
+        draw_live,
+        draw_block,
+        tty=tty,
+        max_refreshes=2,
+        clock=clock,
+        sleep=clock.sleep,
+    )
+    return drawn
+
+
+def text_of(renderable: Any) -> str:
+    buf = io.StringIO()
+    Console(file=buf, no_color=True, width=300, highlight=False).print(renderable)
+    return buf.getvalue()
+
+
+# --------------------------------------------------------------------------- lag
+
+
+def row(group: str, topic: str, p: int, committed: int | None, end: int | None, **kw: Any) -> LagRow:
+    lag = end - committed if end is not None and committed is not None else None
+    state = LagState.OK if committed is not None else LagState.NO_COMMIT
+    return LagRow(group, topic, p, committed, 0, end, lag, None, kw.pop("state", state), **kw)
+
+
+def lag_report(rows: Sequence[LagRow], problems: Sequence[GroupProblem] = ()) -> LagReport:
+    return LagReport(tuple(rows), {}, tuple(problems))
+
+
+LAG_1 = lag_report(
+    [row("g", "a", 0, 100, 500), row("g", "a", 1, None, 50), row("h", "a", 0, 10, 500)],
+    [GroupProblem("idle", None)],
+)
+LAG_2 = lag_report(
+    [row("g", "a", 0, 300, 900), row("g", "a", 1, None, 50), row("h", "a", 0, 10, 900)],
+    [GroupProblem("idle", None)],
+)
+
+
+def lag_blocks(view: lag_view.LagView) -> list[str]:
+    return two_refreshes(
+        [LAG_1, LAG_2], lag_view.counters, lambda s, r: lag_view.render(s, view, r), lag_view._block(view)
+    )
+
+
+def test_lag_counters_are_end_offsets_in_and_committed_offsets_consumed() -> None:
+    c = lag_view.counters(
+        lag_report([*LAG_1.rows, row("g", "b", 0, 5, None, state=LagState.ERROR, error="E")])
+    )
+    assert c.produced == {("g", "a", 0): 500, ("g", "a", 1): 50, ("h", "a", 0): 500}
+    assert c.consumed == {("g", "a", 0): 100, ("h", "a", 0): 10}
+
+
+def test_lag_jsonl_blocks_carry_both_rates_per_group_partition(capsys: pytest.CaptureFixture[str]) -> None:
+    blocks = lag_blocks(lag_view.LagView(LagOutput.jsonl))
+    assert capsys.readouterr().out == "".join(blocks)
+    first = [json.loads(x) for x in blocks[0].splitlines()]
+    second = [json.loads(x) for x in blocks[1].splitlines()]
+    assert all(r["in_per_s"] is None and r["consumed_per_s"] is None for r in first)
+    got = {(r["group"], r.get("partition")): (r["in_per_s"], r["consumed_per_s"]) for r in second}
+    assert got == {
+        ("idle", None): (None, None),  # a group problem record: no partition, no rates
+        ("g", 0): (200.0, 100.0),  # end 500 -> 900, committed 100 -> 300, in 2 s
+        ("g", 1): (0.0, None),  # no committed offset: nothing consumed to measure
+        ("h", 0): (200.0, 0.0),
+    }
+
+
+def test_lag_csv_columns_may_name_the_rates() -> None:
+    view = lag_view.LagView(LagOutput.csv, columns=("group", "partition", "in_per_s", "consumed_per_s"))
+    blocks = lag_blocks(view)
+    assert blocks[1] == (
+        "group,partition,in_per_s,consumed_per_s\nidle,,,\ng,0,200.0,100.0\ng,1,0.0,\nh,0,200.0,0.0\n\n"
+    )
+
+
+def test_lag_without_watch_has_no_rate_fields_or_columns() -> None:
+    recs = json.loads(lag_view.render(LAG_1, lag_view.LagView(LagOutput.json)))
+    assert all("in_per_s" not in r and "consumed_per_s" not in r for r in recs)
+    assert "IN/S" not in text_of(lag_view.render(LAG_1, lag_view.LagView(LagOutput.table)))
+
+
+def test_lag_live_table_has_in_and_consumed_columns_and_summed_totals() -> None:
+    view = lag_view.LagView(LagOutput.table)
+    drawn = two_refreshes(
+        [LAG_1, LAG_2],
+        lag_view.counters,
+        lambda s, r: lag_view.render(s, view, r),
+        lag_view._block(view),
+        tty=True,
+    )
+    text = text_of(drawn[1])
+    assert "IN/S" in text and "CONSUMED/S" in text
+    lines = text.splitlines()
+    g0 = next(x for x in lines if x.split()[:3] == ["g", "a", "0"])
+    assert g0.split()[7:9] == ["200.0", "100.0"]
+    g1 = next(x for x in lines if x.split()[:3] == ["g", "a", "1"])
+    assert g1.split()[7:9] == ["0.0", "-"]  # no committed offset: no consumed rate
+    total_g = next(x for x in lines if x.startswith("g ") and "total:" in x)
+    assert "200.0" in total_g.split() and "100.0" in total_g.split()  # summed over the group's partitions
+    assert "-" in text_of(drawn[0]).splitlines()[1].split()  # first refresh: no rates yet
+
+
+# --------------------------------------------------------------------------- liveness
+
+MT, LATEST = OffsetSpec.max_timestamp(), OffsetSpec.latest()
+NOW = 1_790_000_000_000
+A0, A1 = TopicPartition("a", 0), TopicPartition("a", 1)
+
+
+def live_report() -> LivenessReport:
+    results = [OffsetResult("a", 0, MT, 7, NOW - 1000), OffsetResult("a", 1, MT, None, None)]
+    return build_report(
+        results,
+        NOW,
+        60_000,
+        120_000,
+        timestamp_types={"a": "CreateTime"},
+        missing_topics=[("gone", "UNKNOWN_TOPIC_OR_PARTITION")],
+    )
+
+
+def snaps() -> list[liveness_view.LivenessSnapshot]:
+    rep = live_report()
+    return [
+        liveness_view.LivenessSnapshot(rep, {A0: 1000, A1: 0}),
+        liveness_view.LivenessSnapshot(rep, {A0: 1600, A1: 0}),
+    ]
+
+
+def liveness_drawn(view: liveness_view.LivenessView, tty: bool = False) -> list[Any]:
+    return two_refreshes(
+        snaps(),
+        liveness_view.counters,
+        lambda s, r: liveness_view.render(s.report, view, dict(r.records_in)),
+        liveness_view._block(view),
+        tty=tty,
+    )
+
+
+def test_liveness_jsonl_blocks_carry_in_per_s_from_latest_offsets() -> None:
+    blocks = liveness_drawn(liveness_view.LivenessView(LivenessOutput.jsonl, timezone.utc))
+    first = [json.loads(x) for x in blocks[0].splitlines()]
+    second = [json.loads(x) for x in blocks[1].splitlines()]
+    assert [r["in_per_s"] for r in first] == [None, None, None]
+    got = {(r["topic"], r["partition"]): r["in_per_s"] for r in second}
+    assert got == {("a", 0): 300.0, ("a", 1): 0.0, ("gone", None): None}
+    assert second[0]["offset"] == 7  # the max-timestamp offset is still the record's offset
+
+
+def test_liveness_table_blocks_have_a_records_per_second_column(capsys: pytest.CaptureFixture[str]) -> None:
+    blocks = liveness_drawn(liveness_view.LivenessView(LivenessOutput.table, timezone.utc))
+    assert "RECORDS/S" in blocks[1]
+    a0 = next(x for x in blocks[1].splitlines() if x.split()[:2] == ["a", "0"])
+    assert "300.0" in a0.split()
+    assert "a: CRITICAL" in capsys.readouterr().err  # topic lines still go to stderr, once per refresh
+
+
+def test_liveness_nagios_blocks_are_unchanged_lines() -> None:
+    view = liveness_view.LivenessView(LivenessOutput.nagios, timezone.utc)
+    blocks = liveness_drawn(view)
+    assert blocks[0] == blocks[1] == liveness_view.render(live_report(), view)
+    assert blocks[0].startswith("KAFKA LIVENESS CRITICAL")
+
+
+def on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Make the views' watch() run the real loop twice on a "terminal", recording each live frame."""
+    from kafka_offsets_cli.cli import watch as w
+
+    frames: list[Any] = []
+    real = w.run_watch
+
+    def bounded(
+        client: Any, interval: float, fetch: Any, counters: Any, live: Any, block: Any, **_kw: Any
+    ) -> Any:
+        clock = FakeClock()
+
+        def record(s: Any, r: Any) -> Any:
+            frames.append(live(s, r))
+            return frames[-1]
+
+        return real(
+            client,
+            interval,
+            fetch,
+            counters,
+            record,
+            block,
+            tty=True,
+            max_refreshes=2,
+            clock=clock,
+            sleep=clock.sleep,
+        )
+
+    monkeypatch.setattr(w, "run_watch", bounded)
+    return frames
+
+
+def test_liveness_watch_live_view_is_the_table_with_rates_and_the_topic_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    frames = on_a_terminal(monkeypatch)
+    queue = snaps()
+    view = liveness_view.LivenessView(LivenessOutput.table, timezone.utc)
+    liveness_view.watch(FakeClient(), 2.0, lambda _c: queue.pop(0), view)
+    text = text_of(frames[1])
+    a0 = next(x for x in text.splitlines() if x.split()[:2] == ["a", "0"])
+    assert "RECORDS/S" in text and "300.0" in a0.split()
+    assert "a: CRITICAL (1/2 partitions ok" in text and "gone: UNKNOWN" in text
+
+
+def test_lag_watch_live_view_has_both_rates(monkeypatch: pytest.MonkeyPatch) -> None:
+    frames = on_a_terminal(monkeypatch)
+    queue = [LAG_1, LAG_2]
+    lag_view.watch(FakeClient(), 2.0, lambda _c: queue.pop(0), lag_view.LagView(LagOutput.table))
+    g0 = next(x for x in text_of(frames[1]).splitlines() if x.split()[:3] == ["h", "a", "0"])
+    assert g0.split()[7:9] == ["200.0", "0.0"]
+
+
+def test_liveness_without_watch_has_no_rate() -> None:
+    view = liveness_view.LivenessView(LivenessOutput.json, timezone.utc)
+    assert all("in_per_s" not in r for r in json.loads(liveness_view.render(live_report(), view)))
+    table = liveness_view.LivenessView(LivenessOutput.table, timezone.utc)
+    assert "RECORDS/S" not in text_of(liveness_view.render(live_report(), table))
