@@ -1,0 +1,250 @@
+"""Frozen result models of ``kafka-offsets check`` (pure; shared by the Spark pipeline and renderers).
+
+One :class:`PartitionRecord` per evaluated (check, cluster, [group,] partition);
+roll-ups per liveness topic (:class:`TopicResult`) and per lag group
+(:class:`GroupResult`); one :class:`CheckResult` per check; the whole run is a
+:class:`CheckReport` whose ``status`` is the exit code (0 OK, 1 WARNING,
+2 CRITICAL, 3 UNKNOWN).
+
+JSON document (``--output json``)::
+
+    {"status": "OK|WARNING|CRITICAL|UNKNOWN",
+     "checks": [{"name", "type", "status", "clusters", "partitions", "states",
+                 "summary", "problems", "topics": [...], "groups": [...]}],
+     "partitions": [{"check", "cluster", "topic", "partition", "group", "committed",
+                     "end", "lag", "time_lag_ms", "timestamp", "age_ms", "state",
+                     "status", "log_start", "offset", "history", "error"}]}
+
+Partition records hold ``null`` where a field does not apply (``group``,
+``committed``, ``lag``, ``time_lag_ms`` on liveness records; ``timestamp``,
+``age_ms`` on lag records); ``state`` is a liveness state (``ok``, ``warning``,
+``critical``, ``empty``, ``future``, ``error``) or a lag state (``ok``,
+``no-commit``, ``below-start``, ``ahead``, ``marker``, ``error``); ``history`` is
+the Burrow status with ``--history`` (else ``null``). A topic or group that could
+not be read is a record with ``partition`` ``null`` and state ``error``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import MonitoringStatus
+
+__all__ = [
+    "RECORD_KEYS",
+    "CheckReport",
+    "CheckResult",
+    "GroupResult",
+    "PartitionRecord",
+    "TopicResult",
+]
+
+#: Keys of a partition record, in order (the issue's documented keys first).
+RECORD_KEYS = (
+    "check",
+    "cluster",
+    "topic",
+    "partition",
+    "group",
+    "committed",
+    "end",
+    "lag",
+    "time_lag_ms",
+    "timestamp",
+    "age_ms",
+    "state",
+    "status",
+    "log_start",
+    "offset",
+    "history",
+    "error",
+)
+
+
+@dataclass(frozen=True)
+class PartitionRecord:
+    """One evaluated partition of one check (and group, for lag checks)."""
+
+    check: str
+    kind: str  # "liveness" | "lag"
+    cluster: str
+    topic: str
+    partition: int | None
+    group: str | None
+    committed: int | None
+    log_start: int | None
+    end: int | None
+    lag: int | None
+    time_lag_ms: int | None
+    offset: int | None
+    timestamp: int | None
+    age_ms: int | None
+    state: str
+    status: MonitoringStatus
+    error: str | None = None
+    history: str | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        """The documented JSON/CSV record (:data:`RECORD_KEYS`; ``status`` by name)."""
+        return {
+            "check": self.check,
+            "cluster": self.cluster,
+            "topic": self.topic,
+            "partition": self.partition,
+            "group": self.group,
+            "committed": self.committed,
+            "end": self.end,
+            "lag": self.lag,
+            "time_lag_ms": self.time_lag_ms,
+            "timestamp": self.timestamp,
+            "age_ms": self.age_ms,
+            "state": self.state,
+            "status": self.status.name,
+            "log_start": self.log_start,
+            "offset": self.offset,
+            "history": self.history,
+            "error": self.error,
+        }
+
+    @property
+    def key(self) -> tuple[str, str, str, str, int]:
+        """Identity within a report: (check, cluster, group or "", topic, partition or -1)."""
+        return (
+            self.check,
+            self.cluster,
+            self.group or "",
+            self.topic,
+            -1 if self.partition is None else self.partition,
+        )
+
+
+@dataclass(frozen=True)
+class TopicResult:
+    """A liveness check's roll-up of one topic on one cluster (``liveness.topic_status``)."""
+
+    check: str
+    cluster: str
+    topic: str
+    status: MonitoringStatus
+    partitions: int
+    alive: int
+    age_ms: int | None  # the age that decided (the stalest, or the min_alive-th youngest)
+    timestamp_type: str | None = None
+    error: str | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        """JSON record of the topic roll-up."""
+        return {
+            "cluster": self.cluster,
+            "topic": self.topic,
+            "status": self.status.name,
+            "partitions": self.partitions,
+            "alive": self.alive,
+            "age_ms": self.age_ms,
+            "timestamp_type": self.timestamp_type,
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True)
+class GroupResult:
+    """A lag check's roll-up of one group on one cluster."""
+
+    check: str
+    cluster: str
+    group: str
+    status: MonitoringStatus
+    partitions: int
+    lag: int
+    lagging: int
+    max_lag: int | None
+    max_time_lag_ms: int | None
+    problems: int  # partitions in no-commit, below-start, ahead or error
+    history: str | None = None
+    produce_rate: float | None = None
+    consume_rate: float | None = None
+    eta_ms: int | None = None
+    trend: tuple[int | None, ...] = ()
+    error: str | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        """JSON record of the group roll-up (rates in records per second)."""
+        return {
+            "cluster": self.cluster,
+            "group": self.group,
+            "status": self.status.name,
+            "partitions": self.partitions,
+            "lag": self.lag,
+            "lagging": self.lagging,
+            "max_lag": self.max_lag,
+            "max_time_lag_ms": self.max_time_lag_ms,
+            "problems": self.problems,
+            "history": self.history,
+            "produce_rate": self.produce_rate,
+            "consume_rate": self.consume_rate,
+            "eta_ms": self.eta_ms,
+            "trend": list(self.trend),
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One check's verdict: the worst of its topics or groups, UNKNOWN for any problem."""
+
+    name: str
+    type: str
+    status: MonitoringStatus
+    clusters: tuple[str, ...]
+    partitions: int
+    states: Mapping[str, int]
+    summary: str
+    problems: tuple[str, ...] = ()
+    topics: tuple[TopicResult, ...] = ()
+    groups: tuple[GroupResult, ...] = ()
+
+    def to_record(self) -> dict[str, Any]:
+        """JSON record of the check."""
+        rec: dict[str, Any] = {
+            "name": self.name,
+            "type": self.type,
+            "status": self.status.name,
+            "clusters": list(self.clusters),
+            "partitions": self.partitions,
+            "states": dict(sorted(self.states.items())),
+            "summary": self.summary,
+            "problems": list(self.problems),
+        }
+        if self.type == "liveness":
+            rec["topics"] = [t.to_record() for t in self.topics]
+        else:
+            rec["groups"] = [g.to_record() for g in self.groups]
+        return rec
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """A whole ``check`` run."""
+
+    status: MonitoringStatus
+    checks: tuple[CheckResult, ...]
+    partitions: tuple[PartitionRecord, ...]
+    now_ms: int
+    #: all evaluated partition records (``partitions`` may hold only the worst, see ``complete``)
+    total_partitions: int = 0
+    complete: bool = True
+    timings: Mapping[str, float] = field(default_factory=dict)
+    history_runs: int | None = None
+    #: all clusters of the spec, and those that could not be reached or read
+    clusters: tuple[str, ...] = ()
+    down: tuple[str, ...] = ()
+
+    def to_document(self) -> dict[str, Any]:
+        """The ``--output json`` document."""
+        return {
+            "status": self.status.name,
+            "checks": [c.to_record() for c in self.checks],
+            "partitions": [p.to_record() for p in self.partitions],
+        }

@@ -1,0 +1,395 @@
+"""``kafka-offsets check SPEC``: lag and liveness checks from a spec file, run as a Spark pipeline."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from ..errors import KafkaOffsetsError, MonitoringStatus, UsageError
+from .app import is_debug
+from .boundary import boundary
+from .options import OUT, TzOpt
+
+if TYPE_CHECKING:
+    from ..check_report import CheckReport
+    from ..spark.plan import CheckPlan
+    from ..spark.progress import StageProgress
+    from ..specfile import CheckSpec
+
+SPARK = "Spark"
+HISTORY = "History and files"
+
+
+class CheckOutput(str, Enum):
+    """Output formats of ``check``."""
+
+    table = "table"
+    json = "json"
+    nagios = "nagios"
+    prometheus = "prometheus"
+
+
+class WriteFormat(str, Enum):
+    """File formats of ``--write``."""
+
+    parquet = "parquet"
+    csv = "csv"
+
+
+EXAMPLES = """Examples:
+
+  kafka-offsets check checks.yaml
+
+  kafka-offsets check checks.yaml --output nagios --history /var/lib/kafka-offsets/history
+
+  kafka-offsets check checks.yaml -o prometheus --prometheus-file /var/lib/node_exporter/textfile/kafka.prom
+
+  kafka-offsets check checks.yaml --master spark://master:7077 --write parquet --write-dir /data/lag
+
+  kafka-offsets check checks.yaml --validate
+
+The spec file (YAML or JSON) names clusters and checks; it is validated before anything runs and
+every problem is listed with its path and line (exit 2). A documented example ships with the
+package (kafka_offsets_cli/examples/check-spec.example.yaml) with a JSON Schema for editors
+(kafka_offsets_cli/schemas/check-spec.schema.json).
+
+Liveness checks use the rules of `kafka-offsets liveness`, lag checks those of `kafka-offsets lag`
+(time lag included); Spark (local[*] by default) collects every chunk of partitions in its own task
+and rolls results up per topic, group and check. With --history DIR each run appends its samples
+to a Parquet dataset and Burrow's sliding-window rules (STOP, STALL, REWIND, WARN) judge each group.
+
+Exit status: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (the worst check); 2 for a bad spec or option.
+"""
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``check`` command to ``app``."""
+    app.command(
+        "check",
+        help="Lag and liveness checks from a spec file, on Spark (exit 0/1/2/3).",
+        epilog=EXAMPLES,
+    )(check_cmd)
+
+
+def check_cmd(
+    ctx: typer.Context,
+    spec: Annotated[
+        str, typer.Argument(metavar="SPEC", help="Spec file (YAML or JSON).", show_default=False)
+    ],
+    output: Annotated[
+        CheckOutput | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="table (default on a TTY), json (default otherwise), nagios (one status line) or "
+            "prometheus (textfile metrics written to --prometheus-file).",
+            rich_help_panel=OUT,
+            show_default=False,
+            case_sensitive=False,
+        ),
+    ] = None,
+    prometheus_file: Annotated[
+        str | None,
+        typer.Option(
+            "--prometheus-file",
+            metavar="FILE",
+            help="Write the Prometheus metrics to FILE atomically (node_exporter textfile collector); "
+            "required by -o prometheus, allowed with any output.",
+            rich_help_panel=OUT,
+            show_default=False,
+        ),
+    ] = None,
+    worst: Annotated[
+        int,
+        typer.Option(
+            "--worst", metavar="N", min=0, help="Worst partitions shown in the table.", rich_help_panel=OUT
+        ),
+    ] = 20,
+    tz: TzOpt = None,
+    history: Annotated[
+        str | None,
+        typer.Option(
+            "--history",
+            metavar="DIR",
+            help="Append this run's samples to the Parquet history in DIR and apply Burrow's window rules.",
+            rich_help_panel=HISTORY,
+            show_default=False,
+        ),
+    ] = None,
+    write: Annotated[
+        WriteFormat | None,
+        typer.Option(
+            "--write",
+            help="Also write the full per-partition table, as parquet or csv, to --write-dir.",
+            rich_help_panel=HISTORY,
+            show_default=False,
+            case_sensitive=False,
+        ),
+    ] = None,
+    write_dir: Annotated[
+        str | None,
+        typer.Option(
+            "--write-dir",
+            metavar="DIR",
+            help="Directory for --write (replaced if it holds an earlier --write output).",
+            rich_help_panel=HISTORY,
+            show_default=False,
+        ),
+    ] = None,
+    master: Annotated[
+        str,
+        typer.Option(
+            "--master",
+            metavar="URL",
+            envvar="KAFKA_OFFSETS_SPARK_MASTER",
+            help="Spark master: local[*], local[N], spark://HOST:PORT, yarn, k8s://...",
+            rich_help_panel=SPARK,
+        ),
+    ] = "local[*]",
+    conf: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--conf",
+            metavar="KEY=VALUE",
+            help="Spark configuration property (repeatable), e.g. spark.driver.memory=2g.",
+            rich_help_panel=SPARK,
+            show_default=False,
+        ),
+    ] = None,
+    spark_ui: Annotated[
+        bool,
+        typer.Option("--spark-ui", help="Keep Spark's web UI on (off by default).", rich_help_panel=SPARK),
+    ] = False,
+    timings: Annotated[
+        bool,
+        typer.Option("--timings", help="Print the time of each stage on stderr.", rich_help_panel=SPARK),
+    ] = False,
+    validate: Annotated[
+        bool,
+        typer.Option("--validate", help="Only validate the spec file (exit 0 or 2); start nothing."),
+    ] = False,
+) -> None:
+    """Lag and liveness checks from a spec file, on Spark."""
+    debug = is_debug(ctx)
+    status = MonitoringStatus.UNKNOWN
+    with boundary(debug, monitoring=True):
+        from ..specfile import load_spec
+        from ..timeparse import parse_tz
+        from .emit import default_format
+
+        zone = parse_tz(tz)
+        fmt = CheckOutput(output.value if output else default_format("table", "json"))
+        if fmt is CheckOutput.prometheus and not prometheus_file:
+            raise UsageError("--output prometheus writes a textfile: give --prometheus-file FILE")
+        if (write is None) != (write_dir is None):
+            raise UsageError("--write FORMAT and --write-dir DIR go together")
+        spark_conf = _parse_conf(conf or [])
+        if write_dir is not None:
+            from ..spark.pipeline import check_write_dir
+
+            check_write_dir(write_dir)
+        if history is not None:
+            from ..spark.history_store import check_dir
+
+            check_dir(history)
+        parsed = load_spec(spec)
+        if validate:
+            _validated(parsed)
+            raise typer.Exit(0)
+        try:
+            everything = fmt is CheckOutput.json or prometheus_file is not None
+            report = _run(
+                parsed, master, spark_conf, spark_ui, history, write, write_dir, everything, worst, debug
+            )
+        except KafkaOffsetsError as e:
+            if not isinstance(e, UsageError):
+                _unknown(e, fmt, prometheus_file)
+            raise
+        if prometheus_file:
+            from ..render.check import prometheus
+            from .textfile import write_atomic
+
+            write_atomic(prometheus_file, prometheus(report))
+        if timings:
+            _show_timings(report)
+        _show(report, fmt, zone, worst)
+        status = report.status
+    raise typer.Exit(int(status))
+
+
+def _parse_conf(items: list[str]) -> list[tuple[str, str]]:
+    out = []
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--conf {item!r}: expected KEY=VALUE")
+        out.append((key.strip(), value))
+    return out
+
+
+def _validated(spec: CheckSpec) -> None:
+    from .output import err_console
+
+    kinds = {t: sum(1 for c in spec.checks if c.type == t) for t in ("liveness", "lag")}
+    err_console().print(
+        f"{spec.source}: valid: {len(spec.checks)} check(s) "
+        f"({kinds['liveness']} liveness, {kinds['lag']} lag) on {len(spec.clusters)} cluster(s)",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+def _run(
+    spec: CheckSpec,
+    master: str,
+    conf: list[tuple[str, str]],
+    ui: bool,
+    history: str | None,
+    write: WriteFormat | None,
+    write_dir: str | None,
+    everything: bool,
+    worst: int,
+    debug: bool,
+) -> CheckReport:
+    import time
+
+    from ..spark.progress import StageProgress
+    from .output import err_console, stderr_is_tty
+
+    progress = StageProgress(console=err_console() if stderr_is_tty() else None)
+    t0 = time.monotonic()
+    with progress.shown():
+        progress.set("planning")
+        plan = _plan(spec, debug)
+        plan_s = time.monotonic() - t0
+        if not plan.units and not plan.records:
+            report = _without_data(spec, plan)
+        else:
+            report = _spark(
+                spec, plan, progress, master, conf, ui, history, write, write_dir, everything, worst, debug
+            )
+    times = {"plan": round(plan_s, 3), **report.timings, "total": round(time.monotonic() - t0, 3)}
+    from dataclasses import replace
+
+    return replace(report, timings=times)
+
+
+def _plan(spec: CheckSpec, debug: bool) -> CheckPlan:
+    from ..client import KafkaClient
+    from ..spark.plan import plan_checks
+
+    clients: list[KafkaClient] = []
+
+    def connect(name: str) -> KafkaClient:
+        c = KafkaClient(spec.clusters[name].settings, debug=debug)
+        clients.append(c)
+        return c
+
+    try:
+        return plan_checks(spec, connect)
+    finally:
+        for c in clients:
+            c.close()
+
+
+def _without_data(spec: CheckSpec, plan: CheckPlan) -> CheckReport:
+    """Nothing reachable or selected: every check is UNKNOWN with its problems (no Spark needed)."""
+    from ..check_report import CheckReport
+    from ..liveness import worst
+    from ..spark.evaluate import check_result
+    from ..timeparse import now_ms
+
+    results = tuple(check_result(c, plan.problems.get(c.name, ()), {}, 0) for c in spec.checks)
+    return CheckReport(
+        worst(r.status for r in results),
+        results,
+        (),
+        now_ms(),
+        0,
+        True,
+        {},
+        None,
+        tuple(spec.clusters),
+        plan.down,
+    )
+
+
+def _spark(
+    spec: CheckSpec,
+    plan: CheckPlan,
+    progress: StageProgress,
+    master: str,
+    conf: list[tuple[str, str]],
+    ui: bool,
+    history: str | None,
+    write: WriteFormat | None,
+    write_dir: str | None,
+    everything: bool,
+    worst: int,
+    debug: bool,
+) -> CheckReport:
+    from dataclasses import replace
+
+    from ..spark.pipeline import RunOptions, run_check
+    from ..spark.session import SessionOptions, job_failure, start_session
+
+    progress.set("starting Spark")
+    runtime = start_session(SessionOptions(master=master, debug=debug, ui=ui, conf=tuple(conf)))
+    try:
+        options = RunOptions(
+            history_dir=history,
+            write_format=write.value if write else None,
+            write_dir=write_dir,
+            all_records=everything,
+            worst=worst,
+            debug=debug,
+        )
+        try:
+            report = run_check(runtime, spec, plan, options, progress)
+        except (KafkaOffsetsError, KeyboardInterrupt):
+            raise
+        except Exception as e:  # a failed Spark job (Py4JJavaError, PySparkException…): one line, UNKNOWN
+            raise job_failure(e) from e
+    finally:
+        progress.set("stopping Spark")
+        runtime.stop()
+    return replace(report, timings={"session": round(runtime.started_s, 3), **report.timings})
+
+
+def _unknown(err: KafkaOffsetsError, fmt: CheckOutput, prometheus_file: str | None) -> None:
+    """When the check could not run: the UNKNOWN nagios line and an ``up 0`` textfile."""
+    from ..render.check import SERVICE, prometheus_down
+    from ..render.monitoring import nagios_line
+    from ..timeparse import now_ms
+    from .output import write
+
+    if prometheus_file:
+        from .textfile import write_atomic
+
+        write_atomic(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()))
+    if fmt is CheckOutput.nagios:
+        write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))
+
+
+def _show_timings(report: CheckReport) -> None:
+    from .output import err_console
+
+    text = ", ".join(f"{k} {v:.2f}s" for k, v in report.timings.items())
+    err_console().print(f"kafka-offsets: timings: {text}", highlight=False, soft_wrap=True)
+
+
+def _show(report: CheckReport, fmt: CheckOutput, zone: object, worst: int) -> None:
+    from datetime import tzinfo
+
+    from ..render import check as r
+    from .output import print_renderable, write
+
+    assert isinstance(zone, tzinfo)
+    if fmt is CheckOutput.table:
+        print_renderable(r.rich_summary(report, zone, worst=worst))
+    elif fmt is CheckOutput.nagios:
+        write(r.nagios(report))
+    elif fmt is CheckOutput.json:
+        write(r.json_document(report))

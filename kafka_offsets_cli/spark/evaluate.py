@@ -1,0 +1,283 @@
+"""Evaluate samples with the shared rules (pure; called from Spark tasks and the driver).
+
+Per record: :func:`kafka_offsets_cli.liveness.liveness_row` and
+:func:`~kafka_offsets_cli.liveness.row_status` for liveness,
+:func:`kafka_offsets_cli.lag.lag_status` for lag, with each check's thresholds.
+Per roll-up: :func:`~kafka_offsets_cli.liveness.topic_status` and
+:func:`~kafka_offsets_cli.liveness.deciding_age` per liveness topic (as
+``kafka-offsets liveness``), :func:`kafka_offsets_cli.lag.totals` per lag group,
+:func:`kafka_offsets_cli.history.evaluate_group` for the history, and
+:func:`~kafka_offsets_cli.liveness.worst` for every status roll-up. Nothing is
+decided here that those modules do not decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from ..check_report import CheckResult, GroupResult, PartitionRecord, TopicResult
+from ..errors import MonitoringStatus
+from ..history import HistoryStatus, PartitionHistory, Sample, evaluate_group, evaluate_partition
+from ..lag import LagRow, LagState, lag_status, totals
+from ..liveness import LiveRow, LiveState, deciding_age, liveness_row, row_status, topic_status, worst
+from ..specfile import CheckDefinition, LagCheck, LivenessCheck
+from .collect import LiveSample
+from .collect import Sample as CollectSample
+
+__all__ = [
+    "EvalContext",
+    "check_result",
+    "evaluate_history",
+    "evaluate_sample",
+    "group_rollup",
+    "topic_rollup",
+]
+
+
+@dataclass(frozen=True)
+class EvalContext:
+    """What evaluation needs (broadcast to Spark tasks): checks, routes, the run's clock."""
+
+    checks: Mapping[str, CheckDefinition]
+    live_routes: Mapping[tuple[str, str], tuple[str, ...]]
+    lag_routes: Mapping[tuple[str, str, str], tuple[str, ...]]
+    now_ms: int
+
+
+def evaluate_sample(sample: CollectSample, ctx: EvalContext) -> list[PartitionRecord]:
+    """Every check's record for one sample (none when no check routes it)."""
+    out: list[PartitionRecord] = []
+    if isinstance(sample, LiveSample):
+        r = sample.result
+        for name in ctx.live_routes.get((sample.cluster, r.topic), ()):
+            c = ctx.checks[name]
+            assert isinstance(c, LivenessCheck)
+            live = liveness_row(r, ctx.now_ms, c.warn_ms, c.crit_ms, c.future_tolerance_ms)
+            out.append(
+                PartitionRecord(
+                    name,
+                    "liveness",
+                    sample.cluster,
+                    live.topic,
+                    live.partition,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    None,
+                    live.offset,
+                    live.timestamp,
+                    live.age_ms,
+                    live.state.value,
+                    row_status(live),
+                    live.error,
+                )
+            )
+        return out
+    row = sample.row
+    for name in ctx.lag_routes.get((sample.cluster, row.group, row.topic), ()):
+        c = ctx.checks[name]
+        assert isinstance(c, LagCheck)
+        r2 = row if c.time_lag else replace(row, time_lag_ms=None)
+        status = lag_status(r2, c.warn_lag, c.crit_lag, c.warn_time_lag_ms, c.crit_time_lag_ms)
+        out.append(
+            PartitionRecord(
+                name,
+                "lag",
+                sample.cluster,
+                r2.topic,
+                r2.partition,
+                r2.group,
+                r2.committed,
+                r2.log_start,
+                r2.end,
+                r2.lag,
+                r2.time_lag_ms,
+                None,
+                None,
+                None,
+                r2.state.value,
+                status,
+                r2.error,
+            )
+        )
+    return out
+
+
+def _live_row(r: PartitionRecord) -> LiveRow:
+    assert r.partition is not None
+    return LiveRow(r.topic, r.partition, r.offset, r.timestamp, r.age_ms, LiveState(r.state), r.error)
+
+
+def _lag_row(r: PartitionRecord) -> LagRow:
+    assert r.partition is not None and r.group is not None
+    return LagRow(
+        r.group,
+        r.topic,
+        r.partition,
+        r.committed,
+        r.log_start,
+        r.end,
+        r.lag,
+        r.time_lag_ms,
+        LagState(r.state),
+        r.error,
+    )
+
+
+def topic_rollup(
+    check: LivenessCheck,
+    cluster: str,
+    topic: str,
+    records: Iterable[PartitionRecord],
+    timestamp_type: str | None,
+) -> TopicResult:
+    """A liveness topic's status as ``kafka-offsets liveness`` rolls it up (``min_alive`` included)."""
+    recs = list(records)
+    errors = [r for r in recs if r.partition is None]
+    if errors:
+        return TopicResult(
+            check.name, cluster, topic, MonitoringStatus.UNKNOWN, 0, 0, None, timestamp_type, errors[0].error
+        )
+    rows = [_live_row(r) for r in recs]
+    return TopicResult(
+        check.name,
+        cluster,
+        topic,
+        topic_status(rows, check.min_alive),
+        len(rows),
+        sum(1 for r in rows if row_status(r) is MonitoringStatus.OK),
+        deciding_age(rows, check.min_alive),
+        timestamp_type,
+    )
+
+
+def group_rollup(
+    check: LagCheck,
+    cluster: str,
+    group: str,
+    records: Iterable[PartitionRecord],
+    history: Sequence[PartitionHistory] | None = None,
+    trend: Sequence[int | None] = (),
+) -> GroupResult:
+    """A lag group's totals (``lag.totals``), worst partition status and, with history, Burrow's verdict."""
+    recs = list(records)
+    errors = [r for r in recs if r.partition is None]
+    if errors and len(errors) == len(recs):
+        e = errors[0]
+        return GroupResult(check.name, cluster, group, e.status, 0, 0, 0, None, None, 0, error=e.error)
+    rows = [_lag_row(r) for r in recs if r.partition is not None]
+    tot = next(t for t in totals(rows) if t.topic is None)
+    lags = [r.lag for r in rows if r.lag is not None]
+    status = worst(r.status for r in recs)
+    hist_status: str | None = None
+    produce = consume = None
+    eta = None
+    if history is not None:
+        g = evaluate_group(history, trend)
+        status = worst([status, g.status.monitoring])
+        hist_status = g.status.value
+        produce, consume, eta = g.produce_rate, g.consume_rate, g.eta_ms
+    return GroupResult(
+        check.name,
+        cluster,
+        group,
+        status,
+        tot.partitions,
+        tot.lag,
+        tot.lagging,
+        max(lags) if lags else None,
+        tot.max_time_lag_ms,
+        tot.problems,
+        hist_status,
+        produce,
+        consume,
+        eta,
+        tuple(trend),
+    )
+
+
+def evaluate_history(
+    key: tuple[str, str, str, int],
+    samples: Iterable[Sample],
+    checks: Sequence[LagCheck],
+    now_ms: int,
+    owned: bool | None,
+) -> list[tuple[tuple[str, str, str, str, int], PartitionHistory]]:
+    """Burrow's verdict on one (cluster, group, topic, partition) for each lag check routing it.
+
+    Returns ((check, cluster, group, topic, partition), verdict) pairs.
+    """
+    cluster, group, topic, partition = key
+    ordered = sorted(samples)
+    return [
+        (
+            (c.name, cluster, group, topic, partition),
+            evaluate_partition(ordered, c.history, now_ms=now_ms, owned=owned),
+        )
+        for c in checks
+    ]
+
+
+def check_result(
+    check: CheckDefinition,
+    problems: Sequence[str],
+    states: Mapping[str, int],
+    partitions: int,
+    topics: Sequence[TopicResult] = (),
+    groups: Sequence[GroupResult] = (),
+) -> CheckResult:
+    """A check's verdict: the worst topic or group, UNKNOWN when planning found a problem."""
+    statuses = [t.status for t in topics] + [g.status for g in groups]
+    if problems:
+        statuses.append(MonitoringStatus.UNKNOWN)
+    if not topics and not groups and not problems:
+        statuses.append(MonitoringStatus.UNKNOWN)
+        problems = [*problems, "nothing to evaluate"]
+    status = worst(statuses)
+    return CheckResult(
+        check.name,
+        check.type,
+        status,
+        check.clusters,
+        partitions,
+        dict(states),
+        _summary(check, status, topics, groups, problems),
+        tuple(problems),
+        tuple(sorted(topics, key=lambda t: (t.cluster, t.topic))),
+        tuple(sorted(groups, key=lambda g: (g.cluster, g.group))),
+    )
+
+
+def _summary(
+    check: CheckDefinition,
+    status: MonitoringStatus,
+    topics: Sequence[TopicResult],
+    groups: Sequence[GroupResult],
+    problems: Sequence[str],
+) -> str:
+    from ..timeparse import format_duration
+
+    parts: list[str] = []
+    if isinstance(check, LivenessCheck):
+        bad = [t for t in topics if t.status is not MonitoringStatus.OK]
+        parts.append(f"{len(topics) - len(bad)}/{len(topics)} topics ok")
+        for t in sorted(bad, key=lambda t: -(t.age_ms or 0))[:3]:
+            what = t.error or (f"age {format_duration(t.age_ms)}" if t.age_ms is not None else "no age")
+            parts.append(f"{t.cluster}/{t.topic} {t.status.name} ({what}, {t.alive}/{t.partitions} alive)")
+    else:
+        bad_groups = [g for g in groups if g.status is not MonitoringStatus.OK]
+        parts.append(f"{len(groups) - len(bad_groups)}/{len(groups)} groups ok")
+        for g in sorted(bad_groups, key=lambda g: -g.lag)[:3]:
+            facts = [f"lag {g.lag}"]
+            if g.max_time_lag_ms is not None:
+                facts.append(f"time lag {format_duration(g.max_time_lag_ms)}")
+            if g.history and g.history not in (HistoryStatus.OK.value, HistoryStatus.INCOMPLETE.value):
+                facts.append(g.history.upper())
+            if g.error:
+                facts = [g.error]
+            parts.append(f"{g.cluster}/{g.group} {g.status.name} ({', '.join(facts)})")
+    parts += list(problems[:3])
+    return "; ".join(parts)

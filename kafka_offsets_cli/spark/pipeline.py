@@ -1,0 +1,361 @@
+"""The Spark stages of ``kafka-offsets check``: collect, evaluate, history, roll up, write.
+
+Input: a validated spec, a plan (:mod:`.plan`, made on the driver) and a running
+session. Stages, each timed (``--timings``):
+
+1. collect: one task per work unit (:func:`.collect.run_units`), samples cached;
+   the run's clock is read when the answers are in (ages never look fresher);
+2. history (``--history DIR``): append this run's lag samples to the Parquet
+   dataset, read each partition's last N samples back; Burrow's verdicts are
+   joined to the records (computed in the next stage's tasks);
+3. evaluate: every sample through the shared rules
+   (:func:`.evaluate.evaluate_sample`) and, in the same job, one shuffle that
+   rolls records up per liveness topic and per lag group (Spark groups, the
+   shared rules decide);
+4. rollup: per check on the driver (the worst status is the exit code), and the
+   partition records brought back (all of them, or the worst N for a table);
+5. write (``--write parquet|csv DIR``): the full per-partition table.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..check_report import CheckReport, GroupResult, PartitionRecord, TopicResult
+from ..errors import MonitoringStatus, UsageError
+from ..history import PartitionHistory, Sample
+from ..liveness import severity, worst
+from ..specfile import CheckSpec, LagCheck, LivenessCheck
+from ..timeparse import now_ms
+from .collect import LagSample, run_units
+from .evaluate import EvalContext, check_result, evaluate_history, evaluate_sample, group_rollup, topic_rollup
+from .plan import CheckPlan
+from .progress import StageProgress
+
+__all__ = ["RECORD_SCHEMA", "RunOptions", "run_check"]
+
+#: Spark SQL schema of the per-partition table (``--write``), in record order plus ``kind``.
+RECORD_SCHEMA = (
+    "`check` string, `kind` string, `cluster` string, `topic` string, `partition` int, `group` string, "
+    "`committed` bigint, `end` bigint, `lag` bigint, `time_lag_ms` bigint, `timestamp` bigint, "
+    "`age_ms` bigint, `state` string, `status` string, `log_start` bigint, `offset` bigint, "
+    "`history` string, `error` string"
+)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What the run produces besides the verdict."""
+
+    history_dir: str | None = None
+    write_format: str | None = None
+    write_dir: str | None = None
+    all_records: bool = True
+    worst: int = 20
+    debug: bool = False
+
+
+@dataclass
+class _Clock:
+    timings: dict[str, float] = field(default_factory=dict)
+    _t: float = field(default_factory=time.monotonic)
+
+    def lap(self, name: str) -> None:
+        t = time.monotonic()
+        self.timings[name] = round(self.timings.get(name, 0.0) + t - self._t, 3)
+        self._t = t
+
+
+def check_write_dir(path: str) -> Path | None:
+    """``--write`` target: a new directory or the output of an earlier run (which is replaced).
+
+    A URL (``hdfs://…``, ``s3a://…``) is left to Spark (``None``).
+    """
+    if "://" in path:
+        return None
+    p = Path(path)
+    if p.exists():
+        if not p.is_dir():
+            raise UsageError(f"--write-dir {path}: exists and is not a directory")
+        entries = list(p.iterdir())
+        if entries and not (p / "_SUCCESS").exists():
+            raise UsageError(
+                f"--write-dir {path}: not empty and not an earlier --write output; refusing to replace it"
+            )
+    return p
+
+
+def _row(r: PartitionRecord) -> tuple[Any, ...]:
+    return (
+        r.check,
+        r.kind,
+        r.cluster,
+        r.topic,
+        r.partition,
+        r.group,
+        r.committed,
+        r.end,
+        r.lag,
+        r.time_lag_ms,
+        r.timestamp,
+        r.age_ms,
+        r.state,
+        r.status.name,
+        r.log_start,
+        r.offset,
+        r.history,
+        r.error,
+    )
+
+
+def _history_row(s: LagSample, run_ms: int, date: str) -> tuple[Any, ...]:
+    r = s.row
+    return (
+        run_ms,
+        s.cluster,
+        r.group,
+        r.topic,
+        r.partition,
+        r.committed,
+        r.log_start,
+        r.end,
+        r.lag,
+        r.state.value,
+        date,
+    )
+
+
+def _worst_key(r: PartitionRecord) -> tuple[int, int, int, str, str, str, int]:
+    return (
+        -severity(r.status),
+        -(r.lag or 0),
+        -(r.age_ms or 0),
+        r.check,
+        r.cluster,
+        r.topic,
+        -1 if r.partition is None else r.partition,
+    )
+
+
+def run_check(
+    runtime: Any,
+    spec: CheckSpec,
+    plan: CheckPlan,
+    options: RunOptions,
+    progress: StageProgress | None = None,
+    *,
+    clock_ms: Callable[[], int] = now_ms,
+) -> CheckReport:
+    """Run the Spark stages for ``plan`` and return the report (the session is not stopped here)."""
+    from pyspark import StorageLevel
+
+    sc = runtime.sc
+    spark = runtime.spark
+    prog = progress or StageProgress(sc)
+    prog.attach(sc)
+    clock = _Clock()
+    debug = options.debug
+    checks = {c.name: c for c in spec.checks}
+
+    # 1. collect -------------------------------------------------------------------------
+    prog.set("collecting offsets")
+    units = list(plan.units)
+    samples_rdd = sc.parallelize(units, max(1, len(units))).mapPartitions(lambda it: run_units(it, debug))
+    samples_rdd.persist(StorageLevel.MEMORY_ONLY)
+    samples_rdd.count()
+    clock.lap("collect")
+    run_ms = clock_ms()
+
+    # 2. evaluate (history, then per-record rules and roll-ups in one shuffle) -------------
+    prog.set("evaluating")
+    ctx = sc.broadcast(EvalContext(checks, plan.live_routes, plan.lag_routes, run_ms))
+    records = samples_rdd.flatMap(lambda s: evaluate_sample(s, ctx.value))
+    if plan.records:
+        records = records.union(sc.parallelize(list(plan.records), 1))
+    lag_checks = [c for c in spec.checks if isinstance(c, LagCheck)]
+    trends: dict[tuple[str, str], list[int | None]] = {}
+    history_runs: int | None = None
+    with_history = bool(options.history_dir and lag_checks)
+    if with_history:
+        assert options.history_dir is not None
+        prog.set("updating history")
+        pairs, trends, history_runs = _history(
+            spark, sc, options.history_dir, samples_rdd, records, plan, lag_checks, run_ms
+        )
+        clock.lap("history")
+        prog.set("evaluating")
+    else:
+        pairs = records.map(lambda r: (r, None))
+    pairs.persist(StorageLevel.MEMORY_ONLY)
+    types = dict(plan.timestamp_types)
+    window_of = {c.name: c.history.window for c in lag_checks}
+
+    def rollup(
+        kv: tuple[tuple[str, str, str, str], Iterable[tuple[PartitionRecord, PartitionHistory | None]]],
+    ) -> Any:
+        (_kind, check, cluster, name), items = kv
+        got = list(items)
+        recs = [r for r, _ in got]
+        states: dict[str, int] = {}
+        for r in recs:
+            states[r.state] = states.get(r.state, 0) + 1
+        c = checks[check]
+        if isinstance(c, LivenessCheck):
+            return topic_rollup(c, cluster, name, recs, types.get((cluster, name))), states
+        assert isinstance(c, LagCheck)
+        hist = [h for _, h in got if h is not None] if with_history else None
+        trend = trends.get((cluster, name), [])[-window_of.get(check, 10) :]
+        return group_rollup(c, cluster, name, recs, hist, trend), states
+
+    rolled: list[tuple[TopicResult | GroupResult, dict[str, int]]] = (
+        pairs.map(lambda p: (_rollup_key(p[0]), p)).groupByKey(_parallelism(sc)).map(rollup).collect()
+    )
+    clock.lap("evaluate")
+
+    # 3. per check (driver) and the partition records --------------------------------------
+    prog.set("rolling up")
+    counts: dict[str, dict[str, int]] = {}
+    topics: list[TopicResult] = []
+    groups: list[GroupResult] = []
+    for result, states in rolled:
+        per = counts.setdefault(result.check, {})
+        for state, n in states.items():
+            per[state] = per.get(state, 0) + n
+        if isinstance(result, TopicResult):
+            topics.append(result)
+        else:
+            groups.append(result)
+    results = []
+    for c in spec.checks:
+        st = counts.get(c.name, {})
+        results.append(
+            check_result(
+                c,
+                plan.problems.get(c.name, ()),
+                st,
+                sum(st.values()),
+                [t for t in topics if t.check == c.name],
+                [g for g in groups if g.check == c.name],
+            )
+        )
+    status = worst(r.status for r in results) if results else MonitoringStatus.UNKNOWN
+    final = pairs.map(_with_history)
+    total = sum(sum(v.values()) for v in counts.values())
+    if options.all_records:
+        parts = sorted(final.collect(), key=lambda r: r.key)
+    else:
+        parts = final.takeOrdered(options.worst, key=_worst_key)
+    clock.lap("rollup")
+
+    # 5. write ---------------------------------------------------------------------------
+    if options.write_format and options.write_dir:
+        prog.set(f"writing {options.write_format}")
+        df = spark.createDataFrame(final.map(_row), RECORD_SCHEMA).coalesce(1)
+        writer = df.write.mode("overwrite")
+        if options.write_format == "csv":
+            writer.option("header", "true").csv(options.write_dir)
+        else:
+            writer.parquet(options.write_dir)
+        clock.lap("write")
+    samples_rdd.unpersist()
+    pairs.unpersist()
+    ctx.unpersist()
+    return CheckReport(
+        status,
+        tuple(results),
+        tuple(parts),
+        run_ms,
+        total,
+        options.all_records,
+        dict(clock.timings),
+        history_runs,
+        tuple(spec.clusters),
+        plan.down,
+    )
+
+
+def _rollup_key(r: PartitionRecord) -> tuple[str, str, str, str]:
+    """Liveness records roll up per (check, cluster, topic), lag records per (check, cluster, group)."""
+    if r.kind == "liveness":
+        return ("liveness", r.check, r.cluster, r.topic)
+    return ("lag", r.check, r.cluster, r.group or "")
+
+
+def _with_history(pair: tuple[PartitionRecord, PartitionHistory | None]) -> PartitionRecord:
+    r, h = pair
+    return replace(r, history=h.status.value) if h is not None else r
+
+
+def _parallelism(sc: Any) -> int:
+    return max(1, min(int(sc.defaultParallelism), 64))
+
+
+def _history(
+    spark: Any,
+    sc: Any,
+    path: str,
+    samples_rdd: Any,
+    records: Any,
+    plan: CheckPlan,
+    lag_checks: list[LagCheck],
+    run_ms: int,
+) -> tuple[Any, dict[tuple[str, str], list[int | None]], int]:
+    """Append the run's samples, read the windows back; (record, verdict) pairs, lag trends, runs."""
+    from pyspark.sql import functions as F
+
+    from .history_store import append_samples, check_dir, load_window, utc_date
+
+    check_dir(path)
+    date = utc_date(run_ms)
+    rows = samples_rdd.filter(lambda s: isinstance(s, LagSample)).map(lambda s: _history_row(s, run_ms, date))
+    append_samples(spark, path, rows)
+    window = max(c.history.window for c in lag_checks)
+    lookback = max(c.history.lookback_ms for c in lag_checks)
+    win = load_window(spark, path, run_ms, lookback, window)
+    trend_rows = win.groupBy("cluster", "group", "run_ms").agg(F.sum("lag").alias("lag")).collect()
+    series: dict[tuple[str, str], list[tuple[int, int | None]]] = {}
+    for t in trend_rows:
+        series.setdefault((t["cluster"], t["group"]), []).append((t["run_ms"], t["lag"]))
+    trends = {k: [lag for _, lag in sorted(v)][-window:] for k, v in series.items()}
+    runs = len({t["run_ms"] for t in trend_rows})
+
+    by_name = {c.name: c for c in lag_checks}
+    routes = sc.broadcast(
+        {k: tuple(by_name[n] for n in v if n in by_name) for k, v in plan.lag_routes.items()}
+    )
+    owners = sc.broadcast(plan.owners)
+
+    def judge(kv: tuple[tuple[str, str, str, int], Iterable[Sample]]) -> list[Any]:
+        from ..models import TopicPartition
+
+        key, samples = kv
+        cluster, group, topic, partition = key
+        chk = routes.value.get((cluster, group, topic), ())
+        owned = (cluster, group, TopicPartition(topic, partition)) in owners.value
+        return evaluate_history(key, samples, chk, run_ms, owned)
+
+    verdicts = (
+        win.rdd.map(
+            lambda r: (
+                (r["cluster"], r["group"], r["topic"], r["partition"]),
+                Sample(r["run_ms"], r["committed"], r["end"], r["lag"]),
+            )
+        )
+        .groupByKey(_parallelism(sc))
+        .flatMap(judge)
+    )
+    pairs = (
+        records.map(
+            lambda r: (
+                (r.check, r.cluster, r.group or "", r.topic, -1 if r.partition is None else r.partition),
+                r,
+            )
+        )
+        .leftOuterJoin(verdicts, _parallelism(sc))
+        .values()
+    )
+    return pairs, trends, runs

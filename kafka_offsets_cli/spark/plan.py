@@ -1,0 +1,361 @@
+"""Plan a ``check`` run: expand each check against its clusters into Spark work units (pure).
+
+Runs on the driver with one client per cluster (anything satisfying
+:class:`PlanSource`, in the product :class:`~kafka_offsets_cli.client.KafkaClient`):
+
+* liveness checks: the topic patterns are resolved against the cluster's
+  metadata (:func:`kafka_offsets_cli.selection.resolve`); selected topics that do
+  not exist become error records;
+* lag checks: groups by name or pattern (:func:`kafka_offsets_cli.lag.resolve_groups`),
+  then each group's partitions exactly as ``kafka-offsets lag`` chooses them: every
+  partition of each topic the group committed to or is assigned, within the
+  check's topics (all such topics when the check names none), plus the check's
+  literal topics.
+
+All partitions a cluster needs are sorted and cut into chunks of
+``task_size``; a :class:`WorkUnit` is one chunk with the groups that have
+partitions in it. One Spark task runs one unit with one client.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..check_report import PartitionRecord
+from ..client import GroupDescription, GroupOffsets
+from ..config import ClientSettings
+from ..errors import KafkaOffsetsError, MonitoringStatus, NotFound, UsageError
+from ..lag import _group_partitions, resolve_groups
+from ..liveness import TIMESTAMP_TYPE_KEY
+from ..models import ClusterMetadata, TopicPartition
+from ..planner import chunked
+from ..queries import OffsetSource
+from ..selection import UNKNOWN_TOPIC_OR_PARTITION, PartitionRange, Selection, TopicRule, resolve
+from ..specfile import CheckSpec, LagCheck, LivenessCheck
+
+__all__ = ["CheckPlan", "PlanSource", "WorkUnit", "check_selection", "chunk_selection", "plan_checks"]
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]+")
+
+
+class PlanSource(OffsetSource, Protocol):
+    """What planning needs from a cluster client."""
+
+    def group_ids(self) -> list[str]:
+        """All consumer group ids."""
+        ...
+
+    def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
+        """State, members and assignments of each group."""
+        ...
+
+    def committed_offsets(
+        self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
+    ) -> list[GroupOffsets]:
+        """Committed offsets of each group."""
+        ...
+
+    def topic_configs(self, topics: Sequence[str], keys: Sequence[str]) -> dict[str, dict[str, str]]:
+        """Config values per topic."""
+        ...
+
+
+@dataclass(frozen=True)
+class WorkUnit:
+    """One Spark task: a chunk of one cluster's partitions.
+
+    ``live`` are the partitions whose newest record (max-timestamp) liveness
+    checks need; ``groups`` the lag groups with their planned partitions in this
+    chunk (partitions of deleted topics included, to show as errors).
+    """
+
+    cluster: str
+    index: int
+    settings: ClientSettings = field(repr=False)  # holds secrets: never in a repr or a trace
+    live: tuple[TopicPartition, ...]
+    groups: tuple[tuple[str, tuple[TopicPartition, ...]], ...]
+    time_lag: bool
+    chunk_size: int
+
+    @property
+    def size(self) -> int:
+        """Distinct partitions in the unit."""
+        return len(set(self.live) | {tp for _, tps in self.groups for tp in tps})
+
+
+@dataclass(frozen=True)
+class CheckPlan:
+    """Everything the Spark stages need, and what planning already found wrong.
+
+    ``live_routes`` maps (cluster, topic) and ``lag_routes`` (cluster, group,
+    topic) to the checks that evaluate them. ``problems`` are per-check messages
+    (UNKNOWN); ``records`` are error records for topics or groups that could not
+    be read. ``owners`` are the (cluster, group, partition) a live member owns.
+    """
+
+    units: tuple[WorkUnit, ...]
+    live_routes: Mapping[tuple[str, str], tuple[str, ...]]
+    lag_routes: Mapping[tuple[str, str, str], tuple[str, ...]]
+    problems: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    records: tuple[PartitionRecord, ...] = ()
+    owners: frozenset[tuple[str, str, TopicPartition]] = frozenset()
+    timestamp_types: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    groups: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+    down: tuple[str, ...] = ()
+
+    @property
+    def partitions(self) -> int:
+        """Distinct (cluster, partition) pairs the units cover."""
+        return sum(u.size for u in self.units)
+
+
+def check_selection(topics: Sequence[str], exclude_internal: bool) -> Selection:
+    """The selection of a check's topic patterns (each a regex matching whole names)."""
+    return Selection(tuple(TopicRule(t) for t in topics), exclude_internal, topics=tuple(topics))
+
+
+def chunk_selection(partitions: Sequence[TopicPartition]) -> Selection:
+    """A selection of exactly these partitions, for running ``lag.collect`` on one chunk.
+
+    Each topic is an exact (escaped, grouped) pattern, never a literal name: a
+    group gets rows on the topics it committed to or is assigned within the
+    chunk, not on every topic of the chunk. The planned rows on topics a group
+    never touched (a check's literal topics) are made by the task from their
+    offsets (:func:`kafka_offsets_cli.spark.collect.collect_unit`).
+    """
+    by_topic: dict[str, list[int]] = {}
+    for tp in partitions:
+        by_topic.setdefault(tp.topic, []).append(tp.partition)
+    rules = [
+        TopicRule(f"(?:{re.escape(topic)})", _ranges(sorted(set(parts))))
+        for topic, parts in sorted(by_topic.items())
+    ]
+    return Selection(tuple(rules))
+
+
+def _ranges(parts: list[int]) -> tuple[PartitionRange, ...]:
+    out: list[PartitionRange] = []
+    start = prev = parts[0]
+    for p in parts[1:]:
+        if p == prev + 1:
+            prev = p
+            continue
+        out.append(PartitionRange(start, prev + 1))
+        start = prev = p
+    out.append(PartitionRange(start, prev + 1))
+    return tuple(out)
+
+
+def _message(e: BaseException) -> str:
+    return e.message if isinstance(e, KafkaOffsetsError) else str(e)
+
+
+class _Planner:
+    """Accumulates one plan across clusters."""
+
+    def __init__(self, spec: CheckSpec) -> None:
+        self.spec = spec
+        self.live_routes: dict[tuple[str, str], list[str]] = {}
+        self.lag_routes: dict[tuple[str, str, str], list[str]] = {}
+        self.problems: dict[str, list[str]] = {}
+        self.records: list[PartitionRecord] = []
+        self.owners: set[tuple[str, str, TopicPartition]] = set()
+        self.types: dict[tuple[str, str], str] = {}
+        self.groups: dict[tuple[str, str], tuple[str, ...]] = {}
+        self.units: list[WorkUnit] = []
+        self.down: list[str] = []
+
+    def problem(self, check: str, text: str) -> None:
+        self.problems.setdefault(check, []).append(text)
+
+    def cluster(self, name: str, source: PlanSource) -> None:
+        checks = [c for c in self.spec.checks if name in c.clusters]
+        if not checks:
+            return
+        md = source.metadata()
+        live: set[TopicPartition] = set()
+        for c in checks:
+            if isinstance(c, LivenessCheck):
+                live |= self._liveness(name, c, md)
+        group_parts: dict[str, set[TopicPartition]] = {}
+        time_lag = False
+        lag_checks = [c for c in checks if isinstance(c, LagCheck)]
+        if lag_checks:
+            time_lag = any(c.time_lag for c in lag_checks)
+            self._lag(name, lag_checks, md, source, group_parts)
+        if live:
+            topics = sorted({tp.topic for tp in live})
+            configs = source.topic_configs(topics, [TIMESTAMP_TYPE_KEY])
+            for t, conf in configs.items():
+                if TIMESTAMP_TYPE_KEY in conf:
+                    self.types[(name, t)] = conf[TIMESTAMP_TYPE_KEY]
+        everything = sorted(live | {tp for tps in group_parts.values() for tp in tps})
+        settings = self.spec.clusters[name].settings
+        for chunk in chunked(everything, self.spec.task_size):
+            members = set(chunk)
+            groups = tuple(
+                (g, tuple(sorted(tps & members))) for g, tps in sorted(group_parts.items()) if tps & members
+            )
+            self.units.append(
+                WorkUnit(
+                    name,
+                    len(self.units),
+                    settings,
+                    tuple(tp for tp in chunk if tp in live),
+                    groups,
+                    time_lag,
+                    self.spec.chunk_size,
+                )
+            )
+
+    def _liveness(self, cluster: str, check: LivenessCheck, md: ClusterMetadata) -> set[TopicPartition]:
+        res = resolve(check_selection(check.topics, check.exclude_internal), md)
+        if res.empty:
+            self.problem(check.name, f"{cluster}: {res.describe_empty()}")
+            return set()
+        for m in res.missing:
+            self.records.append(
+                _error_record(check.name, "liveness", cluster, m.topic, m.partition, None, m.error)
+            )
+        for topic in res.topics:
+            self.live_routes.setdefault((cluster, topic), []).append(check.name)
+        return set(res.partitions)
+
+    def _lag(
+        self,
+        cluster: str,
+        checks: list[LagCheck],
+        md: ClusterMetadata,
+        source: PlanSource,
+        group_parts: dict[str, set[TopicPartition]],
+    ) -> None:
+        chosen: dict[str, list[str]] = {}
+        for c in checks:
+            names = [g for g in c.groups if _PLAIN_NAME.fullmatch(g)]
+            regexes = [g for g in c.groups if not _PLAIN_NAME.fullmatch(g)]
+            try:
+                chosen[c.name] = resolve_groups(source, names, regexes)
+            except (NotFound, UsageError) as e:
+                self.problem(c.name, f"{cluster}: {_message(e)}")
+                chosen[c.name] = []
+            self.groups[(c.name, cluster)] = tuple(chosen[c.name])
+        everyone = sorted({g for gs in chosen.values() for g in gs})
+        if not everyone:
+            return
+        descriptions = source.describe_groups(everyone)
+        committed = {g.group: g for g in source.committed_offsets(everyone)}
+        for g, d in descriptions.items():
+            for tp in d.assigned:
+                self.owners.add((cluster, g, tp))
+        for c in checks:
+            selection = check_selection(c.topics, c.exclude_internal) if c.topics else None
+            if selection is not None and resolve(selection, md).empty:
+                self.problem(c.name, f"{cluster}: {resolve(selection, md).describe_empty()}")
+                continue
+            for g in chosen[c.name]:
+                offs = committed.get(g)
+                if offs is None or offs.error is not None:
+                    err = (offs.error if offs is not None else None) or "NO_ANSWER"
+                    self.records.append(_error_record(c.name, "lag", cluster, "", None, g, err))
+                    continue
+                desc = descriptions.get(g)
+                touched = set(offs.offsets) | set(desc.assigned if desc is not None else ())
+                if selection is None and c.exclude_internal:
+                    touched = {tp for tp in touched if not _internal(md, tp.topic)}
+                parts, gone = _group_partitions(md, selection, touched)
+                if not parts and not gone:
+                    self.records.append(
+                        PartitionRecord(
+                            c.name,
+                            "lag",
+                            cluster,
+                            "",
+                            None,
+                            g,
+                            None,
+                            None,
+                            None,
+                            None,
+                            None,
+                            None,
+                            None,
+                            None,
+                            "no-commit",
+                            MonitoringStatus.WARNING,
+                            "the group has no committed offsets on the check's topics",
+                        )
+                    )
+                    continue
+                for tp in (*parts, *gone):
+                    group_parts.setdefault(g, set()).add(tp)
+                for topic in sorted({tp.topic for tp in (*parts, *gone)}):
+                    routes = self.lag_routes.setdefault((cluster, g, topic), [])
+                    if c.name not in routes:
+                        routes.append(c.name)
+
+    def unreachable(self, cluster: str, e: BaseException) -> None:
+        self.down.append(cluster)
+        for c in self.spec.checks:
+            if cluster in c.clusters:
+                self.problem(c.name, f"{cluster}: {_message(e)}")
+
+    def plan(self) -> CheckPlan:
+        return CheckPlan(
+            tuple(self.units),
+            {k: tuple(v) for k, v in self.live_routes.items()},
+            {k: tuple(v) for k, v in self.lag_routes.items()},
+            {k: tuple(v) for k, v in self.problems.items()},
+            tuple(self.records),
+            frozenset(self.owners),
+            dict(self.types),
+            dict(self.groups),
+            tuple(self.down),
+        )
+
+
+def _internal(md: ClusterMetadata, topic: str) -> bool:
+    info = md.topics.get(topic)
+    return info.internal if info is not None else topic.startswith("__")
+
+
+def _error_record(
+    check: str, kind: str, cluster: str, topic: str, partition: int | None, group: str | None, error: str
+) -> PartitionRecord:
+    return PartitionRecord(
+        check,
+        kind,
+        cluster,
+        topic,
+        partition,
+        group,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        "error",
+        MonitoringStatus.UNKNOWN,
+        error or UNKNOWN_TOPIC_OR_PARTITION,
+    )
+
+
+def plan_checks(spec: CheckSpec, connect: Callable[[str], PlanSource]) -> CheckPlan:
+    """Plan every check of ``spec``; ``connect(cluster)`` gives a client for a cluster.
+
+    A cluster that cannot be reached (or read) does not stop the others: each
+    check on it gets a problem (UNKNOWN) with the reason.
+    """
+    planner = _Planner(spec)
+    for name in spec.clusters:
+        try:
+            source = connect(name)
+            planner.cluster(name, source)
+        except KafkaOffsetsError as e:
+            planner.unreachable(name, e)
+    return planner.plan()

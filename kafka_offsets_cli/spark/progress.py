@@ -1,0 +1,88 @@
+"""Progress of the Spark stages on stderr (only on a TTY).
+
+A background thread polls Spark's status tracker and shows the current step
+(plan, collect, evaluate...) with the tasks done in the running stages.
+Off a TTY nothing is drawn (stderr stays clean for cron mail).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+__all__ = ["StageProgress"]
+
+
+class StageProgress:
+    """Tracks the current step name; draws it with the running stages' task counts."""
+
+    def __init__(self, sc: Any | None = None, *, console: Any | None = None) -> None:
+        self.sc = sc
+        self.console = console
+        self.step = "starting Spark"
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._status: Any = None
+
+    def set(self, step: str) -> None:
+        """Name the step now running (also the Spark job description)."""
+        self.step = step
+        if self.sc is not None:
+            with contextlib.suppress(Exception):  # cosmetic only
+                self.sc.setJobDescription(f"kafka-offsets check: {step}")
+        self._draw()
+
+    def attach(self, sc: Any) -> None:
+        """Start following a SparkContext (once the session is up)."""
+        self.sc = sc
+
+    def _text(self) -> str:
+        text = self.step
+        tracker = None
+        try:
+            tracker = self.sc.statusTracker() if self.sc is not None else None
+        except Exception:
+            tracker = None
+        if tracker is not None:
+            done = total = 0
+            try:
+                for sid in tracker.getActiveStageIds():
+                    info = tracker.getStageInfo(sid)
+                    if info is not None:
+                        done += info.numCompletedTasks
+                        total += info.numTasks
+            except Exception:
+                total = 0
+            if total:
+                text += f": {done}/{total} tasks"
+        return text + "…"
+
+    def _draw(self) -> None:
+        if self._status is not None:
+            from rich.markup import escape
+
+            self._status.update(escape(self._text()))
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.25):
+            self._draw()
+
+    @contextmanager
+    def shown(self) -> Iterator[StageProgress]:
+        """Show the progress on the rich console given (none: a no-op, e.g. off a TTY)."""
+        if self.console is None:
+            yield self
+            return
+        with self.console.status(self.step + "…") as status:
+            self._status = status
+            self._thread = threading.Thread(target=self._run, name="spark-progress", daemon=True)
+            self._thread.start()
+            try:
+                yield self
+            finally:
+                self._stop.set()
+                self._thread.join(timeout=1)
+                self._status = None

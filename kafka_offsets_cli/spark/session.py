@@ -1,0 +1,275 @@
+"""Start and stop a quiet Spark session for ``kafka-offsets check``.
+
+* master ``local[*]`` by default, any ``--master`` otherwise (for a non-local
+  master the package is shipped to executors as a zip; confluent-kafka must be
+  installed there);
+* Python workers run the driver's interpreter (``PYSPARK_PYTHON`` defaults to
+  ``sys.executable``), so the same packages are importable;
+* the Spark UI is off and the console progress bar is off (progress is drawn
+  by :mod:`.progress` on a TTY);
+* Spark's log noise stays off the terminal: log4j2 is configured (through
+  ``spark.driver.extraJavaOptions``) to log errors only, and the JVM's own
+  stdout/stderr (JDK warnings, startup banners) go to a log file, shown when
+  the session cannot start. ``--debug`` keeps warnings and the JVM output on stderr;
+* :meth:`SparkRuntime.stop` stops the session; it runs in ``finally`` and on
+  Ctrl-C (pyspark cancels running jobs on SIGINT and raises KeyboardInterrupt).
+
+An already running SparkContext in the process (tests, notebooks) is reused and
+left running.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sys
+import tempfile
+import time
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import KafkaOffsetsError, UsageError
+
+__all__ = [
+    "SessionOptions",
+    "SparkJobFailed",
+    "SparkRuntime",
+    "SparkUnavailable",
+    "job_failure",
+    "start_session",
+]
+
+LOG4J2 = """\
+# kafka-offsets check: Spark and its libraries log {level} and above, to stderr.
+status = error
+rootLogger.level = {level}
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{{HH:mm:ss}} %p %c{{1}}: %m%n
+logger.jetty.name = org.sparkproject.jetty
+logger.jetty.level = error
+logger.hadoop.name = org.apache.hadoop
+logger.hadoop.level = error
+"""
+
+
+#: Driver JVM flags for local masters: quick start-up, one GC thread, shared class data.
+LOCAL_JVM_FLAGS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto")
+
+
+class SparkUnavailable(KafkaOffsetsError):
+    """pyspark is missing or the Spark session could not start (monitoring: UNKNOWN)."""
+
+
+class SparkJobFailed(KafkaOffsetsError):
+    """A Spark job failed (a task raised, an executor died): the check has no verdict (UNKNOWN)."""
+
+
+def job_failure(e: BaseException) -> SparkJobFailed:
+    """One readable line for a failed Spark job: the Python error raised in a task if there is one."""
+    import re
+
+    text = str(e)
+    found = re.findall(r"^\s*([A-Za-z_][\w.]*(?:Error|Exception)): (.+)$", text, re.M)
+    python = [(n, m) for n, m in found if not n.startswith(("org.", "java.", "scala.", "py4j."))]
+    if python:
+        name, msg = python[-1]
+        detail = f"{name}: {msg.strip()}"
+    else:
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        detail = lines[0] if lines else type(e).__name__
+    return SparkJobFailed(
+        f"the Spark job failed: {detail[:300]}", hint="run with --debug for Spark's log and the full trace"
+    )
+
+
+@dataclass(frozen=True)
+class SessionOptions:
+    """How to start Spark."""
+
+    master: str = "local[*]"
+    app_name: str = "kafka-offsets check"
+    debug: bool = False
+    ui: bool = False
+    conf: Sequence[tuple[str, str]] = ()
+    shuffle_partitions: int = 8
+
+
+@dataclass
+class SparkRuntime:
+    """A running session, its log and whether this process owns (and so stops) it."""
+
+    spark: Any
+    log_path: Path | None
+    owned: bool
+    started_s: float
+    workdir: Path | None = None
+    _stopped: bool = field(default=False, repr=False)
+
+    @property
+    def sc(self) -> Any:
+        """The SparkContext."""
+        return self.spark.sparkContext
+
+    def stop(self) -> None:
+        """Stop the session (when this runtime started it) and remove its temporary files."""
+        if self._stopped:
+            return
+        self._stopped = True
+        if self.owned:
+            with contextlib.suppress(Exception):  # best effort at shutdown (the JVM may be gone)
+                self.spark.stop()
+        if self.workdir is not None:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def __enter__(self) -> SparkRuntime:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _is_local(master: str) -> bool:
+    return master == "local" or master.startswith("local[") or master.startswith("local-cluster")
+
+
+def _zip_package(workdir: Path) -> Path:
+    """The kafka_offsets_cli package as a zip for ``addPyFile`` (non-local masters)."""
+    pkg = Path(__file__).resolve().parent.parent
+    out = workdir / "kafka_offsets_cli.zip"
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for p in pkg.rglob("*"):
+            if p.is_file() and "__pycache__" not in p.parts:
+                z.write(p, Path("kafka_offsets_cli") / p.relative_to(pkg))
+    return out
+
+
+def _tail(path: Path | None, lines: int = 15) -> str:
+    if path is None or not path.exists():
+        return ""
+    try:
+        text = path.read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return ""
+    return "\n".join(text[-lines:])
+
+
+def _quiet_python_side(debug: bool) -> None:
+    """Plain Ctrl-C handling and no py4j tracebacks on stderr (unless ``--debug``).
+
+    pyspark's SIGINT handler cancels jobs from inside the signal handler, which
+    re-enters the py4j connection the main thread is blocked on and prints
+    tracebacks; the default handler raises KeyboardInterrupt and
+    :meth:`SparkRuntime.stop` then stops the context (cancelling its jobs).
+    py4j logs with the root logger's module functions, which would install a
+    stderr handler: a NullHandler on the root logger keeps that off the terminal.
+    """
+    import logging
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if not debug:
+        root = logging.getLogger()
+        if not root.handlers:
+            root.addHandler(logging.NullHandler())
+
+
+def start_session(options: SessionOptions) -> SparkRuntime:
+    """Start (or join) a Spark session; raises :class:`SparkUnavailable` when it cannot."""
+    t0 = time.monotonic()
+    import logging
+
+    # py4j logs every gateway command at DEBUG (the gateway's auth token among them): never wanted
+    logging.getLogger("py4j").setLevel(logging.WARNING)
+    try:
+        from pyspark import SparkConf, SparkContext
+        from pyspark.sql import SparkSession
+    except ImportError:
+        raise SparkUnavailable(
+            "kafka-offsets check needs pyspark, which is not installed",
+            hint="pip install 'kafka-offsets[spark]' (Spark also needs Java 17 or newer)",
+        ) from None
+
+    active = SparkContext._active_spark_context
+    if active is not None:
+        spark = SparkSession.builder.getOrCreate()
+        return SparkRuntime(spark, None, False, time.monotonic() - t0)
+
+    for key, value in options.conf:
+        if not key:
+            raise UsageError(f"--conf {key}={value}: expected KEY=VALUE")
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    local = _is_local(options.master)
+    if local:
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    workdir = Path(tempfile.mkdtemp(prefix="kafka-offsets-spark-"))
+    level = "warn" if options.debug else "error"
+    log4j = workdir / "log4j2.properties"
+    log4j.write_text(LOG4J2.format(level=level))
+    conf = SparkConf()
+    conf.setMaster(options.master).setAppName(options.app_name)
+    conf.set("spark.ui.enabled", "true" if options.ui else "false")
+    conf.set("spark.ui.showConsoleProgress", "false")
+    conf.set("spark.sql.shuffle.partitions", str(options.shuffle_partitions))
+    conf.set("spark.pyspark.python", os.environ["PYSPARK_PYTHON"])
+    conf.set("spark.sql.session.timeZone", "UTC")
+    conf.set("spark.sql.sources.partitionOverwriteMode", "dynamic")
+    user_keys = {k for k, _ in options.conf}
+    java_opts = f"-Dlog4j2.configurationFile=file:{log4j}"
+    if local:
+        # the driver JVM does little work here (Python tasks do): start it cheaply
+        java_opts += " " + " ".join(LOCAL_JVM_FLAGS)
+    if "spark.driver.extraJavaOptions" not in user_keys:
+        conf.set("spark.driver.extraJavaOptions", java_opts)
+    for key, value in options.conf:
+        if key == "spark.driver.extraJavaOptions":
+            value = f"{java_opts} {value}"
+        conf.set(key, value)
+
+    log_path = workdir / "spark.log"
+    log_file = open(log_path, "wb")  # noqa: SIM115 - handed to the JVM process, closed below
+    try:
+        from pyspark.java_gateway import launch_gateway
+
+        sink: Any = sys.stderr if options.debug else log_file
+        if SparkContext._gateway is None:
+            gateway = launch_gateway(conf, popen_kwargs={"stdout": sink, "stderr": sink})  # type: ignore[no-untyped-call]
+            sc = SparkContext(conf=conf, gateway=gateway)
+        else:  # a stopped session's JVM is still running in this process: reuse it
+            sc = SparkContext(conf=conf)
+        # at once: pyspark's own SIGINT handler (installed last by SparkContext) re-enters py4j
+        # when Ctrl-C arrives during the calls below, and prints tracebacks
+        _quiet_python_side(options.debug)
+        sc.setLogLevel("WARN" if options.debug else "ERROR")
+        spark = SparkSession(sc)
+    except KeyboardInterrupt:
+        started = SparkContext._active_spark_context
+        if started is not None:  # Ctrl-C after the context came up: stop it
+            with contextlib.suppress(Exception):
+                started.stop()
+        log_file.close()
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise
+    except Exception as e:
+        log_file.close()
+        tail = _tail(log_path)
+        shutil.rmtree(workdir, ignore_errors=True)
+        detail = f": {str(e).strip().splitlines()[0]}" if str(e).strip() else ""
+        raise SparkUnavailable(
+            f"the Spark session ({options.master}) could not start{detail}" + (f"\n{tail}" if tail else ""),
+            hint="check Java (17+), JAVA_HOME and --master; --debug shows Spark's own output",
+        ) from None
+    log_file.close()  # the JVM keeps its own descriptor
+    if not local:
+        sc.addPyFile(str(_zip_package(workdir)))
+    return SparkRuntime(spark, log_path, True, time.monotonic() - t0, workdir)

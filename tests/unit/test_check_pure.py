@@ -1,0 +1,285 @@
+"""Pure pieces of `kafka-offsets check`: chunk selections, per-record rules, roll-ups, renderers.
+
+No broker and no Spark: these are the functions Spark tasks call, fed with data.
+"""
+
+from __future__ import annotations
+
+import json
+
+from kafka_offsets_cli.check_report import RECORD_KEYS, CheckReport, PartitionRecord
+from kafka_offsets_cli.errors import MonitoringStatus
+from kafka_offsets_cli.history import HistoryStatus, PartitionHistory
+from kafka_offsets_cli.lag import LagRow, LagState
+from kafka_offsets_cli.models import OffsetResult, OffsetSpec, TopicPartition
+from kafka_offsets_cli.render import check as render
+from kafka_offsets_cli.render.monitoring import parse_prometheus_text
+from kafka_offsets_cli.selection import resolve
+from kafka_offsets_cli.spark.collect import LagSample, LiveSample
+from kafka_offsets_cli.spark.evaluate import (
+    EvalContext,
+    check_result,
+    evaluate_sample,
+    group_rollup,
+    topic_rollup,
+)
+from kafka_offsets_cli.spark.plan import chunk_selection
+from kafka_offsets_cli.specfile import parse_spec_text
+
+NOW = 1_800_000_000_000
+MIN = 60_000
+
+SPEC = parse_spec_text(
+    """
+clusters: {c: {bootstrap_servers: 'h:1'}}
+checks:
+  - {name: live, type: liveness, topics: ['t.*'], warn: 5m, crit: 15m, min_alive: 2}
+  - {name: lag, type: lag, groups: [g], warn_lag: 10, crit_lag: 100, warn_time_lag: 1m, crit_time_lag: 5m}
+  - {name: lag-no-time, type: lag, groups: [g], crit_lag: 5}
+""",
+    environ={},
+)
+LIVE, LAG, LAG_NO_TIME = SPEC.checks
+CTX = EvalContext(
+    {c.name: c for c in SPEC.checks},
+    {("c", "t1"): ("live",)},
+    {("c", "g", "t1"): ("lag", "lag-no-time")},
+    NOW,
+)
+
+
+def max_ts(partition: int, ts: int | None, *, offset: int | None = 5, error: str | None = None) -> LiveSample:
+    spec = OffsetSpec.max_timestamp()
+    return LiveSample(
+        "c", OffsetResult("t1", partition, spec, offset if ts is not None else None, ts, error=error)
+    )
+
+
+def lag_sample(
+    partition: int, lag: int | None, time_lag: int | None, state: LagState = LagState.OK
+) -> LagSample:
+    committed = None if lag is None else 100 - lag
+    return LagSample("c", LagRow("g", "t1", partition, committed, 0, 100, lag, time_lag, state))
+
+
+# --------------------------------------------------------------------------- plan helpers
+
+
+def test_chunk_selection_selects_exactly_the_chunk() -> None:
+    from kafka_offsets_cli.models import ClusterMetadata, PartitionInfo, TopicInfo
+
+    tps = [TopicPartition("a.b", p) for p in (0, 1, 2, 5, 7, 8)] + [TopicPartition("c", 3)]
+    sel = chunk_selection(tps)
+    md = ClusterMetadata(
+        {
+            name: TopicInfo(name, tuple(PartitionInfo(name, p, 1) for p in range(10)))
+            for name in ("a.b", "axb", "c")
+        }
+    )
+    assert [str(r) for r in sel.rules] == [r"(?:a\.b):0-3,5,7-9", "(?:c):3"]
+    assert sel.literal_topics() is None  # exact patterns, not literal names: no rows on untouched topics
+    assert set(resolve(sel, md).partitions) == set(tps)
+
+
+# --------------------------------------------------------------------------- per record
+
+
+def test_liveness_records_use_the_liveness_rules() -> None:
+    [ok] = evaluate_sample(max_ts(0, NOW - MIN), CTX)
+    [warn] = evaluate_sample(max_ts(1, NOW - 10 * MIN), CTX)
+    [crit] = evaluate_sample(max_ts(2, NOW - 20 * MIN), CTX)
+    [empty] = evaluate_sample(max_ts(3, None), CTX)
+    [err] = evaluate_sample(max_ts(4, None, error="NOT_LEADER_OR_FOLLOWER"), CTX)
+    assert [(r.state, r.status) for r in (ok, warn, crit, empty, err)] == [
+        ("ok", MonitoringStatus.OK),
+        ("warning", MonitoringStatus.WARNING),
+        ("critical", MonitoringStatus.CRITICAL),
+        ("empty", MonitoringStatus.CRITICAL),
+        ("error", MonitoringStatus.UNKNOWN),
+    ]
+    assert (ok.age_ms, ok.timestamp, ok.offset, ok.group, ok.lag) == (MIN, NOW - MIN, 5, None, None)
+    assert err.error == "NOT_LEADER_OR_FOLLOWER"
+    assert (
+        evaluate_sample(LiveSample("c", OffsetResult("other", 0, OffsetSpec.max_timestamp(), 1, NOW)), CTX)
+        == []
+    )
+
+
+def test_lag_records_apply_each_checks_thresholds() -> None:
+    by_check = {r.check: r for r in evaluate_sample(lag_sample(0, 50, 2 * MIN), CTX)}
+    assert by_check["lag"].status is MonitoringStatus.WARNING  # 50 > 10, time lag 2m > 1m
+    assert by_check["lag"].time_lag_ms == 2 * MIN
+    assert by_check["lag-no-time"].status is MonitoringStatus.CRITICAL  # 50 > 5
+    assert by_check["lag-no-time"].time_lag_ms is None  # that check did not ask for time lag
+    [a, _] = evaluate_sample(lag_sample(1, 5, 6 * MIN), CTX)
+    assert a.status is MonitoringStatus.CRITICAL  # time lag above 5m
+    [nc, _] = evaluate_sample(lag_sample(2, None, None, LagState.NO_COMMIT), CTX)
+    assert (nc.state, nc.status, nc.committed) == ("no-commit", MonitoringStatus.WARNING, None)
+
+
+# --------------------------------------------------------------------------- roll-ups
+
+
+def test_topic_rollup_min_alive_and_missing_topic() -> None:
+    recs = [
+        r
+        for s in (max_ts(0, NOW), max_ts(1, NOW), max_ts(2, NOW - 20 * MIN))
+        for r in evaluate_sample(s, CTX)
+    ]
+    t = topic_rollup(LIVE, "c", "t1", recs, "CreateTime")  # type: ignore[arg-type]
+    assert (t.status, t.partitions, t.alive, t.age_ms) == (
+        MonitoringStatus.OK,
+        3,
+        2,
+        0,
+    )  # 2 of 3 alive suffice
+    t3 = topic_rollup(LIVE, "c", "t1", recs[2:], None)  # type: ignore[arg-type]
+    assert t3.status is MonitoringStatus.CRITICAL  # one partition, fewer than min_alive
+    missing = PartitionRecord(
+        "live",
+        "liveness",
+        "c",
+        "nosuch",
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        "error",
+        MonitoringStatus.UNKNOWN,
+        "UNKNOWN_TOPIC_OR_PARTITION",
+    )
+    m = topic_rollup(LIVE, "c", "nosuch", [missing], None)  # type: ignore[arg-type]
+    assert (m.status, m.error) == (MonitoringStatus.UNKNOWN, "UNKNOWN_TOPIC_OR_PARTITION")
+
+
+def test_group_rollup_totals_worst_status_and_history() -> None:
+    recs = [
+        r
+        for s in (
+            lag_sample(0, 5, 0),
+            lag_sample(1, 20, 10_000),
+            lag_sample(2, None, None, LagState.NO_COMMIT),
+        )
+        for r in evaluate_sample(s, CTX)
+        if r.check == "lag"
+    ]
+    g = group_rollup(LAG, "c", "g", recs)  # type: ignore[arg-type]
+    assert (g.status, g.partitions, g.lag, g.lagging, g.max_lag, g.max_time_lag_ms, g.problems) == (
+        MonitoringStatus.WARNING,
+        3,
+        25,
+        2,
+        20,
+        10_000,
+        1,
+    )
+    assert g.history is None
+    hist = [
+        PartitionHistory(HistoryStatus.OK, 5, "", 5, 1.0, 2.0),
+        PartitionHistory(HistoryStatus.STALL, 5, "", 20),
+    ]
+    gh = group_rollup(LAG, "c", "g", recs, hist, (30, 25))  # type: ignore[arg-type]
+    assert (gh.status, gh.history, gh.trend) == (MonitoringStatus.CRITICAL, "stall", (30, 25))
+
+
+def test_check_result_unknown_on_problems_and_when_nothing_evaluated() -> None:
+    r = check_result(LIVE, ["c: no answer"], {}, 0)
+    assert r.status is MonitoringStatus.UNKNOWN and r.problems == ("c: no answer",)
+    empty = check_result(LAG, [], {}, 0)
+    assert empty.status is MonitoringStatus.UNKNOWN and "nothing to evaluate" in empty.summary
+
+
+# --------------------------------------------------------------------------- renderers
+
+
+def _report() -> CheckReport:
+    live_recs = [r for s in (max_ts(0, NOW), max_ts(1, NOW - 10 * MIN)) for r in evaluate_sample(s, CTX)]
+    lag_recs = [r for r in evaluate_sample(lag_sample(0, 50, 2 * MIN), CTX) if r.check == "lag"]
+    t = topic_rollup(LIVE, "c", "t1", live_recs, "CreateTime")  # type: ignore[arg-type]
+    g = group_rollup(LAG, "c", "g", lag_recs)  # type: ignore[arg-type]
+    checks = (
+        check_result(LIVE, [], {"ok": 1, "warning": 1}, 2, [t]),
+        check_result(LAG, [], {"ok": 1}, 1, groups=[g]),
+    )
+    return CheckReport(
+        MonitoringStatus.WARNING, checks, tuple(live_recs + lag_recs), NOW, 3, clusters=("c",), down=()
+    )
+
+
+def test_json_document_schema() -> None:
+    doc = json.loads(render.json_document(_report()))
+    assert list(doc) == ["status", "checks", "partitions"]
+    assert doc["status"] == "WARNING"
+    assert [c["name"] for c in doc["checks"]] == ["live", "lag"]
+    assert all(list(p) == list(RECORD_KEYS) for p in doc["partitions"])
+    lag = next(p for p in doc["partitions"] if p["check"] == "lag")
+    assert (lag["group"], lag["lag"], lag["time_lag_ms"], lag["timestamp"], lag["age_ms"]) == (
+        "g",
+        50,
+        2 * MIN,
+        None,
+        None,
+    )
+    live = next(p for p in doc["partitions"] if p["check"] == "live")
+    assert (live["group"], live["committed"], live["lag"], live["age_ms"]) == (None, None, None, 0)
+
+
+def test_nagios_line_and_prometheus_round_trip() -> None:
+    line = render.nagios(_report())
+    assert line.endswith("\n") and line.count("\n") == 1
+    assert line.startswith("KAFKA CHECK WARNING - 2 check(s): 2 WARNING; live WARNING: ")
+    assert "'live/c/t1 age'=600s;;;0" in line and "'lag/c/g lag'=50;;;0" in line
+    m = parse_prometheus_text(render.prometheus(_report()))
+    assert m["kafka_offsets_check_status"] == [({}, 1.0)]
+    assert m["kafka_offsets_check_up"] == [({}, 1.0)]
+    assert m["kafka_offsets_check_cluster_up"] == [({"cluster": "c"}, 1.0)]
+    assert ({"check": "lag", "cluster": "c", "group": "g", "topic": "t1", "partition": "0"}, 50.0) in m[
+        "kafka_offsets_check_partition_lag"
+    ]
+    assert ({"check": "live", "cluster": "c", "topic": "t1"}, 1.0) in m[
+        "kafka_offsets_check_topic_alive_partitions"
+    ]
+    down = parse_prometheus_text(render.prometheus_down(MonitoringStatus.UNKNOWN, NOW))
+    assert down["kafka_offsets_check_up"] == [({}, 0.0)] and down["kafka_offsets_check_status"] == [({}, 3.0)]
+
+
+def test_rich_summary_renders_sparkline_with_history() -> None:
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    rep = _report()
+    g = replace(rep.checks[1].groups[0], history="warn", trend=(10, 30, 50))
+    rep = replace(rep, checks=(rep.checks[0], replace(rep.checks[1], groups=(g,))), history_runs=3)
+    c = Console(width=200, record=True, color_system=None)
+    from datetime import timezone
+
+    c.print(render.rich_summary(rep, timezone.utc))
+    text = c.export_text()
+    assert "Checks" in text and "Lag groups" in text and "Worst partitions" in text
+    assert "▂▅█" in text and "history: 3 run(s)" in text
+
+
+def test_failed_spark_job_becomes_one_line() -> None:
+    from kafka_offsets_cli.errors import KafkaOffsetsError
+    from kafka_offsets_cli.spark.session import job_failure
+
+    trace = (
+        "An error occurred while calling o57.count.\n"
+        ": org.apache.spark.SparkException: Job aborted due to stage failure: Task 0 failed 1 times\n"
+        "org.apache.spark.api.python.PythonException: Traceback (most recent call last):\n"
+        '  File "worker.py", line 1, in main\n'
+        "ValueError: boom here\n"
+        "\tat org.apache.spark.api.python.BasePythonRunner\n"
+        "java.lang.IllegalStateException: x\n"
+    )
+    e = job_failure(Exception(trace))
+    assert isinstance(e, KafkaOffsetsError)
+    assert e.message == "the Spark job failed: ValueError: boom here"
+    assert job_failure(Exception("")).message == "the Spark job failed: Exception"
