@@ -31,7 +31,10 @@ def test_properties_syntax_comments_continuations_escapes() -> None:
 
 
 def test_scram_jaas_translates_to_username_password() -> None:
-    v = 'org.apache.kafka.common.security.scram.ScramLoginModule required username="alice" password="s3cr\\"et";'
+    v = (
+        "org.apache.kafka.common.security.scram.ScramLoginModule required "
+        'username="alice" password="s3cr\\"et";'
+    )
     assert parse_jaas(v, "f:1") == {"sasl.username": "alice", "sasl.password": 's3cr"et'}
 
 
@@ -45,7 +48,8 @@ def test_command_config_translates_and_records_sources(tmp_path: Path) -> None:
     p.write_text(
         "security.protocol=SASL_SSL\n"
         "sasl.mechanism=SCRAM-SHA-512\n"
-        'sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="u" password="pw";\n'
+        "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required "
+        'username="u" password="pw";\n'
         "ssl.truststore.type=PEM\n"
         "ssl.truststore.location=/etc/ca.pem\n"
         "key.deserializer=org.apache.kafka.common.serialization.StringDeserializer\n"
