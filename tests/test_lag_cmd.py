@@ -213,7 +213,8 @@ def test_deleted_topic_drops_its_offsets_and_naming_it_exits_1(bootstrap: str) -
     client = admin(bootstrap)  # keep a reference: the future dies with its client
     client.delete_topics([topic], operation_timeout=30)[topic].result(timeout=30)
     wait_until(lambda: topic not in client.list_topics(timeout=5).topics)
-    # the coordinator forgets a deleted topic's offsets: only the kept topic remains
+    # the coordinator forgets a deleted topic's offsets (asynchronously): only the kept topic remains
+    wait_until(lambda: _committed_topics(bootstrap, group) == {keep}, timeout=60)
     assert [r["topic"] for r in lag_records("-b", bootstrap, "-g", group)] == [keep]
     run = subprocess_cli("lag", "-b", bootstrap, "-g", group, "-t", keep, "-t", topic, "-o", "jsonl")
     assert run.code == 1, run.stderr
@@ -226,6 +227,13 @@ def test_deleted_topic_drops_its_offsets_and_naming_it_exits_1(bootstrap: str) -
     )
     assert (got[keep]["state"], got[keep]["lag"]) == ("ok", 1)
     assert "UNKNOWN_TOPIC_OR_PARTITION" in run.stderr
+
+
+def _committed_topics(bootstrap: str, group: str) -> set[str]:
+    """Topics with committed offsets for ``group``, read with kafka-offsets' client."""
+    client = KafkaClient(build_settings(bootstrap, timeout_ms=10_000))
+    (offsets,) = client.committed_offsets([group])
+    return {tp.topic for tp, off in offsets.offsets.items() if off is not None}
 
 
 def test_group_selection_errors(bootstrap: str) -> None:
