@@ -1,0 +1,270 @@
+"""The benchmark data set, created idempotently on the ``bench`` cluster.
+
+Topics (replication factor 1, ``retention.ms=-1`` so the old CreateTime timestamps are kept)::
+
+    bench.p1            1 partition      RECORDS records in its partition
+    bench.k1            1,000 partitions RECORDS records in every partition
+    bench.m.00 … .19    20 x 500 = 10,000 partitions, RECORDS records in every SAMPLE_EVERY-th partition
+
+Record ``i`` of a partition has CreateTime ``T0 + i * STEP_MS``, so a lookup of ``LOOKUP_TS``
+lands in the middle of every partition that has records (offset ``LOOKUP_OFFSET``).
+
+Consumer groups ``bench.g.00`` … ``bench.g.19``: group ``i`` has committed offsets on all 500
+partitions of ``bench.m.{i}`` and on ``bench.p1``; lag is never exactly 1 (``lag`` would then
+fetch the record to check for a transaction marker, which kafka-consumer-groups does not do).
+
+Every step checks what is there first: topics are created one per request (KRaft refuses more
+than 10,000 partitions in one request) only when missing, records are produced only up to the
+wanted count, and group offsets are committed only when they differ.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from confluent_kafka import ConsumerGroupTopicPartitions, KafkaException, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient, NewTopic, OffsetSpec  # type: ignore[attr-defined]
+
+#: CreateTime of record 0 in every partition (2025-01-01T00:00:00Z).
+T0 = 1_735_689_600_000
+STEP_MS = 60_000
+RECORDS = 20
+#: A timestamp between record LOOKUP_OFFSET-1 and LOOKUP_OFFSET.
+LOOKUP_OFFSET = RECORDS // 2
+LOOKUP_TS = T0 + (LOOKUP_OFFSET - 1) * STEP_MS + 1
+SAMPLE_EVERY = 10
+
+P1 = "bench.p1"
+K1 = "bench.k1"
+M_TOPICS = tuple(f"bench.m.{i:02d}" for i in range(20))
+M_PARTITIONS = 500
+M_REGEX = r"bench\.m\..*"
+GROUPS = tuple(f"bench.g.{i:02d}" for i in range(20))
+P1_RECORDS = 1000
+TOPIC_CONFIG = {"retention.ms": "-1", "message.timestamp.type": "CreateTime"}
+
+
+def _log(msg: str) -> None:
+    print(f"[bench.setup] {msg}", file=sys.stderr, flush=True)
+
+
+@dataclass(frozen=True)
+class DataSet:
+    """What the benchmarks query: topic names, regexes, the lookup timestamp, the groups."""
+
+    bootstrap: str
+    p1: str = P1
+    k1: str = K1
+    m_topics: tuple[str, ...] = M_TOPICS
+    m_regex: str = M_REGEX
+    lookup_ts: int = LOOKUP_TS
+    groups: tuple[str, ...] = GROUPS
+    k1_partitions: int = 1000
+    m_partitions: int = M_PARTITIONS * len(M_TOPICS)
+    #: expected committed lag per group (sum over its partitions), for cross-checking outputs
+    group_lag: dict[str, int] = field(default_factory=dict)
+
+
+def wanted_topics() -> dict[str, int]:
+    """Topic name -> partition count of the data set."""
+    out = {P1: 1, K1: 1000}
+    out.update({t: M_PARTITIONS for t in M_TOPICS})
+    return out
+
+
+def record_counts() -> dict[tuple[str, int], int]:
+    """(topic, partition) -> the number of records it must hold (partitions not listed hold none)."""
+    out: dict[tuple[str, int], int] = {(P1, 0): P1_RECORDS}
+    out.update({(K1, p): RECORDS for p in range(1000)})
+    for t in M_TOPICS:
+        out.update({(t, p): RECORDS for p in range(0, M_PARTITIONS, SAMPLE_EVERY)})
+    return out
+
+
+def group_offsets(index: int) -> dict[tuple[str, int], int]:
+    """Committed offsets of group ``index``: behind the end by 2..6 where there are records, else 0."""
+    counts = record_counts()
+    topic = M_TOPICS[index]
+    out: dict[tuple[str, int], int] = {}
+    for p in range(M_PARTITIONS):
+        n = counts.get((topic, p), 0)
+        out[(topic, p)] = n - 2 - (p + index) % 5 if n else 0
+    out[(P1, 0)] = P1_RECORDS - 100 - index
+    return out
+
+
+def _admin(bootstrap: str) -> Any:
+    return AdminClient({"bootstrap.servers": bootstrap, "socket.connection.setup.timeout.ms": 10000})
+
+
+def _ensure_topics(admin: Any, timeout: float) -> None:
+    want = wanted_topics()
+    md = admin.list_topics(timeout=timeout)
+    for name, parts in want.items():
+        t = md.topics.get(name)
+        if t is not None and t.error is None:
+            if len(t.partitions) != parts:
+                raise RuntimeError(
+                    f"topic {name} has {len(t.partitions)} partitions, not {parts}: "
+                    "run `python -m dev.kafka down --name bench` and start again"
+                )
+            continue
+        t0 = time.monotonic()
+        fut = admin.create_topics(
+            [NewTopic(name, num_partitions=parts, replication_factor=1, config=dict(TOPIC_CONFIG))],
+            operation_timeout=timeout,
+            request_timeout=timeout,
+        )[name]
+        try:
+            fut.result(timeout=timeout + 5)
+        except KafkaException as e:
+            if "TOPIC_ALREADY_EXISTS" not in str(e):
+                raise
+        _log(f"created {name} ({parts} partitions) in {time.monotonic() - t0:.1f}s")
+    # wait until every partition has a leader
+    deadline = time.monotonic() + timeout
+    while True:
+        md = admin.list_topics(timeout=timeout)
+        leaderless = sum(
+            1
+            for name in want
+            for p in (md.topics[name].partitions.values() if name in md.topics else ())
+            if p.leader < 0
+        )
+        missing = [n for n in want if n not in md.topics or len(md.topics[n].partitions) != want[n]]
+        if not leaderless and not missing:
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{leaderless} partitions without leader, missing topics {missing}")
+        time.sleep(0.5)
+
+
+def _latest(admin: Any, tps: Sequence[tuple[str, int]], timeout: float) -> dict[tuple[str, int], int]:
+    """Latest offsets, asking again while brokers still catch up with new leaderships."""
+    out: dict[tuple[str, int], int] = {}
+    deadline = time.monotonic() + timeout
+    pending = list(tps)
+    while pending:
+        failed: list[tuple[str, int]] = []
+        last: Exception | None = None
+        for i in range(0, len(pending), 2000):
+            chunk = pending[i : i + 2000]
+            futs = admin.list_offsets(
+                {TopicPartition(t, p): OffsetSpec.latest() for t, p in chunk},  # type: ignore[no-untyped-call]
+                request_timeout=timeout,
+            )
+            for ctp, f in futs.items():
+                try:
+                    out[(ctp.topic, ctp.partition)] = int(f.result(timeout=timeout + 5).offset)
+                except KafkaException as e:
+                    failed.append((ctp.topic, ctp.partition))
+                    last = e
+        if failed and time.monotonic() > deadline:
+            raise RuntimeError(f"latest offsets of {len(failed)} partitions: {last}")
+        pending = failed
+        if pending:
+            time.sleep(1)
+    return out
+
+
+def _produce(bootstrap: str, todo: dict[tuple[str, int], range], timeout: float) -> int:
+    producer = Producer(
+        {
+            "bootstrap.servers": bootstrap,
+            "enable.idempotence": True,
+            "linger.ms": 20,
+            "message.timeout.ms": int(timeout * 1000),
+        }
+    )
+    errors: list[str] = []
+
+    def on_delivery(err: Any, _msg: Any) -> None:
+        if err is not None:
+            errors.append(str(err))
+
+    n = 0
+    for (topic, partition), idx in todo.items():
+        for i in idx:
+            value = f"{topic}:{partition}:{i}".encode()
+            while True:
+                try:
+                    producer.produce(
+                        topic,
+                        value=value,
+                        partition=partition,
+                        timestamp=T0 + i * STEP_MS,
+                        on_delivery=on_delivery,
+                    )
+                    break
+                except BufferError:
+                    producer.poll(0.1)
+            n += 1
+        producer.poll(0)
+    left = producer.flush(timeout)
+    if left or errors:
+        raise RuntimeError(f"producing failed: {left} undelivered, errors {errors[:3]}")
+    return n
+
+
+def _ensure_records(bootstrap: str, admin: Any, timeout: float) -> None:
+    want = record_counts()
+    have = _latest(admin, sorted(want), timeout)
+    todo: dict[tuple[str, int], range] = {}
+    for tp, n in want.items():
+        h = have.get(tp, 0)
+        if h > n:
+            raise RuntimeError(f"{tp[0]}:{tp[1]} holds {h} records, more than the {n} wanted")
+        if h < n:
+            todo[tp] = range(h, n)
+    if todo:
+        t0 = time.monotonic()
+        n = _produce(bootstrap, todo, timeout)
+        _log(f"produced {n} records to {len(todo)} partitions in {time.monotonic() - t0:.1f}s")
+
+
+def _ensure_groups(admin: Any, timeout: float) -> None:
+    for i, g in enumerate(GROUPS):
+        want = group_offsets(i)
+        res = admin.list_consumer_group_offsets([ConsumerGroupTopicPartitions(g)], request_timeout=timeout)
+        have = {
+            (tp.topic, tp.partition): tp.offset
+            for tp in (res[g].result(timeout=timeout + 5).topic_partitions or [])
+        }
+        if have == want:
+            continue
+        tps = [TopicPartition(t, p, o) for (t, p), o in sorted(want.items())]
+        fut = admin.alter_consumer_group_offsets(
+            [ConsumerGroupTopicPartitions(g, tps)], request_timeout=timeout
+        )
+        fut[g].result(timeout=timeout + 5)
+        _log(f"committed offsets of {g} ({len(tps)} partitions)")
+
+
+def expected_group_lag() -> dict[str, int]:
+    """Sum of lag per group, as both tools must report it."""
+    counts = record_counts()
+    out = {}
+    for i, g in enumerate(GROUPS):
+        out[g] = sum(counts.get(tp, 0) - off for tp, off in group_offsets(i).items())
+    return out
+
+
+def ensure(bootstrap: str, *, timeout: float = 120.0) -> DataSet:
+    """Create whatever part of the data set is missing on ``bootstrap``; return its description."""
+    t0 = time.monotonic()
+    admin = _admin(bootstrap)
+    _ensure_topics(admin, timeout)
+    _ensure_records(bootstrap, admin, timeout)
+    _ensure_groups(admin, timeout)
+    _log(f"data set ready in {time.monotonic() - t0:.1f}s")
+    return DataSet(bootstrap=bootstrap, group_lag=expected_group_lag())
+
+
+def partitions_of(topics: Iterable[str]) -> int:
+    """Total partition count of ``topics`` in the data set."""
+    want = wanted_topics()
+    return sum(want[t] for t in topics)
