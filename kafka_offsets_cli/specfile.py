@@ -372,7 +372,14 @@ def _convert(node: yaml.Node, path: str, ctor: yaml.SafeLoader, problems: _Probl
         key_lines: dict[str, int] = {}
         for knode, vnode in node.value:
             kline = knode.start_mark.line + 1
-            key: Any = ctor.construct_object(knode, deep=True) if isinstance(knode, yaml.ScalarNode) else None
+            try:
+                key: Any = None
+                if isinstance(knode, yaml.ScalarNode):
+                    key = ctor.construct_object(knode, deep=True)
+            except yaml.YAMLError as e:
+                what = getattr(e, "problem", None) or (str(e).strip().splitlines() or [type(e).__name__])[0]
+                problems.add(path, f"invalid key: {what}", kline)
+                continue
             if not isinstance(key, str):
                 shown = _describe(key) if isinstance(knode, yaml.ScalarNode) else "a collection"
                 hint = " (quote it)" if isinstance(key, bool | int | float) or key is None else ""
