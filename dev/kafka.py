@@ -13,6 +13,7 @@ that started it; its state lives under ``dev/.state/NAME/``::
 Command line (from the repository root)::
 
     python -m dev.kafka up [--nodes 1|3] [--name NAME]    # last stdout line: bootstrap servers
+    python -m dev.kafka up --sasl [--tls]                 # + SCRAM users, ACLs, TLS (dev/secure.py)
     python -m dev.kafka down [--name NAME | --all]
     python -m dev.kafka status [--name NAME]              # JSON: ports, pids, alive
     python -m dev.kafka classpath                         # Java classpath of Kafka's jars
@@ -53,7 +54,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -879,13 +880,16 @@ def up(
     heap: str | None = None,
     broker_config: Mapping[str, str] | None = None,
     owner_pid: int | None = None,
+    node_config: Callable[[Node], Mapping[str, str]] | None = None,
 ) -> Cluster:
     """Start (or reuse) the ``nodes``-node cluster ``name`` and return it once metadata lists every node.
 
     A cluster already running under ``name`` is returned as is (dead nodes of a partly running one are
     restarted).  ``broker_config`` overrides server.properties entries; ``heap`` is the broker -Xmx
     (default $KAFKA_DEV_HEAP or 768m); ``owner_pid`` marks the cluster for ``reap_orphans`` once that
-    process is gone.  Raises ClusterStartError with the tail of the broker log if it does not come up.
+    process is gone.  ``node_config(node)`` adds per-node server.properties entries to a new cluster (extra
+    listeners, see dev/secure.py).  Raises ClusterStartError with the tail of the broker log if it does not
+    come up.
     """
     _check_name(name)
     if nodes < 1:
@@ -909,7 +913,13 @@ def up(
                 return existing
             _remove(name)  # stale: nothing alive
         return _create(
-            name, nodes, timeout=timeout, heap=heap, broker_config=broker_config, owner_pid=owner_pid
+            name,
+            nodes,
+            timeout=timeout,
+            heap=heap,
+            broker_config=broker_config,
+            owner_pid=owner_pid,
+            node_config=node_config,
         )
 
 
@@ -921,6 +931,7 @@ def _create(
     heap: str,
     broker_config: Mapping[str, str] | None,
     owner_pid: int | None,
+    node_config: Callable[[Node], Mapping[str, str]] | None = None,
 ) -> Cluster:
     resolve()
     attempts = 3
@@ -952,6 +963,8 @@ def _create(
             props = broker_properties(
                 n.node_id, n.port, n.controller_port, voters, n.data_dir, nodes, broker_config
             )
+            if node_config is not None:
+                props.update(node_config(n))
             _write_properties(n.config_file, props)
             n.log4j_file.write_text(_log4j_properties(n.log_file))
         cluster.save()
@@ -1073,6 +1086,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_up.add_argument("--name", default=DEFAULT_NAME)
     p_up.add_argument("--timeout", type=float, default=None, help="startup timeout in seconds")
     p_up.add_argument("--heap", default=None, help="broker -Xmx (default 768m)")
+    p_up.add_argument("--sasl", action="store_true", help="add SASL/SCRAM-SHA-512 listeners, users, ACLs")
+    p_up.add_argument("--tls", action="store_true", help="add TLS listeners with a CA made for the run")
     p_down = sub.add_parser("down", help="stop a cluster and delete its data")
     p_down.add_argument("--name", default=DEFAULT_NAME)
     p_down.add_argument("--all", action="store_true", help="every cluster under dev/.state")
@@ -1084,7 +1099,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     try:
-        if args.cmd == "up":
+        if args.cmd == "up" and (args.sasl or args.tls):
+            from dev import secure  # SASL/TLS listeners, users and ACLs (see dev/secure.py)
+
+            info = secure.up(
+                args.name, args.nodes, sasl=args.sasl, tls=args.tls, timeout=args.timeout, heap=args.heap
+            )
+            for line in info.summary():
+                _progress(line)
+            print(info.sasl_bootstrap if args.sasl else info.tls_bootstrap, flush=True)
+        elif args.cmd == "up":
             cluster = up(args.name, args.nodes, timeout=args.timeout, heap=args.heap)
             print(cluster.bootstrap, flush=True)
         elif args.cmd == "down":

@@ -15,13 +15,14 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from confluent_kafka import KafkaError, KafkaException
 from confluent_kafka import TopicPartition as CTopicPartition
@@ -43,8 +44,31 @@ from .models import (
 )
 from .planner import DEFAULT_CHUNK, OffsetRequest
 
+_T = TypeVar("_T")
+
 log = logging.getLogger("kafka_offsets.client")
 rdlog = logging.getLogger("kafka_offsets.librdkafka")
+
+
+class _Redacting(logging.Filter):
+    """Masks every client secret in librdkafka's log lines (shown with ``--debug``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.secrets: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.secrets:
+            record.msg = redact(record.getMessage(), self.secrets)
+            record.args = None
+        return True
+
+
+_REDACT = _Redacting()
+rdlog.addFilter(_REDACT)
+# Without --debug nothing is configured: this keeps Python's last-resort handler from
+# printing librdkafka's warnings (connection refused, SASL failures...) on stderr.
+logging.getLogger("kafka_offsets").addHandler(logging.NullHandler())
 
 #: librdkafka's "invalid offset", which admin ListOffsets returns for a timed-out broker request.
 OFFSET_INVALID = -1001
@@ -76,6 +100,13 @@ KAFKA_ERROR_NAMES = {
     75: "UNKNOWN_LEADER_EPOCH",
     78: "OFFSET_NOT_AVAILABLE",
 }
+
+#: How often a wait on librdkafka polls for error callbacks (authentication failures).
+_POLL_S = 0.1
+
+#: Seconds the first ListOffsets attempt may take before its unanswered partitions are asked
+#: again; each later attempt may take twice as long as the one before (never past --timeout).
+FIRST_ATTEMPT_S = 5.0
 
 #: Errors worth asking again (after a metadata refresh) while time remains.
 RETRIABLE = frozenset(
@@ -126,6 +157,27 @@ def error_name(err: KafkaError) -> str:
         return KAFKA_ERROR_NAMES[code]
     name = str(err.name())
     return name.lstrip("_") if name.startswith("_") else name
+
+
+#: librdkafka's local errors for one partition of admin ListOffsets, as Kafka names them: a
+#: partition without a leader (its only replica down) is reported as "No such entry".
+_LOCAL_PARTITION_ERRORS = {
+    KafkaError._NOENT: "LEADER_NOT_AVAILABLE",
+    KafkaError._UNKNOWN_PARTITION: "UNKNOWN_TOPIC_OR_PARTITION",
+    KafkaError._UNKNOWN_TOPIC: "UNKNOWN_TOPIC_OR_PARTITION",
+}
+
+
+def _partition_error(err: KafkaError) -> str:
+    """The error name of one partition's ListOffsets answer."""
+    return _LOCAL_PARTITION_ERRORS.get(err.code()) or error_name(err)
+
+
+def _offsets_exc_name(e: BaseException) -> str:
+    """The error name of a failed ListOffsets call (or partition)."""
+    if isinstance(e, KafkaException) and e.args and isinstance(e.args[0], KafkaError):
+        return _partition_error(e.args[0])
+    return type(e).__name__
 
 
 def _isolation(iso: Isolation) -> Any:
@@ -193,11 +245,14 @@ class KafkaClient:
         self._lock = threading.Lock()
         conf: dict[str, Any] = dict(settings.librdkafka_config())
         conf.setdefault("socket.connection.setup.timeout.ms", str(min(settings.timeout_ms, 30_000)))
+        # a metadata request for a topic by name must never create it (the admin client's default is true)
+        conf.setdefault("allow.auto.create.topics", "false")
         conf["error_cb"] = self._on_error
         conf["logger"] = rdlog
         if debug and "debug" not in conf:
             conf.setdefault("log_level", "7")
         self._secrets = [v for k, v in conf.items() if isinstance(v, str) and _is_secret_key(k)]
+        _REDACT.secrets.update(self._secrets)
         try:
             self._admin = AdminClient(conf)
         except KafkaException as e:
@@ -219,14 +274,18 @@ class KafkaClient:
 
     def _config_error(self, e: KafkaException) -> ConfigError:
         msg = str(e.args[0].str() if e.args and isinstance(e.args[0], KafkaError) else e)
-        key = None
-        if "No such configuration property" in msg:
-            key = msg.split('"')[1] if '"' in msg else None
-        if key:
-            return ConfigError(
-                f"{self.settings.source_of(key)}: unknown client property {key!r} "
-                "(not a librdkafka setting; see `kafka-offsets --help-config`)"
-            )
+        m = re.search(r'(No such|Invalid value(?: "[^"]*")? for) configuration property:? "([^"]+)"', msg)
+        if m is not None:
+            key = m.group(2)
+            where = self.settings.source_of(key)
+            if m.group(1) == "No such":
+                return ConfigError(
+                    f"{where}: unknown client property {key!r} "
+                    "(not a librdkafka setting: see librdkafka's CONFIGURATION.md)"
+                )
+            value = self.settings.librdkafka_config().get(key)
+            shown = f" {value!r}" if value is not None and not _is_secret_key(key) else ""
+            return ConfigError(f"{where}: invalid value{shown} for client property {key!r}")
         return ConfigError(self._redact(f"invalid client configuration: {msg}"))
 
     def remaining(self) -> float:
@@ -238,14 +297,9 @@ class KafkaClient:
         self._deadline = time.monotonic() + self.settings.timeout_ms / 1000
 
     def _cluster_failure(self, what: str, cause: BaseException | None = None) -> KafkaOffsetsError:
-        with self._lock:
-            errs = list(self._errors)
-        for e in errs:
-            if e.code() in _AUTH_CODES:
-                kind = "TLS handshake" if e.code() == KafkaError._SSL else "authentication"
-                return AuthenticationFailed(
-                    self._redact(f"{kind} failed with {self.settings.bootstrap_servers}: {_short(e.str())}")
-                )
+        auth = self._auth_failure()
+        if auth is not None:
+            return auth
         secs = self.settings.timeout_ms / 1000
         detail = ""
         if cause is not None and isinstance(cause, KafkaException) and cause.args:
@@ -262,9 +316,50 @@ class KafkaClient:
             hint="check --bootstrap-server, the network, and security settings (--command-config)",
         )
 
+    def _auth_failure(self) -> AuthenticationFailed | None:
+        """The first authentication or TLS handshake failure librdkafka reported, as the tool's error."""
+        with self._lock:
+            errs = [e for e in self._errors if e.code() in _AUTH_CODES]
+        if not errs:
+            return None
+        e = errs[0]
+        kind = "TLS handshake" if e.code() == KafkaError._SSL else "authentication"
+        # "sasl_ssl://host:port/bootstrap: SSL handshake failed: ... (after 4ms in state SSL_HANDSHAKE)"
+        detail = re.sub(r"^\S+://\S+?: ", "", _short(e.str()))
+        detail = re.sub(r"\s*\(after \d+ms in state \w+\)$", "", detail)
+        return AuthenticationFailed(
+            self._redact(f"{kind} failed with {self.settings.bootstrap_servers}: {detail}"),
+            hint="check the credentials and TLS settings (--command-config, -X)",
+        )
+
+    def _await(self, f: Future[_T], timeout: float) -> _T:
+        """``f.result(timeout)``, serving the client's callbacks meanwhile.
+
+        librdkafka reports a failed SASL authentication or TLS handshake only to
+        ``error_cb``, which runs when the client is polled; the request itself just
+        waits for ``--timeout``. Polling while waiting ends the wait at once with
+        :class:`AuthenticationFailed` (exit 4) instead, and lets Ctrl-C through.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                return f.result(timeout=min(_POLL_S, max(0.0, deadline - time.monotonic())))
+            except FutureTimeout:
+                if time.monotonic() >= deadline:
+                    raise
+            admin = self._admin
+            if admin is not None:
+                admin.poll(0)
+            failure = self._auth_failure()
+            if failure is not None:
+                raise failure
+
     def close(self) -> None:
         """Release the client (librdkafka threads stop when it is collected)."""
+        admin = self._admin
         self._admin = None  # type: ignore[assignment]
+        if admin is not None:
+            admin.poll(0)  # deliver pending log lines (--debug) and error callbacks
 
     def __enter__(self) -> KafkaClient:
         return self
@@ -278,8 +373,8 @@ class KafkaClient:
         """Topic metadata for the whole cluster (or one topic)."""
         timeout = max(0.5, self.remaining())
         try:
-            md = self._admin.list_topics(topic=topic, timeout=timeout)
-        except KafkaException as e:
+            md = self._await(_in_thread(self._admin.list_topics, topic=topic, timeout=timeout), timeout + 5)
+        except (KafkaException, FutureTimeout) as e:
             raise self._cluster_failure("metadata request", e) from None
         topics: dict[str, TopicInfo] = {}
         for name, t in md.topics.items():
@@ -318,11 +413,17 @@ class KafkaClient:
         pending: list[OffsetRequest] = [r for r in requests if len(r)]
         backoff = 0.1
         attempt = 0
+        attempt_limit = FIRST_ATTEMPT_S
         with _gc_paused():
             while pending:
                 attempt += 1
+                # A request queued for a dead or frozen broker waits out its whole timeout: each
+                # attempt gets a share of --timeout, so moved partitions are asked again in time.
+                limit = min(max(0.5, self.remaining()), attempt_limit)
+                attempt_limit *= 2
                 retry: list[tuple[TopicPartition, OffsetSpec]] = []
-                for key, result in self._submit_and_wait(pending, iso, progress if attempt == 1 else None):
+                tick = progress if attempt == 1 else None
+                for key, result in self._submit_and_wait(pending, iso, tick, limit):
                     final[key] = result
                     if result.error is not None and result.error in RETRIABLE:
                         retry.append(key)
@@ -333,17 +434,34 @@ class KafkaClient:
                 )
                 time.sleep(backoff)
                 backoff = min(backoff * 2, 1.0)
+                self._refresh_leaders({tp.topic for tp, _ in retry})
                 pending = _regroup(retry)
         return list(final.values())
+
+    def _refresh_leaders(self, topics: set[str]) -> None:
+        """Fresh metadata for ``topics`` before a retry.
+
+        librdkafka's ListOffsets sends each partition to the leader in its metadata
+        cache, where a dead leader stays until something refreshes it.
+        """
+        timeout = min(max(0.5, self.remaining()), FIRST_ATTEMPT_S)
+        try:
+            if len(topics) == 1:
+                one = next(iter(topics))
+                self._await(_in_thread(self._admin.list_topics, topic=one, timeout=timeout), timeout + 5)
+            else:
+                self._await(_in_thread(self._admin.list_topics, timeout=timeout), timeout + 5)
+        except (KafkaException, FutureTimeout) as e:
+            log.debug("metadata refresh before a retry failed: %s", _exc_name(e))
 
     def _submit_and_wait(
         self,
         requests: Sequence[OffsetRequest],
         iso: Any,
         progress: Callable[[int], None] | None,
+        timeout: float,
     ) -> Iterable[tuple[tuple[TopicPartition, OffsetSpec], OffsetResult]]:
         """Submit every call at once, then collect them in order: ((partition, spec), result) pairs."""
-        timeout = max(0.5, self.remaining())
         submitted = [(req, self._submit(req, iso, timeout)) for req in requests]
         for req, outcome in submitted:
             yield from self._collect(req, outcome, timeout)
@@ -386,21 +504,21 @@ class KafkaClient:
         self, req: OffsetRequest, outcome: _Outcome, timeout: float
     ) -> Iterable[tuple[tuple[TopicPartition, OffsetSpec], OffsetResult]]:
         if isinstance(outcome, BaseException):
-            name = _exc_name(outcome)
+            name = _offsets_exc_name(outcome)
             for key in req.queries:
                 yield key, OffsetResult(key[0].topic, key[0].partition, key[1], None, error=name)
             return
         if isinstance(outcome, Future):
-            yield from _collect_one_future(req, outcome, timeout)
+            yield from _collect_one_future(req, outcome, timeout, self._await)
             return
         by_tp = {(c.topic, c.partition): f for c, f in outcome.items()}
         for key in req.queries:
             tp, spec = key
             f = by_tp[(tp.topic, tp.partition)]
             try:
-                info = f.result(timeout=timeout + 5)
+                info = self._await(f, timeout + 5)
             except KafkaException as e:
-                yield key, OffsetResult(tp.topic, tp.partition, spec, None, error=_exc_name(e))
+                yield key, OffsetResult(tp.topic, tp.partition, spec, None, error=_offsets_exc_name(e))
                 continue
             except FutureTimeout:
                 yield key, OffsetResult(tp.topic, tp.partition, spec, None, error="REQUEST_TIMED_OUT")
@@ -432,7 +550,7 @@ class KafkaClient:
                 out.append(GroupOffsets(g, {}, _exc_name(f)))
                 continue
             try:
-                res = f.result(timeout=timeout + 5)
+                res = self._await(f, timeout + 5)
             except KafkaException as e:
                 name = _exc_name(e)
                 if name in ("TIMED_OUT", "TRANSPORT", "ALL_BROKERS_DOWN"):
@@ -450,7 +568,7 @@ class KafkaClient:
         """The ids of the cluster's consumer groups, sorted (used by shell completion)."""
         timeout = max(0.5, self.remaining())
         try:
-            res = self._admin.list_consumer_groups(request_timeout=timeout).result(timeout=timeout + 5)
+            res = self._await(self._admin.list_consumer_groups(request_timeout=timeout), timeout + 5)
         except KafkaException as e:
             raise self._cluster_failure("group listing", e) from None
         return sorted(str(g.group_id) for g in res.valid)
@@ -469,7 +587,7 @@ class KafkaClient:
         out: dict[str, GroupDescription] = {}
         for g, f in futs.items():
             try:
-                d = f.result(timeout=timeout + 5)
+                d = self._await(f, timeout + 5)
             except KafkaException as e:
                 name = _exc_name(e)
                 if name in ("TIMED_OUT", "TRANSPORT", "ALL_BROKERS_DOWN"):
@@ -502,7 +620,7 @@ class KafkaClient:
         req = ConsumerGroupTopicPartitions(group, _ctps(offsets))
         try:
             futs = self._admin.alter_consumer_group_offsets([req], request_timeout=timeout)
-            res = futs[group].result(timeout=timeout + 5)
+            res = self._await(futs[group], timeout + 5)
         except KafkaException as e:
             name = _exc_name(e)
             if name in ("TIMED_OUT", "TRANSPORT", "ALL_BROKERS_DOWN"):
@@ -533,7 +651,7 @@ class KafkaClient:
         out: dict[str, dict[str, str]] = {}
         for res, f in futs.items():
             try:
-                entries = f.result(timeout=timeout + 5)
+                entries = self._await(f, timeout + 5)
             except KafkaException as e:
                 log.debug("describe configs of %s: %s", res.name, _exc_name(e))
                 continue
@@ -634,15 +752,15 @@ def _regroup(queries: list[tuple[TopicPartition, OffsetSpec]]) -> list[OffsetReq
 
 
 def _collect_one_future(
-    req: OffsetRequest, f: Future[Any], timeout: float
+    req: OffsetRequest, f: Future[Any], timeout: float, wait: Callable[[Future[Any], float], Any]
 ) -> Iterable[tuple[tuple[TopicPartition, OffsetSpec], OffsetResult]]:
     """Results of a fast-path call: one future holding every partition's answer or error."""
     try:
-        answers: dict[Any, Any] = f.result(timeout=timeout + 5)
+        answers: dict[Any, Any] = wait(f, timeout + 5)
     except FutureTimeout:
         answers, failure = {}, "REQUEST_TIMED_OUT"
     except KafkaException as e:
-        answers, failure = {}, _exc_name(e)
+        answers, failure = {}, _offsets_exc_name(e)
     else:
         failure = "UNKNOWN"  # a partition missing from the answer (librdkafka never does this)
     by_tp = {(c.topic, c.partition): v for c, v in answers.items()}
@@ -652,9 +770,29 @@ def _collect_one_future(
         if info is None:
             yield key, OffsetResult(tp.topic, tp.partition, spec, None, error=failure)
         elif isinstance(info, KafkaError):
-            yield key, OffsetResult(tp.topic, tp.partition, spec, None, error=error_name(info))
+            yield key, OffsetResult(tp.topic, tp.partition, spec, None, error=_partition_error(info))
         else:
             yield key, _to_result(tp, spec, info.offset, info.timestamp, info.leader_epoch)
+
+
+def _in_thread(fn: Callable[..., _T], *args: Any, **kwargs: Any) -> Future[_T]:
+    """Start ``fn(*args, **kwargs)`` in a helper thread; its future.
+
+    confluent-kafka's blocking calls (``list_topics``) hold their thread in C until
+    they return -- up to ``--timeout`` against a frozen broker -- while the caller
+    should poll for authentication failures and react to Ctrl-C (see ``_await``).
+    """
+    done: Future[_T] = Future()
+    done.set_running_or_notify_cancel()
+
+    def run() -> None:
+        try:
+            done.set_result(fn(*args, **kwargs))
+        except BaseException as e:
+            done.set_exception(e)
+
+    threading.Thread(target=run, name="kafka-offsets-call", daemon=True).start()
+    return done
 
 
 @contextlib.contextmanager
@@ -695,7 +833,7 @@ def _exc_name(e: BaseException) -> str:
 
 
 def _short(text: str) -> str:
-    return text.splitlines()[0][:300] if text else ""
+    return text.splitlines()[0][:400] if text else ""
 
 
 def _is_secret_key(key: str) -> bool:

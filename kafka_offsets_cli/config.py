@@ -145,7 +145,7 @@ def parse_properties(text: str, source: str) -> list[tuple[str, str, int]]:
             i += 1
         if _continues(line):
             line = line[:-1]
-        m = re.match(r"((?:[^\s=:\\]|\\.)+)\s*[=:\s]\s*(.*)$", line, re.S)
+        m = re.match(r"((?:[^\s=:\\]|\\.)*)\s*[=:\s]\s*(.*)$", line, re.S)
         if m is None:
             key, value = line.strip(), ""
         else:
@@ -239,6 +239,8 @@ def load_command_config(path: str | Path) -> dict[str, Setting]:
         raise ConfigError(f"{p}: cannot read: {e.strerror}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{p}: not a text properties file") from None
+    except ValueError:  # a NUL byte or a lone surrogate (from a YAML escape) in the file name
+        raise ConfigError(f"{str(p)!r}: not a usable file name") from None
     return translate_java(parse_properties(text, str(p)), str(p))
 
 
@@ -288,6 +290,9 @@ def build_settings(
             f"set {BOOTSTRAP_ENV}, or choose a profile with --cluster"
         )
     for part in servers.split(","):
-        if not re.fullmatch(r"\s*(?:[\w.-]+|\[[0-9a-fA-F:]+\]):\d{1,5}\s*", part) and "://" not in part:
+        m = re.fullmatch(r"\s*(?:[\w.-]+|\[[0-9a-fA-F:]+\]):(\d{1,5})\s*", part)
+        if m is None and "://" not in part:
             raise UsageError(f"bootstrap server {part.strip()!r}: expected HOST:PORT")
+        if m is not None and not 0 < int(m.group(1)) < 65536:
+            raise UsageError(f"bootstrap server {part.strip()!r}: port must be 1-65535")
     return ClientSettings(servers.strip(), props, timeout_ms, isolation)

@@ -61,7 +61,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .errors import MonitoringStatus, NotFound, UsageError
 from .models import ClusterMetadata, Isolation, OffsetResult, OffsetSpec, TopicPartition
 from .planner import DEFAULT_CHUNK, plan_queries
-from .queries import OffsetSource, fetch_offsets
+from .queries import OffsetSource, fetch_offsets, selection_metadata
 from .selection import Missing, Selection, resolve
 
 if TYPE_CHECKING:
@@ -619,7 +619,7 @@ def collect(
     """
     descriptions = source.describe_groups(groups)
     committed = {g.group: g for g in source.committed_offsets(groups)}
-    metadata = source.metadata()
+    metadata = selection_metadata(source, selection)
     missing: tuple[Missing, ...] = ()
     if selection is not None:
         missing = resolve(selection, metadata).require_any().missing

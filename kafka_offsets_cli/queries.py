@@ -8,11 +8,13 @@ selection -> plan -> execute -> results is one path for every command.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Protocol
 
+from .errors import ClusterError
 from .models import ClusterMetadata, Isolation, OffsetResult, OffsetSpec, OffsetTable, TopicPartition
 from .planner import DEFAULT_CHUNK, OffsetRequest, plan_requests
-from .selection import Resolution, Selection, resolve
+from .selection import UNKNOWN_TOPIC_OR_PARTITION, Resolution, Selection, resolve
 
 
 class OffsetSource(Protocol):
@@ -33,9 +35,31 @@ class OffsetSource(Protocol):
         ...
 
 
+def selection_metadata(source: OffsetSource, selection: Selection | None) -> ClusterMetadata:
+    """Cluster metadata for ``selection``: every topic, plus each plain topic name it lacks, asked by name.
+
+    Kafka leaves topics the principal may not DESCRIBE out of its topic list; asked
+    for by name it answers ``TOPIC_AUTHORIZATION_FAILED``, which is what the user
+    needs to see rather than ``UNKNOWN_TOPIC_OR_PARTITION``.
+    """
+    md = source.metadata()
+    if selection is None:
+        return md
+    names = [n for rule in selection.rules for n in rule.literal_names if n not in md.topics]
+    extra = {}
+    for name in dict.fromkeys(names):
+        try:
+            info = source.metadata(name).topics.get(name)
+        except ClusterError:  # no answer this time: the name stays "unknown"
+            continue
+        if info is not None and info.error is not None and info.error != UNKNOWN_TOPIC_OR_PARTITION:
+            extra[name] = info
+    return replace(md, topics={**md.topics, **extra}) if extra else md
+
+
 def resolve_selection(source: OffsetSource, selection: Selection) -> tuple[ClusterMetadata, Resolution]:
     """Fetch metadata and resolve the selection; raise NotFound when nothing matches."""
-    md = source.metadata()
+    md = selection_metadata(source, selection)
     res = resolve(selection, md)
     res.require_any()
     return md, res

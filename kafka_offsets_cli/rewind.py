@@ -323,10 +323,10 @@ def build_plan(source: RewindSource, group: str, target: Target, selection: Sele
     that do not exist, become error rows. Raises :class:`NotFound` when nothing is
     selected.
     """
-    from .queries import fetch_offsets
+    from .queries import fetch_offsets, selection_metadata
 
     committed = _committed(source, group)
-    md = source.metadata()
+    md = selection_metadata(source, selection)
     gone: dict[TopicPartition, str] = {}
     missing_topics: list[tuple[str, str]] = []
     if selection is not None:

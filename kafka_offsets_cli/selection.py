@@ -34,6 +34,7 @@ exist (:class:`Missing`) instead of silently dropping it.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -158,7 +159,9 @@ class TopicRule:
 
     def __post_init__(self) -> None:
         try:
-            compiled = re.compile(self.regex, re.ASCII)
+            with warnings.catch_warnings():  # "FutureWarning: Possible nested set" is noise on stderr
+                warnings.simplefilter("ignore", FutureWarning)
+                compiled = re.compile(self.regex, re.ASCII)
         except (re.error, OverflowError, RecursionError, ValueError) as exc:
             raise UsageError(f"invalid topic regex {self.regex!r}: {exc}") from None
         object.__setattr__(self, "pattern", compiled)

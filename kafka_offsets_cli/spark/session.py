@@ -183,6 +183,39 @@ def _quiet_python_side(debug: bool) -> None:
             root.addHandler(logging.NullHandler())
 
 
+def _launch_gateway(conf: Any, popen_kwargs: dict[str, Any]) -> Any:
+    """pyspark's ``launch_gateway`` with Ctrl-C held back until the JVM is up.
+
+    Interrupted while it waits for the JVM, pyspark forgets the process it started;
+    the JVM then fails to report its port, but its gateway thread keeps it alive
+    for good (an orphan). A Ctrl-C meanwhile is remembered, the JVM stopped, and
+    the interrupt raised once the launch is over.
+    """
+    import signal
+    import threading
+
+    from pyspark.java_gateway import launch_gateway
+
+    if threading.current_thread() is not threading.main_thread():
+        return launch_gateway(conf, popen_kwargs=popen_kwargs)  # type: ignore[no-untyped-call]
+    pending: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: pending.append(signum))
+    try:
+        gateway = launch_gateway(conf, popen_kwargs=popen_kwargs)  # type: ignore[no-untyped-call]
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pending:
+        proc = getattr(gateway, "proc", None)
+        with contextlib.suppress(Exception):
+            gateway.shutdown()
+        if proc is not None:
+            with contextlib.suppress(Exception):
+                proc.terminate()
+                proc.wait(10)
+        raise KeyboardInterrupt
+    return gateway
+
+
 def start_session(options: SessionOptions) -> SparkRuntime:
     """Start (or join) a Spark session; raises :class:`SparkUnavailable` when it cannot."""
     t0 = time.monotonic()
@@ -239,11 +272,10 @@ def start_session(options: SessionOptions) -> SparkRuntime:
     log_path = workdir / "spark.log"
     log_file = open(log_path, "wb")  # noqa: SIM115 - handed to the JVM process, closed below
     try:
-        from pyspark.java_gateway import launch_gateway
-
         sink: Any = sys.stderr if options.debug else log_file
+        _quiet_python_side(options.debug)  # py4j logs a Ctrl-C during the start as an error
         if SparkContext._gateway is None:
-            gateway = launch_gateway(conf, popen_kwargs={"stdout": sink, "stderr": sink})  # type: ignore[no-untyped-call]
+            gateway = _launch_gateway(conf, {"stdout": sink, "stderr": sink})
             sc = SparkContext(conf=conf, gateway=gateway)
         else:  # a stopped session's JVM is still running in this process: reuse it
             sc = SparkContext(conf=conf)
