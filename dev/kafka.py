@@ -1102,12 +1102,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.cmd == "up" and (args.sasl or args.tls):
             from dev import secure  # SASL/TLS listeners, users and ACLs (see dev/secure.py)
 
-            info = secure.up(
+            secured = secure.up(
                 args.name, args.nodes, sasl=args.sasl, tls=args.tls, timeout=args.timeout, heap=args.heap
             )
-            for line in info.summary():
+            for line in secured.summary():
                 _progress(line)
-            print(info.sasl_bootstrap if args.sasl else info.tls_bootstrap, flush=True)
+            print(secured.sasl_bootstrap if args.sasl else secured.tls_bootstrap, flush=True)
         elif args.cmd == "up":
             cluster = up(args.name, args.nodes, timeout=args.timeout, heap=args.heap)
             print(cluster.bootstrap, flush=True)

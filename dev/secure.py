@@ -254,7 +254,8 @@ class SecureCluster:
             lines.append(
                 f"users: {ADMIN_USER} (super user), {RESTRICTED_USER} (topics/groups {RESTRICTED_PREFIX}*)"
             )
-        for user in list(self.users) or [None]:
+        users: list[str | None] = [*self.users] or [None]
+        for user in users:
             for listener in LISTENERS:
                 if getattr(self, listener):
                     lines.append(f"--command-config {self.properties_file(user, listener)}")
@@ -418,8 +419,9 @@ def _provision(info: SecureCluster, cluster: kafka.Cluster) -> None:
         UserScramCredentialUpsertion,
     )
 
-    admin = AdminClient({"bootstrap.servers": cluster.bootstrap, "logger": kafka._LIBRDKAFKA_LOG})
-    upserts = [
+    conf: dict[str, Any] = {"bootstrap.servers": cluster.bootstrap, "logger": kafka._LIBRDKAFKA_LOG}
+    admin = AdminClient(conf)
+    upserts: list[Any] = [
         UserScramCredentialUpsertion(
             user, ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), password.encode()
         )

@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from confluent_kafka import ElectionType, KafkaException
 from confluent_kafka import TopicPartition as CTopicPartition
@@ -162,7 +163,8 @@ def admin(bootstrap: str) -> AdminClient:
     quiet = logging.getLogger("tests.fault_helpers.librdkafka")
     quiet.addHandler(logging.NullHandler())
     quiet.propagate = False
-    return AdminClient({"bootstrap.servers": bootstrap, "logger": quiet})
+    conf: dict[str, Any] = {"bootstrap.servers": bootstrap, "logger": quiet}
+    return AdminClient(conf)
 
 
 def heal(cluster: dev_kafka.Cluster, topics: Sequence[str] = (), timeout: float = 180) -> None:
