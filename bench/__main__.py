@@ -32,6 +32,7 @@ from .runner import (
     VENV_PY,
     Case,
     Tool,
+    install_product,
     log,
     machine_info,
     now_iso,
@@ -521,11 +522,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     only = re.compile(args.only) if args.only else None
     command = "python -m bench" + "".join(f" {a}" for a in (argv if argv is not None else sys.argv[1:]))
 
-    subprocess.run(
-        [str(VENV_PY), "-m", "compileall", "-q", str(REPO / "kafka_offsets_cli")],
-        check=False,
-        stdout=subprocess.DEVNULL,
-    )
+    install_product(sys.executable)
     loads = [os.getloadavg()[0]]
     log(f"starting cluster {CLUSTER!r} (3 nodes) …")
     cluster = dev_kafka.up(CLUSTER, nodes=3)

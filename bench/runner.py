@@ -30,13 +30,37 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
-CLI = REPO / ".venv" / "bin" / "kafka-offsets"
-VENV_PY = REPO / ".venv" / "bin" / "python"
+#: The product as users get it (``pipx install .``: a regular, non-editable install), in a venv of its
+#: own: the development venv's editable install adds an import hook to every interpreter start.
+BENCH_VENV = Path(__file__).resolve().parent / ".venv"
+CLI = BENCH_VENV / "bin" / "kafka-offsets"
+VENV_PY = BENCH_VENV / "bin" / "python"
 KCAT = "/usr/bin/kcat"
 TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
 GOS = "org.apache.kafka.tools.GetOffsetShell"
 CGC = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"
 RUN_TIMEOUT = 600.0
+
+
+def install_product(python: str) -> None:
+    """Install the working tree into :data:`BENCH_VENV` as a regular wheel install (refreshed every run).
+
+    Dependencies come from the same index as the development venv; pip compiles the
+    installed modules, so no run pays for byte-compilation.
+    """
+    import subprocess
+
+    if not VENV_PY.exists():
+        log(f"creating {BENCH_VENV.relative_to(REPO)} (the product installed as users install it) …")
+        subprocess.run([python, "-m", "venv", str(BENCH_VENV)], check=True)
+        subprocess.run([str(VENV_PY), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
+        subprocess.run([str(VENV_PY), "-m", "pip", "install", "-q", str(REPO)], check=True)
+    log("installing the working tree into the bench venv (non-editable) …")
+    subprocess.run(
+        [str(VENV_PY), "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", str(REPO)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
 
 
 def log(msg: str) -> None:

@@ -168,6 +168,10 @@ def _latest(admin: Any, tps: Sequence[tuple[str, int]], timeout: float) -> dict[
         pending = failed
         if pending:
             time.sleep(1)
+            # librdkafka looks leaders up in its metadata cache, which keeps a new topic's
+            # "no leader" until a metadata request refreshes it
+            for topic in sorted({t for t, _ in pending}):
+                admin.list_topics(topic=topic, timeout=timeout)
     return out
 
 

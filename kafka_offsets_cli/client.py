@@ -24,6 +24,10 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from .lazyimport import defer_import
+
+defer_import("asyncio")  # confluent_kafka imports it for its asyncio clients only (see lazyimport)
+
 from confluent_kafka import KafkaError, KafkaException
 from confluent_kafka import TopicPartition as CTopicPartition
 from confluent_kafka import cimpl as _cimpl
@@ -100,6 +104,13 @@ KAFKA_ERROR_NAMES = {
     75: "UNKNOWN_LEADER_EPOCH",
     78: "OFFSET_NOT_AVAILABLE",
 }
+
+#: librdkafka's reconnect.backoff.ms unless the user sets it. Once the first metadata answer
+#: names the brokers, librdkafka (2.10+) retires the bootstrap connection, failing the
+#: application's request still in flight on it; the request is sent again only after the
+#: "sparse connect" pause, half this backoff (the default 100 ms cost ~50 ms in a third of all
+#: runs on loopback). Later reconnects still back off exponentially up to reconnect.backoff.max.ms.
+RECONNECT_BACKOFF_MS = "10"
 
 #: How often a wait on librdkafka polls for error callbacks (authentication failures).
 _POLL_S = 0.1
@@ -247,6 +258,7 @@ class KafkaClient:
         conf.setdefault("socket.connection.setup.timeout.ms", str(min(settings.timeout_ms, 30_000)))
         # a metadata request for a topic by name must never create it (the admin client's default is true)
         conf.setdefault("allow.auto.create.topics", "false")
+        conf.setdefault("reconnect.backoff.ms", RECONNECT_BACKOFF_MS)
         conf["error_cb"] = self._on_error
         conf["logger"] = rdlog
         if debug and "debug" not in conf:
@@ -369,8 +381,15 @@ class KafkaClient:
 
     # -- metadata ---------------------------------------------------------------
 
-    def metadata(self, topic: str | None = None) -> ClusterMetadata:
-        """Topic metadata for the whole cluster (or one topic)."""
+    def metadata(
+        self, topic: str | None = None, *, only: Callable[[str], bool] | None = None
+    ) -> ClusterMetadata:
+        """Topic metadata for the whole cluster (or one topic).
+
+        ``only``: keep just the topics whose name it accepts. Kafka answers with every
+        topic of the cluster; turning tens of thousands of partitions into models costs
+        more than the request when a selection needs a few of them.
+        """
         timeout = max(0.5, self.remaining())
         try:
             md = self._await(_in_thread(self._admin.list_topics, topic=topic, timeout=timeout), timeout + 5)
@@ -378,6 +397,8 @@ class KafkaClient:
             raise self._cluster_failure("metadata request", e) from None
         topics: dict[str, TopicInfo] = {}
         for name, t in md.topics.items():
+            if only is not None and not only(name):
+                continue
             terr = error_name(t.error) if t.error is not None else None
             parts = tuple(
                 PartitionInfo(
@@ -675,6 +696,7 @@ class KafkaClient:
         if not points:
             return {}
         conf: dict[str, Any] = dict(self.settings.librdkafka_config())
+        conf.setdefault("reconnect.backoff.ms", RECONNECT_BACKOFF_MS)
         conf.update(
             {
                 "group.id": "kafka-offsets-marker-check",

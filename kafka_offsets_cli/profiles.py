@@ -41,11 +41,6 @@ from typing import Any
 from .config import Setting, load_command_config, translate_java
 from .errors import ConfigError, UsageError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
-
 #: Environment variable naming the profile when ``--cluster`` is not given.
 CLUSTER_ENV = "KAFKA_OFFSETS_CLUSTER"
 #: Environment variable naming another config file.
@@ -110,6 +105,10 @@ def load_file(path: Path | None = None, environ: Mapping[str, str] | None = None
         return ProfileFile(p, exists=False)
     except OSError as e:
         raise ConfigError(f"{p}: cannot read: {e.strerror}") from None
+    if sys.version_info >= (3, 11):  # imported here: most runs have no config file to parse
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
     try:
         doc = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:

@@ -20,8 +20,10 @@ from .selection import UNKNOWN_TOPIC_OR_PARTITION, Resolution, Selection, resolv
 class OffsetSource(Protocol):
     """What the use cases need from a Kafka client."""
 
-    def metadata(self, topic: str | None = None) -> ClusterMetadata:
-        """Cluster metadata."""
+    def metadata(
+        self, topic: str | None = None, *, only: Callable[[str], bool] | None = None
+    ) -> ClusterMetadata:
+        """Cluster metadata (``only``: just the topics whose name it accepts)."""
         ...
 
     def list_offsets(
@@ -35,14 +37,21 @@ class OffsetSource(Protocol):
         ...
 
 
-def selection_metadata(source: OffsetSource, selection: Selection | None) -> ClusterMetadata:
+def selection_metadata(
+    source: OffsetSource, selection: Selection | None, *, narrow: bool = False
+) -> ClusterMetadata:
     """Cluster metadata for ``selection``: every topic, plus each plain topic name it lacks, asked by name.
 
     Kafka leaves topics the principal may not DESCRIBE out of its topic list; asked
     for by name it answers ``TOPIC_AUTHORIZATION_FAILED``, which is what the user
-    needs to see rather than ``UNKNOWN_TOPIC_OR_PARTITION``.
+    needs to see rather than ``UNKNOWN_TOPIC_OR_PARTITION``. ``narrow`` keeps only
+    the topics the selection matches (enough for :func:`resolve`, not for callers
+    that look up other topics, such as a group's committed ones).
     """
-    md = source.metadata()
+    if narrow and selection is not None:
+        md = source.metadata(only=selection.allows_topic)
+    else:
+        md = source.metadata()
     if selection is None:
         return md
     names = [n for rule in selection.rules for n in rule.literal_names if n not in md.topics]
@@ -59,7 +68,7 @@ def selection_metadata(source: OffsetSource, selection: Selection | None) -> Clu
 
 def resolve_selection(source: OffsetSource, selection: Selection) -> tuple[ClusterMetadata, Resolution]:
     """Fetch metadata and resolve the selection; raise NotFound when nothing matches."""
-    md = selection_metadata(source, selection)
+    md = selection_metadata(source, selection, narrow=True)
     res = resolve(selection, md)
     res.require_any()
     return md, res

@@ -13,8 +13,6 @@ import os
 import re
 import time
 from datetime import datetime, timedelta, timezone, tzinfo
-from fractions import Fraction
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from .errors import UsageError
 
@@ -117,6 +115,8 @@ def _duration_or_reason(text: str) -> int | str:
         s = s[1:].lstrip()
     if len(s) > 200:
         return "too long"
+    from fractions import Fraction  # exact sums of units (deferred: decimal is slow to import)
+
     if _BARE_NUMBER.fullmatch(s):
         if len(s) > _MAX_NUMBER_CHARS:
             return "too large"
@@ -204,6 +204,8 @@ def local_tz() -> tzinfo:
 
     Falls back to the current fixed UTC offset when no tz database entry can be found.
     """
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # deferred: only zone names need the tz database
+
     env = os.environ.get("TZ")
     if env:
         key = env[1:] if env.startswith(":") else env
@@ -227,11 +229,15 @@ def local_tz() -> tzinfo:
 
 @functools.lru_cache(maxsize=1)
 def _zone_keys_by_lower() -> dict[str, str]:
+    from zoneinfo import available_timezones
+
     return {key.lower(): key for key in available_timezones()}
 
 
 def _zone(name: str) -> tzinfo | None:
     """An IANA zone by name, case-insensitively; ``None`` if there is none (internal)."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # deferred: only zone names need the tz database
+
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, OSError):

@@ -168,8 +168,8 @@ class KillAfterMetadata:
         self.killed_at: float | None = None
         self.metadata_leaders: dict[tuple[str, int], int] = {}
 
-    def metadata(self, topic: str | None = None) -> ClusterMetadata:
-        md = self.client.metadata(topic)
+    def metadata(self, topic: str | None = None, **kwargs: Any) -> ClusterMetadata:
+        md = self.client.metadata(topic, **kwargs)
         if self.killed_at is None:
             self.metadata_leaders = {
                 (p.topic, p.partition): p.leader for t in md.topics.values() for p in t.partitions

@@ -310,8 +310,8 @@ class Spy:
         self.client = client
         self.calls: list[list[tuple[TopicPartition, OffsetSpec]]] = []
 
-    def metadata(self, topic: str | None = None) -> Any:
-        return self.client.metadata(topic)
+    def metadata(self, topic: str | None = None, **kwargs: Any) -> Any:
+        return self.client.metadata(topic, **kwargs)
 
     def list_offsets(
         self, requests: Sequence[OffsetRequest], *, isolation: Isolation | None = None, progress: Any = None

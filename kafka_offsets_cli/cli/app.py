@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import importlib
+from collections.abc import Iterator, MutableMapping
+from typing import Annotated, Any, NamedTuple
 
 import typer
+from typer.core import TyperGroup
 
 from .. import __version__
 
@@ -20,8 +23,133 @@ EPILOG = (
     "liveness and check: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN."
 )
 
+
+
+class CommandEntry(NamedTuple):
+    """A subcommand: the module under ``kafka_offsets_cli.cli`` that registers it, and its one-line help."""
+
+    module: str
+    help: str
+
+
+#: The subcommands, in the order ``--help`` lists them. The one-line help lives here (the
+#: modules' ``register`` functions take it from this table) so that ``kafka-offsets --help``
+#: can list every command without importing any of them.
+COMMANDS: dict[str, CommandEntry] = {
+    "list": CommandEntry(
+        "list_cmd",
+        "Offsets of partitions by spec: earliest, latest, max-timestamp, a time.",
+    ),
+    "lag": CommandEntry(
+        "lag_cmd",
+        "Consumer group lag per partition, in offsets and in time.",
+    ),
+    "liveness": CommandEntry(
+        "liveness_cmd",
+        "Age of each partition's newest record, as a monitoring check (exit 0/1/2/3).",
+    ),
+    "rewind": CommandEntry(
+        "rewind_cmd",
+        "Reset a group's offsets to a time, earliest, latest or by a shift (dry run by default).",
+    ),
+    "check": CommandEntry(
+        "check_cmd",
+        "Lag and liveness checks from a spec file, on Spark (exit 0/1/2/3).",
+    ),
+    "config": CommandEntry(
+        "config_cmd",
+        "The config file of cluster profiles and the effective client settings (secrets masked).",
+    ),
+}
+
+
+def command_help(name: str) -> str:
+    """The one-line help of subcommand ``name`` (used by the modules' ``register``)."""
+    return COMMANDS[name].help
+
+
+def load_command(name: str) -> Any:
+    """Import the module of subcommand ``name`` and build its click command."""
+    import typer.main
+
+    module = importlib.import_module(f"{__package__}.{COMMANDS[name].module}")
+    holder = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
+    module.register(holder)
+    return typer.main.get_group(holder).commands[name]
+
+
+class _LazyCommands(MutableMapping[str, Any]):
+    """The root group's commands: known by name up front, imported on first use.
+
+    ``kafka-offsets list …`` imports only the ``list`` module (and what it needs);
+    ``kafka-offsets --help`` imports none.
+    """
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Any] = {}
+        self._names = list(COMMANDS)
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._loaded:
+            if name not in COMMANDS:
+                raise KeyError(name)
+            self._loaded[name] = load_command(name)
+        return self._loaded[name]
+
+    def __setitem__(self, name: str, cmd: Any) -> None:
+        self._loaded[name] = cmd
+        if name not in self._names:
+            self._names.append(name)
+
+    def __delitem__(self, name: str) -> None:
+        self._loaded.pop(name, None)
+        self._names.remove(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._names))
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+class LazyGroup(TyperGroup):
+    """The root command group: subcommands load on demand, ``--help`` lists them from :data:`COMMANDS`."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        lazy = _LazyCommands()
+        for name, cmd in self.commands.items():
+            lazy[name] = cmd
+        self.commands = lazy
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        """The subcommands' names, in :data:`COMMANDS` order (nothing imported)."""
+        return list(self.commands)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The Commands section of ``--help``, without importing the commands."""
+        rows = [(name, COMMANDS[name].help if name in COMMANDS else "") for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
+        """Complete command names (with their help) without importing the commands."""
+        from typer._click.shell_completion import CompletionItem
+
+        items = [
+            CompletionItem(name, help=COMMANDS[name].help)
+            for name in self.list_commands(ctx)
+            if name.startswith(incomplete) and name in COMMANDS
+        ]
+        # the root group's own options, as TyperGroup adds them after the commands
+        items.extend(super(TyperGroup, self).shell_complete(ctx, incomplete))
+        return items
+
+
 app = typer.Typer(
     name="kafka-offsets",
+    cls=LazyGroup,
     help=HELP,
     epilog=EPILOG,
     no_args_is_help=True,
@@ -64,27 +192,3 @@ def is_debug(ctx: typer.Context) -> bool:
     """Whether ``--debug`` was given before the command."""
     obj = ctx.find_root().obj or {}
     return bool(obj.get("debug"))
-
-
-def _register() -> None:
-    from . import list_cmd
-
-    list_cmd.register(app)
-    from . import config_cmd
-
-    config_cmd.register(app)
-    from . import lag_cmd
-
-    lag_cmd.register(app)
-    from . import liveness_cmd
-
-    liveness_cmd.register(app)
-    from . import rewind_cmd
-
-    rewind_cmd.register(app)
-    from . import check_cmd
-
-    check_cmd.register(app)
-
-
-_register()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..errors import KafkaOffsetsError, MonitoringStatus, UsageError
-from .app import is_debug
+from .app import command_help, is_debug
 from .boundary import boundary
 from .options import OUT, TzOpt
 
@@ -68,7 +68,7 @@ def register(app: typer.Typer) -> None:
     """Add the ``check`` command to ``app``."""
     app.command(
         "check",
-        help="Lag and liveness checks from a spec file, on Spark (exit 0/1/2/3).",
+        help=command_help("check"),
         epilog=EXAMPLES,
     )(check_cmd)
 

@@ -11,7 +11,7 @@ import typer
 
 from ..config import ClientSettings
 from ..models import Isolation
-from .app import is_debug
+from .app import command_help, is_debug
 from .boundary import boundary
 from .options import (
     OUT,
@@ -24,7 +24,7 @@ from .options import (
     XOpt,
 )
 
-HELP = "The config file of cluster profiles and the effective client settings (secrets masked)."
+HELP = command_help("config")
 
 SHOW_EPILOG = """Examples:
 

@@ -11,7 +11,7 @@ import typer
 from ..errors import NotFound, PartialFailure, UsageError
 from ..lag import COLUMNS, SortKey
 from ..models import Isolation
-from .app import is_debug
+from .app import command_help, is_debug
 from .boundary import boundary
 from .lag_view import LagOutput
 from .options import (
@@ -70,7 +70,7 @@ partition; json, jsonl and csv get one block per refresh with in_per_s and consu
 
 def register(app: typer.Typer) -> None:
     """Add the ``lag`` command to ``app``."""
-    app.command("lag", help="Consumer group lag per partition, in offsets and in time.", epilog=EXAMPLES)(
+    app.command("lag", help=command_help("lag"), epilog=EXAMPLES)(
         lag_cmd
     )
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ..models import OffsetSpec, OffsetTable
     from ..selection import Selection
     from .list_view import ListView
-from .app import is_debug
+from .app import command_help, is_debug
 from .boundary import boundary
 from .options import (
     OUT,
@@ -58,7 +58,7 @@ EXAMPLES = """Examples:
 
 def register(app: typer.Typer) -> None:
     """Add the ``list`` command to ``app``."""
-    app.command("list", help="Offsets of partitions by spec: earliest, latest, max-timestamp, a time.",
+    app.command("list", help=command_help("list"),
                 epilog=EXAMPLES)(list_cmd)
 
 

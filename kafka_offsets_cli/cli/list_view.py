@@ -13,12 +13,14 @@ import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import tzinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..models import OffsetSpec, OffsetTable, SpecKind, TopicPartition
 from ..render.order import SortKey, partition_order
 from .options import OutputFormat
-from .watch import Counters, Rates
+
+if TYPE_CHECKING:
+    from .watch import Counters, Rates
 
 #: The extra record field of ``list --watch``.
 RATE_FIELD = "in_per_s"
@@ -94,6 +96,8 @@ def show(table: OffsetTable, view: ListView) -> None:
 
 def counters(table: OffsetTable) -> Counters[TopicPartition]:
     """The ``latest`` offsets of a table, for records/s in."""
+    from .watch import Counters
+
     produced = {
         res.tp: res.offset
         for res in table.results

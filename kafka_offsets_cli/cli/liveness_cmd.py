@@ -11,7 +11,7 @@ import typer
 from ..errors import ClusterError, KafkaOffsetsError, MonitoringStatus, UsageError
 from ..liveness import COLUMNS, DEFAULT_FUTURE_TOLERANCE_MS
 from ..models import Isolation
-from .app import is_debug
+from .app import command_help, is_debug
 from .boundary import boundary
 from .liveness_view import LivenessOutput
 from .options import (
@@ -96,7 +96,7 @@ def register(app: typer.Typer) -> None:
     """Add the ``liveness`` command to ``app``."""
     app.command(
         "liveness",
-        help="Age of each partition's newest record, as a monitoring check (exit 0/1/2/3).",
+        help=command_help("liveness"),
         epilog=EXAMPLES,
     )(liveness_cmd)
 

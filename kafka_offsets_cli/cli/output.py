@@ -10,9 +10,10 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
+if TYPE_CHECKING:  # rich loads only when something is drawn: machine formats never need it
+    from rich.console import Console
 
 
 def stdout_is_tty() -> bool:
@@ -38,6 +39,8 @@ def no_color() -> bool:
 
 def data_console() -> Console:
     """A console on stdout: styled only on a TTY without NO_COLOR."""
+    from rich.console import Console
+
     tty = stdout_is_tty()
     return Console(
         file=sys.stdout,
@@ -51,6 +54,8 @@ def data_console() -> Console:
 
 def err_console() -> Console:
     """A console on stderr for messages and progress."""
+    from rich.console import Console
+
     tty = stderr_is_tty()
     return Console(stderr=True, force_terminal=tty, no_color=no_color() or not tty, highlight=False)
 

@@ -10,7 +10,7 @@ import typer
 from ..errors import PartialFailure, UsageError
 from ..models import Isolation
 from ..rewind import COLUMNS
-from .app import is_debug
+from .app import command_help, is_debug
 from .boundary import boundary
 from .options import (
     OUT,
@@ -86,7 +86,7 @@ def register(app: typer.Typer) -> None:
     """Add the ``rewind`` command to ``app``."""
     app.command(
         "rewind",
-        help="Reset a group's offsets to a time, earliest, latest or by a shift (dry run by default).",
+        help=command_help("rewind"),
         epilog=EXAMPLES,
     )(rewind_cmd)
 

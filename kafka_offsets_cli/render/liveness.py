@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import tzinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
-from rich.text import Text
+if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine output)
+    from rich.table import Table
+    from rich.text import Text
 
 from ..errors import MonitoringStatus
 from ..liveness import COLUMNS, LivenessReport, LiveState
@@ -85,6 +86,7 @@ def records(report: LivenessReport) -> list[dict[str, Any]]:
 
 
 def _age(ms: int | None, state: LiveState) -> str | Text:
+    from rich.text import Text
     if ms is None:
         return Text("-", style="dim")
     if state is LiveState.FUTURE:
@@ -103,6 +105,8 @@ def rich_table(
 
     ``rates`` (``--watch``) adds a RECORDS/S column (records/s appended, from the latest offsets).
     """
+    from rich.table import Table
+    from rich.text import Text
     t = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
     heads = [
         ("TOPIC", "left"),
@@ -147,6 +151,7 @@ def rich_table(
 
 def topic_lines(report: LivenessReport) -> list[Text]:
     """One summary line per topic (for stderr under the table): status, alive count, deciding age."""
+    from rich.text import Text
     out = []
     for t in report.topics:
         if t.error is not None:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import tzinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
-from rich.text import Text
+if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine output)
+    from rich.table import Table
+    from rich.text import Text
 
 from ..models import OffsetResult, OffsetSpec, OffsetTable, SpecKind, TopicPartition
 from ..timeparse import format_time
@@ -107,6 +108,8 @@ def rich_table(
     ``order`` sets the row order (default: topic, partition); ``group_digits``
     adds thousands separators; ``rates`` (``--watch``) adds a RECORDS/S column.
     """
+    from rich.table import Table
+    from rich.text import Text
     t = Table(title=title, show_header=header, header_style="bold", box=None, pad_edge=False)
     t.add_column("TOPIC", overflow="fold")
     t.add_column("PARTITION", justify="right")

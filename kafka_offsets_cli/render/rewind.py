@@ -16,10 +16,11 @@ is used, as Kafka's tool does), ``clamped-to-start``, ``clamped-to-end`` or
 from __future__ import annotations
 
 from datetime import tzinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
-from rich.text import Text
+if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine output)
+    from rich.table import Table
+    from rich.text import Text
 
 from ..rewind import COLUMNS, Plan, PlanRow, TargetKind
 from ..timeparse import format_time
@@ -61,6 +62,8 @@ def _note(row: PlanRow) -> str:
 
 def rich_table(plan: Plan, *, header: bool = True) -> Table:
     """GROUP TOPIC PARTITION CURRENT-OFFSET NEW-OFFSET LOG-START LOG-END EFFECT NOTE."""
+    from rich.table import Table
+    from rich.text import Text
     t = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
     t.add_column("GROUP", overflow="fold")
     t.add_column("TOPIC", overflow="fold")
