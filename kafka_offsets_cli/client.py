@@ -442,12 +442,10 @@ class KafkaClient:
                 # attempt gets a share of --timeout, so moved partitions are asked again in time.
                 limit = min(max(0.5, self.remaining()), attempt_limit)
                 attempt_limit *= 2
-                retry: list[tuple[TopicPartition, OffsetSpec]] = []
                 tick = progress if attempt == 1 else None
-                for key, result in self._submit_and_wait(pending, iso, tick, limit):
-                    final[key] = result
-                    if result.error is not None and result.error in RETRIABLE:
-                        retry.append(key)
+                answers = dict(self._submit_and_wait(pending, iso, tick, limit))
+                final.update(answers)
+                retry = [k for k, r in answers.items() if r.error is not None and r.error in RETRIABLE]
                 if not retry or self.remaining() <= backoff:
                     break
                 log.debug(
@@ -502,7 +500,11 @@ class KafkaClient:
         if self._fast and _C_LIST_OFFSETS is not None:
             f: Future[Any] = Future()
             f.set_running_or_notify_cancel()
-            tps = [CTopicPartition(tp.topic, tp.partition, spec.kafka_time) for tp, spec in req.queries]
+            codes: dict[OffsetSpec, int] = {}
+            tps = [
+                CTopicPartition(tp[0], tp[1], codes.get(spec) or codes.setdefault(spec, spec.kafka_time))
+                for tp, spec in req.queries
+            ]
             try:
                 _C_LIST_OFFSETS(self._admin, tps, f, request_timeout=timeout, isolation_level_value=iso.value)
             except KafkaException as e:
@@ -785,16 +787,30 @@ def _collect_one_future(
         answers, failure = {}, _offsets_exc_name(e)
     else:
         failure = "UNKNOWN"  # a partition missing from the answer (librdkafka never does this)
+    # keyed by (topic, partition): a TopicPartition is that tuple, so it looks itself up
     by_tp = {(c.topic, c.partition): v for c, v in answers.items()}
     for key in req.queries:
         tp, spec = key
-        info = by_tp.get((tp.topic, tp.partition))
+        info = by_tp.get(tp)
         if info is None:
-            yield key, OffsetResult(tp.topic, tp.partition, spec, None, error=failure)
+            yield key, OffsetResult(tp[0], tp[1], spec, None, error=failure)
         elif isinstance(info, KafkaError):
-            yield key, OffsetResult(tp.topic, tp.partition, spec, None, error=_partition_error(info))
+            yield key, OffsetResult(tp[0], tp[1], spec, None, error=_partition_error(info))
         else:
-            yield key, _to_result(tp, spec, info.offset, info.timestamp, info.leader_epoch)
+            offset = info.offset
+            if offset >= 0:  # the common case, inline (see _to_result for the sentinels)
+                ts = info.timestamp
+                epoch = info.leader_epoch
+                yield key, OffsetResult(
+                    tp[0],
+                    tp[1],
+                    spec,
+                    offset,
+                    ts if ts is not None and ts >= 0 else None,
+                    epoch if epoch is not None and epoch >= 0 else None,
+                )
+            else:
+                yield key, _to_result(tp, spec, offset, info.timestamp, info.leader_epoch)
 
 
 def _in_thread(fn: Callable[..., _T], *args: Any, **kwargs: Any) -> Future[_T]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 
 class SpecKind(str, Enum):
@@ -30,13 +32,26 @@ class OffsetSpec:
 
     kind: SpecKind
     timestamp_ms: int | None = None
+    #: computed once: a run has a handful of specs, each hashed and named tens of thousands of times
+    _hash: int = field(init=False, repr=False, compare=False)
+    _name: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.kind.value, self.timestamp_ms)))
+        name = str(self.timestamp_ms) if self.kind is SpecKind.TIMESTAMP else str(self.kind.value)
+        object.__setattr__(self, "_name", name)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # str hashes differ between processes: a copy (a Spark task) computes its own
+        return (type(self), (self.kind, self.timestamp_ms))
 
     @property
     def name(self) -> str:
         """Canonical name: ``earliest``, ``latest``, ``max-timestamp`` or the epoch ms."""
-        if self.kind is SpecKind.TIMESTAMP:
-            return str(self.timestamp_ms)
-        return str(self.kind.value)
+        return self._name
 
     @property
     def kafka_time(self) -> int:
@@ -74,27 +89,82 @@ class Isolation(str, Enum):
     READ_COMMITTED = "read_committed"
 
 
-@dataclass(frozen=True, order=True)
-class TopicPartition:
-    """A topic and partition number."""
+class TopicPartition(tuple[str, int]):
+    """A topic and partition number: an immutable ``(topic, partition)`` pair.
 
-    topic: str
-    partition: int
+    A tuple subclass, so hashing, equality and ordering (topic, then partition) run in C:
+    results, plans and renderers key and sort tens of thousands of them. (Not a
+    ``NamedTuple``: PySpark replaces ``collections.namedtuple`` with a version whose
+    instances unpickle as a different class.)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, topic: str, partition: int) -> TopicPartition:
+        return tuple.__new__(cls, (topic, partition))
+
+    if TYPE_CHECKING:
+
+        @property
+        def topic(self) -> str:
+            """The topic name."""
+            ...
+
+        @property
+        def partition(self) -> int:
+            """The partition number."""
+            ...
+
+    else:
+        topic = property(itemgetter(0), doc="The topic name.")
+        partition = property(itemgetter(1), doc="The partition number.")
+
+    def __getnewargs__(self) -> tuple[str, int]:
+        return (self[0], self[1])
+
+    def __repr__(self) -> str:
+        return f"TopicPartition(topic={self[0]!r}, partition={self[1]!r})"
 
     def __str__(self) -> str:
-        return f"{self.topic}:{self.partition}"
+        return f"{self[0]}:{self[1]}"
 
 
-@dataclass(frozen=True)
-class PartitionInfo:
-    """Metadata for one partition as the cluster reports it."""
+class PartitionInfo(tuple[str, int, int, tuple[int, ...], tuple[int, ...], "str | None"]):
+    """Metadata for one partition as the cluster reports it (immutable; a tuple, cheap to build)."""
 
-    topic: str
-    partition: int
-    leader: int  # -1 when the partition has no leader
-    replicas: tuple[int, ...] = ()
-    isr: tuple[int, ...] = ()
-    error: str | None = None
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        topic: str
+        partition: int
+        leader: int  # -1 when the partition has no leader
+        replicas: tuple[int, ...]
+        isr: tuple[int, ...]
+        error: str | None
+    else:
+        topic = property(itemgetter(0))
+        partition = property(itemgetter(1))
+        leader = property(itemgetter(2))
+        replicas = property(itemgetter(3))
+        isr = property(itemgetter(4))
+        error = property(itemgetter(5))
+
+    def __new__(
+        cls,
+        topic: str,
+        partition: int,
+        leader: int,
+        replicas: tuple[int, ...] = (),
+        isr: tuple[int, ...] = (),
+        error: str | None = None,
+    ) -> PartitionInfo:
+        return tuple.__new__(cls, (topic, partition, leader, replicas, isr, error))
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        return _fields_repr(self, ("topic", "partition", "leader", "replicas", "isr", "error"))
 
 
 @dataclass(frozen=True)
@@ -121,8 +191,9 @@ class ClusterMetadata:
         return sorted(self.topics)
 
 
-@dataclass(frozen=True)
-class OffsetResult:
+class OffsetResult(
+    tuple[str, int, OffsetSpec, "int | None", "int | None", "int | None", "str | None"]
+):
     """The answer for one partition and one spec.
 
     ``offset`` and ``timestamp`` are ``None`` when unknown: a timestamp lookup with
@@ -130,36 +201,70 @@ class OffsetResult:
     ``earliest``/``latest`` (Kafka returns none), or any error. ``error`` holds
     Kafka's error name (``UNKNOWN_TOPIC_OR_PARTITION``…) and never coexists with an
     invented offset.
+
+    Immutable: a tuple underneath (a run builds one per partition and spec, tens of
+    thousands; a frozen dataclass costs five times as much to construct).
     """
 
-    topic: str
-    partition: int
-    spec: OffsetSpec
-    offset: int | None
-    timestamp: int | None = None
-    leader_epoch: int | None = None
-    error: str | None = None
+    __slots__ = ()
+
+    if TYPE_CHECKING:
+        topic: str
+        partition: int
+        spec: OffsetSpec
+        offset: int | None
+        timestamp: int | None
+        leader_epoch: int | None
+        error: str | None
+    else:
+        topic = property(itemgetter(0))
+        partition = property(itemgetter(1))
+        spec = property(itemgetter(2))
+        offset = property(itemgetter(3))
+        timestamp = property(itemgetter(4))
+        leader_epoch = property(itemgetter(5))
+        error = property(itemgetter(6))
+
+    def __new__(
+        cls,
+        topic: str,
+        partition: int,
+        spec: OffsetSpec,
+        offset: int | None,
+        timestamp: int | None = None,
+        leader_epoch: int | None = None,
+        error: str | None = None,
+    ) -> OffsetResult:
+        return tuple.__new__(cls, (topic, partition, spec, offset, timestamp, leader_epoch, error))
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        return _fields_repr(
+            self, ("topic", "partition", "spec", "offset", "timestamp", "leader_epoch", "error")
+        )
 
     @property
     def tp(self) -> TopicPartition:
         """The result's topic partition."""
-        return TopicPartition(self.topic, self.partition)
+        return TopicPartition(self[0], self[1])
 
     @property
     def ok(self) -> bool:
         """True when the broker answered without error."""
-        return self.error is None
+        return self[6] is None
 
     def to_record(self) -> dict[str, object]:
         """The documented JSON/CSV record of ``list``."""
         return {
-            "topic": self.topic,
-            "partition": self.partition,
-            "spec": self.spec.name,
-            "offset": self.offset,
-            "timestamp": self.timestamp,
-            "leader_epoch": self.leader_epoch,
-            "error": self.error,
+            "topic": self[0],
+            "partition": self[1],
+            "spec": self[2].name,
+            "offset": self[3],
+            "timestamp": self[4],
+            "leader_epoch": self[5],
+            "error": self[6],
         }
 
 
@@ -205,3 +310,9 @@ class OffsetTable:
             for t, err in self.missing_topics
             for s in self.specs
         ]
+
+
+def _fields_repr(obj: tuple[Any, ...], names: tuple[str, ...]) -> str:
+    """``Name(field=value, …)`` for the tuple-based models, as a dataclass would show them."""
+    inner = ", ".join(f"{n}={v!r}" for n, v in zip(names, obj, strict=True))
+    return f"{type(obj).__name__}({inner})"

@@ -75,12 +75,12 @@ def render(
             rec[RATE_FIELD] = None if value is None else round(value, 3)
         default_cols = (*r.COLUMNS, RATE_FIELD)
     cols = list(view.columns) if view.columns else None
-    recs = select_columns(recs, cols)
+    shown = select_columns(recs, cols)
     if view.fmt is OutputFormat.json:
-        return to_json(recs)
+        return to_json(shown)
     if view.fmt is OutputFormat.jsonl:
-        return to_jsonl(recs)
-    return to_csv(recs, cols or default_cols, header=not view.no_headers)
+        return to_jsonl(shown)
+    return to_csv(shown, cols or default_cols, header=not view.no_headers)
 
 
 def show(table: OffsetTable, view: ListView) -> None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 Record = Mapping[str, Any]
@@ -31,24 +32,39 @@ def to_jsonl(records: Iterable[Record]) -> str:
 
 
 def to_csv(records: Iterable[Record], columns: Sequence[str], *, header: bool = True) -> str:
-    """RFC 4180 CSV with the given columns; ``None`` becomes an empty field."""
+    """RFC 4180 CSV with the given columns; ``None`` becomes an empty field, booleans ``true``/``false``."""
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv.writer(buf, lineterminator="\n")  # writes None as an empty field
     if header:
         w.writerow(columns)
+    row_of = _row_getter(columns)
     for r in records:
-        w.writerow(["" if r.get(c) is None else _cell(r.get(c)) for c in columns])
+        row = row_of(r)
+        if bool in map(type, row):
+            row = tuple(_BOOL_TEXT[v] if type(v) is bool else v for v in row)
+        w.writerow(row)
     return buf.getvalue()
 
 
-def _cell(v: Any) -> Any:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return v
+_BOOL_TEXT = {True: "true", False: "false"}
 
 
-def select_columns(records: Iterable[Record], columns: Sequence[str] | None) -> list[dict[str, Any]]:
-    """Keep only ``columns`` (in that order) of each record; all when ``columns`` is None."""
+def _row_getter(columns: Sequence[str]) -> Callable[[Record], tuple[Any, ...]]:
+    """A function from a record to its values in ``columns`` order (a missing key: ``None``)."""
+    cols = tuple(columns)
+    many = itemgetter(*cols) if len(cols) > 1 else None
+
+    def row(r: Record) -> tuple[Any, ...]:
+        try:
+            return many(r) if many is not None else (r[cols[0]],)
+        except KeyError:
+            return tuple(r.get(c) for c in cols)
+
+    return row
+
+
+def select_columns(records: Iterable[Record], columns: Sequence[str] | None) -> list[Record]:
+    """Keep only ``columns`` (in that order) of each record; all (the records themselves) when None."""
     if not columns:
-        return [dict(r) for r in records]
+        return list(records)
     return [{c: r.get(c) for c in columns} for r in records]

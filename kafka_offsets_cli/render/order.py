@@ -27,7 +27,9 @@ def partition_order(
     no record) last. ``reverse`` makes the key descending; ties and rows without
     a value keep their places.
     """
-    tps = sorted({r.tp for r in table.results} | set(table.partitions))
+    selected = set(table.partitions)
+    extra = {r.tp for r in table.results if (r.topic, r.partition) not in selected}
+    tps = sorted(selected | extra) if extra else sorted(selected)
     if key is SortKey.TOPIC:
         return list(reversed(tps)) if reverse else tps
     if key is SortKey.PARTITION:
