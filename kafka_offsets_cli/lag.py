@@ -647,6 +647,7 @@ def collect(
         [OffsetSpec.earliest(), OffsetSpec.latest()],
         isolation=isolation,
         chunk_size=chunk_size,
+        leaders=metadata.leaders(),
     )
     by_key = {(r.tp, r.spec): r for r in results}
     rows: list[LagRow] = []

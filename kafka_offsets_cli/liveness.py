@@ -397,10 +397,12 @@ def _collect(
     from .queries import fetch_offsets, missing_results, missing_topics, resolve_selection
     from .timeparse import now_ms
 
-    _, res = resolve_selection(source, selection)
+    md, res = resolve_selection(source, selection)
     spec = OffsetSpec.max_timestamp()
     latest = OffsetSpec.latest()
-    fetched = fetch_offsets(source, res.partitions, [spec, latest] if ends else [spec], isolation=isolation)
+    fetched = fetch_offsets(
+        source, res.partitions, [spec, latest] if ends else [spec], isolation=isolation, leaders=md.leaders()
+    )
     results = [r for r in fetched if r.spec == spec]
     end_offsets = {
         r.tp: r.offset for r in fetched if r.spec == latest and r.error is None and r.offset is not None

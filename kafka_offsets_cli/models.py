@@ -190,6 +190,12 @@ class ClusterMetadata:
         """All topic names, sorted."""
         return sorted(self.topics)
 
+    def leaders(self) -> dict[TopicPartition, int]:
+        """Each known partition's leader broker id (-1: none), for planning requests per leader."""
+        return {
+            TopicPartition(p.topic, p.partition): p.leader for t in self.topics.values() for p in t.partitions
+        }
+
 
 class OffsetResult(
     tuple[str, int, OffsetSpec, "int | None", "int | None", "int | None", "str | None"]

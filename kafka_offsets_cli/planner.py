@@ -1,23 +1,27 @@
 """Plan ListOffsets requests: which partitions go out together for which spec.
 
-librdkafka sends one ListOffsets request per partition leader for each
-``list_offsets`` call, and a call carries one spec per partition. A call with
-thousands of partitions costs much more CPU than several calls of a few hundred
-submitted at once, so partitions are chunked per spec. Every chunk of every spec
-is submitted concurrently by the client.
+The protocol's minimum is one ListOffsets request per partition leader per spec: a
+request carries one timestamp (spec) per partition and goes to one broker. librdkafka
+sends one request per leader for each ``list_offsets`` call, and matches each answered
+partition against the call's list with a linear search, so a call's CPU cost grows with
+the square of its size (10,000 partitions x 4 specs on 3 leaders: 0.29 s in calls of 500,
+0.86 s in one call per leader and spec; bench/README.md). The plan therefore groups
+partitions by leader and cuts each leader's group into calls of at most ``chunk_size``:
+every call is exactly one request, and a leader with up to ``chunk_size`` selected
+partitions gets the minimum, one request per spec. All calls are submitted at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
 from .models import OffsetSpec, TopicPartition
 
-#: Partitions per ``list_offsets`` call. librdkafka's cost per call grows faster than
-#: linearly with its size: 10,000 partitions x 4 specs took ~2.7 s CPU in calls of
-#: 10,000, ~0.8 s in calls of 2,000 and ~0.35 s in calls of 200-500 (bench/README.md).
+#: Partitions per ``list_offsets`` call (one leader's). librdkafka's cost per call grows with
+#: the square of its size: 10,000 partitions x 4 specs took ~2.7 s CPU in calls of 10,000,
+#: ~0.8 s in calls of 2,000 and ~0.3 s in calls of 200-500 (bench/README.md).
 DEFAULT_CHUNK = 500
 
 T = TypeVar("T")
@@ -55,14 +59,28 @@ def plan_requests(
     partitions: Sequence[TopicPartition],
     specs: Sequence[OffsetSpec],
     chunk_size: int = DEFAULT_CHUNK,
+    leaders: Mapping[TopicPartition, int] | None = None,
 ) -> list[OffsetRequest]:
-    """All calls needed for ``partitions`` x ``specs``: per spec, chunks of partitions."""
-    # same order as sorting the dataclasses, without ~10 Python-level __lt__ calls per partition
-    unique = sorted(set(partitions), key=lambda tp: (tp.topic, tp.partition))
+    """All calls needed for ``partitions`` x ``specs``: per spec, per leader, chunks of partitions.
+
+    ``leaders`` (partition -> leader broker id, from metadata) makes each call one
+    leader's, hence one request; a partition it does not know goes with the others
+    whose leader is unknown. Without it, partitions are chunked in (topic, partition)
+    order and librdkafka splits each call by leader.
+    """
+    unique = sorted(set(partitions))
+    if leaders:
+        by_leader: dict[int, list[TopicPartition]] = {}
+        for tp in unique:
+            by_leader.setdefault(leaders.get(tp, -1), []).append(tp)
+        groups = [by_leader[b] for b in sorted(by_leader)]
+    else:
+        groups = [unique]
     return [
         OffsetRequest(tuple((tp, spec) for tp in chunk))
         for spec in dict.fromkeys(specs)
-        for chunk in chunked(unique, chunk_size)
+        for group in groups
+        for chunk in chunked(group, chunk_size)
     ]
 
 

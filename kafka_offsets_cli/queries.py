@@ -7,7 +7,7 @@ selection -> plan -> execute -> results is one path for every command.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol
 
@@ -97,10 +97,15 @@ def fetch_offsets(
     isolation: Isolation | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     progress: Callable[[int], None] | None = None,
+    leaders: Mapping[TopicPartition, int] | None = None,
 ) -> list[OffsetResult]:
-    """ListOffsets for every partition and spec: one call per spec and chunk, all concurrent."""
+    """ListOffsets for every partition and spec: one call per spec, leader and chunk, all concurrent.
+
+    ``leaders`` (from the metadata the caller resolved its partitions with) lets every
+    call go to one broker; see :func:`planner.plan_requests`.
+    """
     return source.list_offsets(
-        plan_requests(partitions, specs, chunk_size), isolation=isolation, progress=progress
+        plan_requests(partitions, specs, chunk_size, leaders), isolation=isolation, progress=progress
     )
 
 
@@ -114,9 +119,15 @@ def list_table(
     progress: Callable[[int], None] | None = None,
 ) -> OffsetTable:
     """The whole ``list`` use case: resolve, fetch, and include missing selections as errors."""
-    _, res = resolve_selection(source, selection)
+    md, res = resolve_selection(source, selection)
     results = fetch_offsets(
-        source, res.partitions, specs, isolation=isolation, chunk_size=chunk_size, progress=progress
+        source,
+        res.partitions,
+        specs,
+        isolation=isolation,
+        chunk_size=chunk_size,
+        progress=progress,
+        leaders=md.leaders(),
     )
     results += missing_results(res, specs)
     return OffsetTable(tuple(specs), tuple(res.partitions), tuple(results), missing_topics(res))

@@ -355,7 +355,7 @@ def build_plan(source: RewindSource, group: str, target: Target, selection: Sele
                 gone[tp] = info.error if info is not None and info.error else "UNKNOWN_TOPIC_OR_PARTITION"
             else:
                 partitions.append(tp)
-    results = fetch_offsets(source, sorted(set(partitions)), specs_for(target))
+    results = fetch_offsets(source, sorted(set(partitions)), specs_for(target), leaders=md.leaders())
     plan = make_plan(group, target, partitions, committed, results)
     if not gone:
         return Plan(group, target, plan.rows, tuple(missing_topics))

@@ -49,3 +49,44 @@ def test_chunked_sizes(n: int, size: int) -> None:
     parts = chunked(list(range(n)), size)
     assert [x for p in parts for x in p] == list(range(n))
     assert all(0 < len(p) <= size for p in parts)
+
+
+@given(
+    st.dictionaries(
+        st.tuples(st.sampled_from(["a", "b", "c.d"]), st.integers(0, 300)), st.integers(-1, 4), max_size=400
+    ),
+    st.integers(1, 120),
+)
+def test_with_leaders_every_call_goes_to_one_broker_and_covers_everything(
+    leader_of: dict[tuple[str, int], int], size: int
+) -> None:
+    leaders = {TopicPartition(t, p): b for (t, p), b in leader_of.items()}
+    specs = [OffsetSpec.earliest(), OffsetSpec.at(7)]
+    reqs = plan_requests(list(leaders), specs, size, leaders)
+    for r in reqs:
+        assert len({leaders[tp] for tp, _ in r.queries}) == 1
+        assert len({s for _, s in r.queries}) == 1
+        assert len(r) <= size
+    assert sorted(q for r in reqs for q in r.queries) == sorted((tp, s) for tp in leaders for s in specs)
+    per_leader: dict[int, int] = {}
+    for b in leaders.values():
+        per_leader[b] = per_leader.get(b, 0) + 1
+    assert len(reqs) == len(specs) * sum(-(-n // size) for n in per_leader.values())
+
+
+def test_with_leaders_and_small_leaders_one_call_per_leader_per_spec() -> None:
+    """The protocol's minimum: one ListOffsets request per leader per spec."""
+    parts = tps(900)
+    leaders = {tp: tp.partition % 3 for tp in parts}
+    specs = [OffsetSpec.earliest(), OffsetSpec.latest(), OffsetSpec.max_timestamp(), OffsetSpec.at(5)]
+    reqs = plan_requests(parts, specs, chunk_size=500, leaders=leaders)
+    assert len(reqs) == 3 * 4
+    assert all(len(r) == 300 for r in reqs)
+
+
+def test_a_partition_without_a_known_leader_is_still_asked() -> None:
+    parts = tps(10)
+    leaders = {tp: 1 for tp in parts[:5]}
+    reqs = plan_requests(parts, [OffsetSpec.latest()], leaders=leaders)
+    assert sorted(tp for r in reqs for tp, _ in r.queries) == sorted(parts)
+    assert len(reqs) == 2
