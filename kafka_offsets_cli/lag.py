@@ -294,13 +294,15 @@ def time_lags(
     *,
     isolation: Isolation | None = None,
     chunk_size: int = DEFAULT_CHUNK,
+    leaders: Mapping[TopicPartition, int] | None = None,
 ) -> dict[tuple[TopicPartition, int], TimeLag]:
     """Time lag inputs M(c) for every lagging row, by batched bisection on timestamps.
 
     One max-timestamp call for the lagging partitions gives each search its upper
     bound (and often the answer); then every round sends one timestamp lookup per
     unfinished (partition, committed offset) — all partitions in the same round go
-    out together, planned by :func:`~kafka_offsets_cli.planner.plan_queries`.
+    out together, planned by :func:`~kafka_offsets_cli.planner.plan_queries` (per
+    leader when ``leaders`` is given: one request per leader per round).
     Rows that share a partition and committed offset (several groups) share a
     search. Keys: ``(partition, committed)``; turn them into ``time_lag_ms`` with
     :func:`with_time_lags`.
@@ -314,7 +316,12 @@ def time_lags(
     max_results = {
         r.tp: r
         for r in fetch_offsets(
-            source, tps, [OffsetSpec.max_timestamp()], isolation=isolation, chunk_size=chunk_size
+            source,
+            tps,
+            [OffsetSpec.max_timestamp()],
+            isolation=isolation,
+            chunk_size=chunk_size,
+            leaders=leaders,
         )
     }
     searches: dict[tuple[TopicPartition, int], Bisection] = {}
@@ -328,7 +335,7 @@ def time_lags(
         if not active:
             break
         queries = [(k[0], OffsetSpec.at(t)) for k, _, t in active]
-        answers = source.list_offsets(plan_queries(queries, chunk_size), isolation=isolation)
+        answers = source.list_offsets(plan_queries(queries, chunk_size, leaders), isolation=isolation)
         by_query = {(a.tp, a.spec): a for a in answers}
         for (tp, _c), b, t in active:
             ans = by_query.get((tp, OffsetSpec.at(t)))
@@ -651,11 +658,14 @@ def collect(
     )
     by_key = {(r.tp, r.spec): r for r in results}
     rows: list[LagRow] = []
+    earliest, latest = OffsetSpec.earliest(), OffsetSpec.latest()
     for g, tp, c, ok in plan:
         if ok:
-            no = OffsetResult(tp.topic, tp.partition, OffsetSpec.latest(), None, error="NO_ANSWER")
-            early = by_key.get((tp, OffsetSpec.earliest()), no)
-            late = by_key.get((tp, OffsetSpec.latest()), no)
+            early = by_key.get((tp, earliest))
+            late = by_key.get((tp, latest))
+            if early is None or late is None:
+                no = OffsetResult(tp.topic, tp.partition, latest, None, error="NO_ANSWER")
+                early, late = early or no, late or no
         else:
             early = late = OffsetResult(
                 tp.topic, tp.partition, OffsetSpec.latest(), None, error=UNKNOWN_TOPIC
@@ -683,7 +693,7 @@ def collect(
     if time_lag:
         from .timeparse import now_ms
 
-        lags = time_lags(source, rows, isolation=isolation, chunk_size=chunk_size)
+        lags = time_lags(source, rows, isolation=isolation, chunk_size=chunk_size, leaders=metadata.leaders())
         rows = with_time_lags(rows, lags, now_ms())
         searched = len(lags)
         rounds = max((t.rounds for t in lags.values()), default=0)

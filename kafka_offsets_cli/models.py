@@ -64,22 +64,26 @@ class OffsetSpec:
     @classmethod
     def earliest(cls) -> OffsetSpec:
         """The log start offset."""
-        return cls(SpecKind.EARLIEST)
+        return _NAMED_SPECS[SpecKind.EARLIEST]
 
     @classmethod
     def latest(cls) -> OffsetSpec:
         """The high watermark (read_uncommitted) or last stable offset (read_committed)."""
-        return cls(SpecKind.LATEST)
+        return _NAMED_SPECS[SpecKind.LATEST]
 
     @classmethod
     def max_timestamp(cls) -> OffsetSpec:
         """The record with the highest timestamp (KIP-734)."""
-        return cls(SpecKind.MAX_TIMESTAMP)
+        return _NAMED_SPECS[SpecKind.MAX_TIMESTAMP]
 
     @classmethod
     def at(cls, timestamp_ms: int) -> OffsetSpec:
         """The earliest offset whose timestamp is >= ``timestamp_ms`` (KIP-79)."""
         return cls(SpecKind.TIMESTAMP, timestamp_ms)
+
+
+#: The named specs, one shared instance each (immutable; asked for per partition in hot loops).
+_NAMED_SPECS = {k: OffsetSpec(k) for k in (SpecKind.EARLIEST, SpecKind.LATEST, SpecKind.MAX_TIMESTAMP)}
 
 
 class Isolation(str, Enum):

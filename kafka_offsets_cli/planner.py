@@ -85,12 +85,15 @@ def plan_requests(
 
 
 def plan_queries(
-    queries: Sequence[tuple[TopicPartition, OffsetSpec]], chunk_size: int = DEFAULT_CHUNK
+    queries: Sequence[tuple[TopicPartition, OffsetSpec]],
+    chunk_size: int = DEFAULT_CHUNK,
+    leaders: Mapping[TopicPartition, int] | None = None,
 ) -> list[OffsetRequest]:
     """Calls for heterogeneous queries (each partition its own spec, e.g. a bisection round).
 
     A partition asked more than once goes to separate calls, as librdkafka rejects
-    duplicates within one call.
+    duplicates within one call; ``leaders`` groups each call's partitions by leader,
+    as in :func:`plan_requests`.
     """
     rounds: list[list[tuple[TopicPartition, OffsetSpec]]] = []
     counts: dict[TopicPartition, int] = {}
@@ -100,4 +103,14 @@ def plan_queries(
         if k == len(rounds):
             rounds.append([])
         rounds[k].append((tp, spec))
-    return [OffsetRequest(chunk) for r in rounds for chunk in chunked(r, chunk_size)]
+    out: list[OffsetRequest] = []
+    for r in rounds:
+        if leaders:
+            by_leader: dict[int, list[tuple[TopicPartition, OffsetSpec]]] = {}
+            for q in r:
+                by_leader.setdefault(leaders.get(q[0], -1), []).append(q)
+            groups = [by_leader[b] for b in sorted(by_leader)]
+        else:
+            groups = [r]
+        out += [OffsetRequest(chunk) for group in groups for chunk in chunked(group, chunk_size)]
+    return out

@@ -90,3 +90,21 @@ def test_a_partition_without_a_known_leader_is_still_asked() -> None:
     reqs = plan_requests(parts, [OffsetSpec.latest()], leaders=leaders)
     assert sorted(tp for r in reqs for tp, _ in r.queries) == sorted(parts)
     assert len(reqs) == 2
+
+
+@given(
+    st.lists(st.tuples(st.integers(0, 20), st.integers(0, 50)), max_size=300),
+    st.integers(1, 40),
+    st.integers(1, 4),
+)
+def test_plan_queries_with_leaders_one_broker_per_call_no_repeats(
+    pairs: list[tuple[int, int]], size: int, brokers: int
+) -> None:
+    queries = [(TopicPartition("t", p), OffsetSpec.at(ts)) for p, ts in pairs]
+    leaders = {tp: tp.partition % brokers for tp, _ in queries}
+    calls = plan_queries(queries, size, leaders)
+    assert sorted(q for c in calls for q in c.queries) == sorted(queries)
+    for c in calls:
+        assert len(c) <= size
+        assert len({tp for tp, _ in c.queries}) == len(c)
+        assert len({leaders[tp] for tp, _ in c.queries}) <= 1
