@@ -612,8 +612,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         data["targets"] = targets(results, spark)
         print()
         for t in data["targets"]:
-            val = "not measured" if t["value"] is None else f"{t['value']:.3g} {t['unit']}".strip()
-            print(f"{t['status']:4}  {t['target']}: {val}")
+            if t["value"] is not None:
+                val = f"{t['value']:.3g} {t['unit']}".strip()
+            else:
+                val = "not measured" if t["status"] == "N/A" else "checked"
+            note = f" ({t['note']})" if t.get("note") else ""
+            print(f"{t['status']:4}  {t['target']}: {val}{note}")
         print(f"load average (1 min): {data['load_1m']}")
         if not args.no_write:
             js, md = write_results(data, markdown(data))
