@@ -333,7 +333,7 @@ def _spark(
     from dataclasses import replace
 
     from ..spark.pipeline import RunOptions, run_check
-    from ..spark.session import SessionOptions, job_failure, start_session
+    from ..spark.session import SessionOptions, interrupted, job_failure, start_session
 
     progress.set("starting Spark")
     runtime = start_session(SessionOptions(master=master, debug=debug, ui=ui, conf=tuple(conf)))
@@ -351,6 +351,8 @@ def _spark(
         except (KafkaOffsetsError, KeyboardInterrupt):
             raise
         except Exception as e:  # a failed Spark job (Py4JJavaError, PySparkException…): one line, UNKNOWN
+            if interrupted(e):
+                raise KeyboardInterrupt from None
             raise job_failure(e) from e
     finally:
         progress.set("stopping Spark")

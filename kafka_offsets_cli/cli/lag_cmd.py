@@ -21,7 +21,6 @@ from .options import (
     ClusterOpt,
     ColumnsOpt,
     CommandConfigOpt,
-    ConnectionArgs,
     ExcludeInternalOpt,
     GroupOpt,
     IsolationOpt,
@@ -32,6 +31,9 @@ from .options import (
     TopicPartitionsOpt,
     WatchOpt,
     XOpt,
+    connection_settings,
+    optional_selection_from,
+    watch_interval,
 )
 
 if TYPE_CHECKING:
@@ -148,34 +150,16 @@ def lag_cmd(
     """Consumer group lag per partition."""
     debug = is_debug(ctx)
     with boundary(debug):
-        from ..selection import parse_selection
         from .emit import default_format, parse_columns
         from .lag_view import RATE_FIELDS, LagView
-        from .options import settings_from
 
         if not group and not group_regex:
             raise UsageError("name the consumer groups: --group GROUP and/or --group-regex REGEX")
         fmt = LagOutput(output.value if output else default_format("table", "jsonl"))
         cols = parse_columns(columns, (*COLUMNS, *RATE_FIELDS) if watch is not None else COLUMNS)
-        interval = None
-        if watch is not None:
-            from .watch import parse_interval
-
-            interval = parse_interval(watch)
-        given = topic or partitions is not None or topic_partitions is not None or exclude_internal_topics
-        selection = (
-            parse_selection(
-                topics=topic or (),
-                partitions=partitions,
-                topic_partitions=topic_partitions,
-                exclude_internal=exclude_internal_topics,
-            )
-            if given
-            else None
-        )
-        settings = settings_from(
-            ConnectionArgs(bootstrap_server, command_config, tuple(x or ()), timeout, isolation, cluster)
-        )
+        interval = watch_interval(watch)
+        selection = optional_selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
+        settings = connection_settings(bootstrap_server, command_config, x, timeout, isolation, cluster)
         view = LagView(fmt, tuple(cols) if cols else None, no_headers, only_lagging, sort)
         query = _Query(
             list(group or ()), list(group_regex or ()), selection, isolation, time_lag, marker_check

@@ -24,7 +24,6 @@ from .options import (
     ClusterOpt,
     ColumnsOpt,
     CommandConfigOpt,
-    ConnectionArgs,
     ExcludeInternalOpt,
     IsolationOpt,
     NoHeadersOpt,
@@ -36,6 +35,9 @@ from .options import (
     TzOpt,
     WatchOpt,
     XOpt,
+    connection_settings,
+    selection_from,
+    watch_interval,
 )
 
 SPEC_HELP = (
@@ -110,10 +112,8 @@ def list_cmd(
     """Offsets of partitions by spec."""
     debug = is_debug(ctx)
     with boundary(debug):
-        from ..selection import parse_selection
         from ..specs import parse_specs
         from ..timeparse import now_ms, parse_tz
-        from .options import settings_from
 
         zone = parse_tz(tz)
         specs = parse_specs(spec or [], now_ms=now_ms(), tz=zone)
@@ -123,20 +123,9 @@ def list_cmd(
                 "--output plain takes one spec (as kafka-get-offsets.sh); use json or csv for several"
             )
         cols = _columns(columns, watching=watch is not None)
-        interval = None
-        if watch is not None:
-            from .watch import parse_interval
-
-            interval = parse_interval(watch)
-        selection = parse_selection(
-            topics=topic or (),
-            partitions=partitions,
-            topic_partitions=topic_partitions,
-            exclude_internal=exclude_internal_topics,
-        )
-        settings = settings_from(
-            ConnectionArgs(bootstrap_server, command_config, tuple(x or ()), timeout, isolation, cluster)
-        )
+        interval = watch_interval(watch)
+        selection = selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
+        settings = connection_settings(bootstrap_server, command_config, x, timeout, isolation, cluster)
         from .list_view import ListView, show
 
         view = ListView(fmt, zone, no_headers, tuple(cols) if cols else None, sort, reverse, _tty())

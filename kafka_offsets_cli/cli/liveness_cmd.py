@@ -20,7 +20,6 @@ from .options import (
     ClusterOpt,
     ColumnsOpt,
     CommandConfigOpt,
-    ConnectionArgs,
     ExcludeInternalOpt,
     IsolationOpt,
     NoHeadersOpt,
@@ -31,6 +30,9 @@ from .options import (
     TzOpt,
     WatchOpt,
     XOpt,
+    connection_settings,
+    selection_from,
+    watch_interval,
 )
 
 if TYPE_CHECKING:
@@ -202,11 +204,9 @@ def liveness_cmd(
     debug = is_debug(ctx)
     status = MonitoringStatus.UNKNOWN
     with boundary(debug, monitoring=True):
-        from ..selection import parse_selection
         from ..timeparse import parse_duration, parse_tz
         from .emit import default_format, parse_columns
         from .liveness_view import RATE_FIELD, LivenessView
-        from .options import settings_from
 
         warn_ms, crit_ms = parse_duration(warn), parse_duration(crit)
         if warn_ms > crit_ms:
@@ -215,20 +215,9 @@ def liveness_cmd(
         zone = parse_tz(tz)
         fmt = LivenessOutput(output.value if output else default_format("table", "jsonl"))
         cols = parse_columns(columns, (*COLUMNS, RATE_FIELD) if watch is not None else COLUMNS)
-        interval = None
-        if watch is not None:
-            from .watch import parse_interval
-
-            interval = parse_interval(watch)
-        selection = parse_selection(
-            topics=topic or (),
-            partitions=partitions,
-            topic_partitions=topic_partitions,
-            exclude_internal=exclude_internal_topics,
-        )
-        settings = settings_from(
-            ConnectionArgs(bootstrap_server, command_config, tuple(x or ()), timeout, isolation, cluster)
-        )
+        interval = watch_interval(watch)
+        selection = selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
+        settings = connection_settings(bootstrap_server, command_config, x, timeout, isolation, cluster)
         check = _Check(
             selection,
             warn_ms,

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -15,6 +15,9 @@ from ..errors import UsageError
 from ..models import Isolation
 from ..timeparse import parse_duration
 from .complete import complete_clusters, complete_groups, complete_topic_partitions, complete_topics
+
+if TYPE_CHECKING:
+    from ..selection import Selection
 
 CONN = "Connection"
 SEL = "Selection"
@@ -227,3 +230,57 @@ def settings_from(args: ConnectionArgs, environ: Mapping[str, str] | None = None
         profile_bootstrap=profile.bootstrap_servers if profile else None,
         environ=env,
     )
+
+
+def connection_settings(
+    bootstrap_server: str | None,
+    command_config: str | None,
+    x: Sequence[str] | None,
+    timeout: str,
+    isolation: Isolation,
+    cluster: str | None,
+) -> ClientSettings:
+    """The shared connection options of a command as client settings (see :func:`settings_from`)."""
+    return settings_from(
+        ConnectionArgs(bootstrap_server, command_config, tuple(x or ()), timeout, isolation, cluster)
+    )
+
+
+def selection_from(
+    topic: Sequence[str] | None,
+    partitions: str | None,
+    topic_partitions: str | None,
+    exclude_internal_topics: bool,
+) -> Selection:
+    """The shared selection options as a :class:`Selection` (none given: all topics)."""
+    from ..selection import parse_selection
+
+    return parse_selection(
+        topics=topic or (),
+        partitions=partitions,
+        topic_partitions=topic_partitions,
+        exclude_internal=exclude_internal_topics,
+    )
+
+
+def optional_selection_from(
+    topic: Sequence[str] | None,
+    partitions: str | None,
+    topic_partitions: str | None,
+    exclude_internal_topics: bool,
+) -> Selection | None:
+    """As :func:`selection_from`, but ``None`` when no selection option is given.
+
+    For ``lag`` and ``rewind``, where no selection means "the group's own partitions".
+    """
+    given = bool(topic) or partitions is not None or topic_partitions is not None or exclude_internal_topics
+    return selection_from(topic, partitions, topic_partitions, exclude_internal_topics) if given else None
+
+
+def watch_interval(watch: str | None) -> float | None:
+    """``--watch`` in seconds, or ``None`` when not watching."""
+    if watch is None:
+        return None
+    from .watch import parse_interval
+
+    return parse_interval(watch)

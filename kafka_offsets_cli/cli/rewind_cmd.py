@@ -18,7 +18,6 @@ from .options import (
     ClusterOpt,
     ColumnsOpt,
     CommandConfigOpt,
-    ConnectionArgs,
     ExcludeInternalOpt,
     GroupOpt,
     IsolationOpt,
@@ -29,6 +28,8 @@ from .options import (
     TopicPartitionsOpt,
     TzOpt,
     XOpt,
+    connection_settings,
+    optional_selection_from,
 )
 
 if TYPE_CHECKING:
@@ -160,10 +161,8 @@ def rewind_cmd(
     """Reset a consumer group's offsets (dry run by default)."""
     debug = is_debug(ctx)
     with boundary(debug):
-        from ..selection import parse_selection
         from ..timeparse import now_ms, parse_tz
         from .emit import default_format, parse_columns
-        from .options import settings_from
 
         groups = list(dict.fromkeys(group or ()))
         if len(groups) != 1:
@@ -172,20 +171,8 @@ def rewind_cmd(
         target = _target(to, shift_by, now_ms(), zone)
         fmt = RewindOutput(output.value if output else default_format("table", "jsonl"))
         cols = parse_columns(columns, COLUMNS)
-        given = topic or partitions is not None or topic_partitions is not None or exclude_internal_topics
-        selection = (
-            parse_selection(
-                topics=topic or (),
-                partitions=partitions,
-                topic_partitions=topic_partitions,
-                exclude_internal=exclude_internal_topics,
-            )
-            if given
-            else None
-        )
-        settings = settings_from(
-            ConnectionArgs(bootstrap_server, command_config, tuple(x or ()), timeout, isolation, cluster)
-        )
+        selection = optional_selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
+        settings = connection_settings(bootstrap_server, command_config, x, timeout, isolation, cluster)
         _run(settings, groups[0], target, selection, execute, export, fmt, zone, cols, no_headers, debug)
 
 
