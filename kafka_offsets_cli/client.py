@@ -382,14 +382,24 @@ class KafkaClient:
     # -- metadata ---------------------------------------------------------------
 
     def metadata(
-        self, topic: str | None = None, *, only: Callable[[str], bool] | None = None
+        self,
+        topic: str | None = None,
+        *,
+        only: Callable[[str], bool] | None = None,
+        names: Sequence[str] | None = None,
     ) -> ClusterMetadata:
-        """Topic metadata for the whole cluster (or one topic).
+        """Topic metadata for the whole cluster (or one topic, or the topics ``names``).
 
         ``only``: keep just the topics whose name it accepts. Kafka answers with every
         topic of the cluster; turning tens of thousands of partitions into models costs
         more than the request when a selection needs a few of them.
+
+        ``names``: describe just these topics (one request however large the cluster);
+        each name is in the answer, with its partitions or its error
+        (``UNKNOWN_TOPIC_OR_PARTITION``, ``TOPIC_AUTHORIZATION_FAILED``…).
         """
+        if names is not None:
+            return self._describe_topics(names)
         timeout = max(0.5, self.remaining())
         try:
             md = self._await(_in_thread(self._admin.list_topics, topic=topic, timeout=timeout), timeout + 5)
@@ -414,6 +424,43 @@ class KafkaClient:
             topics[name] = TopicInfo(name, parts, internal=name.startswith("__"), error=terr)
         brokers = {b.id: f"{b.host}:{b.port}" for b in md.brokers.values()}
         return ClusterMetadata(topics, brokers, md.cluster_id, md.controller_id)
+
+    def _describe_topics(self, names: Sequence[str]) -> ClusterMetadata:
+        """DescribeTopics for ``names``: the topics found, and each other name with its error."""
+        from confluent_kafka import TopicCollection
+
+        wanted = list(dict.fromkeys(names))
+        if not wanted:
+            return ClusterMetadata({})
+        timeout = max(0.5, self.remaining())
+        try:
+            futs = self._admin.describe_topics(TopicCollection(wanted), request_timeout=timeout)
+        except KafkaException as e:
+            raise self._cluster_failure("describe topics", e) from None
+        topics: dict[str, TopicInfo] = {}
+        for name, f in futs.items():
+            try:
+                d = self._await(f, timeout + 5)
+            except FutureTimeout as e:
+                raise self._cluster_failure("describe topics", e) from None
+            except KafkaException as e:
+                err = _exc_name(e)
+                if err in ("TIMED_OUT", "TRANSPORT", "ALL_BROKERS_DOWN"):
+                    raise self._cluster_failure("describe topics", e) from None
+                topics[name] = TopicInfo(name, (), internal=name.startswith("__"), error=err)
+                continue
+            parts = tuple(
+                PartitionInfo(
+                    name,
+                    p.id,
+                    p.leader.id if p.leader is not None else -1,
+                    tuple(r.id for r in p.replicas),
+                    tuple(r.id for r in p.isr),
+                )
+                for p in sorted(d.partitions, key=lambda p: p.id)
+            )
+            topics[name] = TopicInfo(name, parts, internal=name.startswith("__"))
+        return ClusterMetadata(topics)
 
     # -- ListOffsets ------------------------------------------------------------
 

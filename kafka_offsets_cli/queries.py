@@ -14,16 +14,20 @@ from typing import Protocol
 from .errors import ClusterError
 from .models import ClusterMetadata, Isolation, OffsetResult, OffsetSpec, OffsetTable, TopicPartition
 from .planner import DEFAULT_CHUNK, OffsetRequest, plan_requests
-from .selection import UNKNOWN_TOPIC_OR_PARTITION, Resolution, Selection, resolve
+from .selection import UNKNOWN_TOPIC_OR_PARTITION, Resolution, Selection, resolve, topic_candidates
 
 
 class OffsetSource(Protocol):
     """What the use cases need from a Kafka client."""
 
     def metadata(
-        self, topic: str | None = None, *, only: Callable[[str], bool] | None = None
+        self,
+        topic: str | None = None,
+        *,
+        only: Callable[[str], bool] | None = None,
+        names: Sequence[str] | None = None,
     ) -> ClusterMetadata:
-        """Cluster metadata (``only``: just the topics whose name it accepts)."""
+        """Cluster metadata (``only``: just the topics whose name it accepts; ``names``: just these)."""
         ...
 
     def list_offsets(
@@ -46,9 +50,15 @@ def selection_metadata(
     for by name it answers ``TOPIC_AUTHORIZATION_FAILED``, which is what the user
     needs to see rather than ``UNKNOWN_TOPIC_OR_PARTITION``. ``narrow`` keeps only
     the topics the selection matches (enough for :func:`resolve`, not for callers
-    that look up other topics, such as a group's committed ones).
+    that look up other topics, such as a group's committed ones): when the selection
+    spells out plain names, by describing just the names they can match
+    (:func:`~kafka_offsets_cli.selection.topic_candidates`), one request whatever the
+    size of the cluster.
     """
     if narrow and selection is not None:
+        candidates = topic_candidates(selection)
+        if candidates is not None:
+            return _described(source.metadata(names=candidates), selection)
         md = source.metadata(only=selection.allows_topic)
     else:
         md = source.metadata()
@@ -64,6 +74,24 @@ def selection_metadata(
         if info is not None and info.error is not None and info.error != UNKNOWN_TOPIC_OR_PARTITION:
             extra[name] = info
     return replace(md, topics={**md.topics, **extra}) if extra else md
+
+
+def _described(md: ClusterMetadata, selection: Selection) -> ClusterMetadata:
+    """The described candidates as a topic listing would show them, plus the literal names' errors.
+
+    A name that does not exist is simply absent (as from a listing); other errors
+    (``TOPIC_AUTHORIZATION_FAILED``) count for the names the user spelled out, and not
+    for the wildcard variants of them, which a listing would not have shown either.
+    """
+    literal = set(selection.literal_topics() or ())
+    return replace(
+        md,
+        topics={
+            n: t
+            for n, t in md.topics.items()
+            if t.error is None or (n in literal and t.error != UNKNOWN_TOPIC_OR_PARTITION)
+        },
+    )
 
 
 def resolve_selection(source: OffsetSource, selection: Selection) -> tuple[ClusterMetadata, Resolution]:

@@ -72,6 +72,9 @@ UNKNOWN_TOPIC_OR_PARTITION = "UNKNOWN_TOPIC_OR_PARTITION"
 MAX_REPORTED_RANGE = 1000
 
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]+")
+
+#: The characters Kafka allows in a topic name (org.apache.kafka.common.internals.Topic).
+LEGAL_TOPIC_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
 _ID_ITEM = re.compile(r"([0-9]+)(?:(-)([0-9]*))?")
 
 
@@ -235,6 +238,32 @@ class Selection:
                 return None
             names.extend(literal)
         return tuple(dict.fromkeys(names))
+
+
+def topic_candidates(selection: Selection) -> tuple[str, ...] | None:
+    """Every topic name ``selection`` can match, when that is a short list; else ``None``.
+
+    A selection that spells out plain names (see :meth:`Selection.literal_topics`) can
+    only match names of their shape: ``orders`` is itself, and in ``orders.v1`` the dot,
+    a regex wildcard, stands for any of the 65 characters Kafka allows in a topic name.
+    Describing those names by name answers the selection exactly without listing the
+    whole cluster. ``None`` when a rule is a real regex, or a name has more than one dot
+    (65^2 names and more: listing the cluster is cheaper).
+    """
+    names = selection.literal_topics()
+    if names is None:
+        return None
+    out: list[str] = []
+    for name in names:
+        dots = name.count(".")
+        if dots > 1:
+            return None
+        if dots == 0:
+            out.append(name)
+            continue
+        head, tail = name.split(".")
+        out += [head + c + tail for c in LEGAL_TOPIC_CHARS]
+    return tuple(dict.fromkeys(out))
 
 
 def parse_topic_partitions(text: str) -> tuple[TopicRule, ...]:

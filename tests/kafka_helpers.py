@@ -157,7 +157,37 @@ def produce_transactional(
         producer.commit_transaction(timeout)
     elif commit is False:
         producer.abort_transaction(timeout)
+    if commit is not None:
+        partitions = sorted({r[0] for r in results if not isinstance(r, Exception)})
+        wait_transactions_settled(bootstrap, topic, partitions, timeout)
     return producer
+
+
+def wait_transactions_settled(
+    bootstrap: str, topic: str, partitions: Sequence[int], timeout: float = 30.0
+) -> None:
+    """Wait until no transaction is open on the partitions: last stable offset == high watermark.
+
+    EndTxn returns once the coordinator has logged the outcome; the commit/abort markers
+    reach the partitions just after it (tens of ms), and until then the marker's offset
+    and the last stable offset are not there yet.
+    """
+    from confluent_kafka import IsolationLevel
+    from confluent_kafka.admin import OffsetSpec
+
+    client = admin(bootstrap)
+    query = {TopicPartition(topic, p): OffsetSpec.latest() for p in partitions}
+    deadline = time.monotonic() + timeout
+    while True:
+        ends = []
+        for iso in (IsolationLevel.READ_UNCOMMITTED, IsolationLevel.READ_COMMITTED):
+            futures = client.list_offsets(query, isolation_level=iso)
+            ends.append({k.partition: f.result(timeout).offset for k, f in futures.items()})
+        if ends[0] == ends[1]:
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"transactions on {topic} {list(partitions)} open after {timeout}s: {ends}")
+        time.sleep(0.02)
 
 
 _COORDINATOR_NOT_READY = frozenset(

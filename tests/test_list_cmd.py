@@ -6,6 +6,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -173,7 +174,14 @@ def test_read_committed_sees_last_stable_offset(bootstrap: str, topic_name: str)
         assert com[(topic_name, 0, "latest")]["offset"] == 2  # last stable offset: the open transaction
     finally:
         producer.commit_transaction(30)
-    com = records("-b", bootstrap, "-t", topic_name, "--isolation", "read_committed")
+    # EndTxn returns once the coordinator has logged the commit; it writes the partitions' commit
+    # markers just after (~35 ms here), and the last stable offset moves when the marker lands
+    deadline = time.monotonic() + 10
+    while True:
+        com = records("-b", bootstrap, "-t", topic_name, "--isolation", "read_committed")
+        if com[(topic_name, 0, "latest")]["offset"] != 2 or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     assert com[(topic_name, 0, "latest")]["offset"] == 5  # 4 records + commit marker
 
 
@@ -252,3 +260,53 @@ def test_default_output_without_tty_is_jsonl(bootstrap: str, topics: Topics) -> 
     assert run.code == 0
     assert [r["partition"] for r in run.jsonl()] == [0, 1, 2]
     assert "\x1b[" not in run.stdout
+
+
+def test_a_dotted_topic_name_is_a_regex_as_in_getoffsetshell(bootstrap: str, topic_name: str) -> None:
+    """``--topic a.b`` also matches ``aXb`` (GetOffsetShell's --topic is a regex), found without listing."""
+    literal, twin, other = f"{topic_name}.d", f"{topic_name}Zd", f"{topic_name}.dd"
+    for name, parts in ((literal, 1), (twin, 2), (other, 1)):
+        create_topic(bootstrap, name, partitions=parts)
+    produce(bootstrap, twin, [(1, None, None, "z"), (1, None, None, "z")])
+    ref = get_offset_shell(bootstrap, "--topic", literal, "--time", "-1")
+    ours = subprocess_cli(
+        "list", "--bootstrap-server", bootstrap, "--topic", literal, "--time", "-1", "-o", "plain"
+    )
+    assert ours.code == 0, ours.stderr
+    assert ours.stdout == ref.stdout
+    assert set(ref) == {(literal, 0), (twin, 0), (twin, 1)}
+    assert ref[(twin, 1)] == 2
+
+
+def test_plain_names_are_described_not_listed(bootstrap: str, topics: Topics) -> None:
+    """A selection of plain names costs one describe request, not a listing of the whole cluster."""
+    from kafka_offsets_cli.client import KafkaClient
+    from kafka_offsets_cli.config import build_settings
+    from kafka_offsets_cli.models import ClusterMetadata, OffsetSpec
+    from kafka_offsets_cli.queries import list_table
+    from kafka_offsets_cli.selection import parse_selection
+
+    class Recorder:
+        """The real client, recording each metadata call's arguments (nothing is faked)."""
+
+        def __init__(self, client: KafkaClient) -> None:
+            self.client = client
+            self.calls: list[dict[str, Any]] = []
+
+        def metadata(self, topic: str | None = None, **kwargs: Any) -> ClusterMetadata:
+            self.calls.append({"topic": topic, **kwargs})
+            return self.client.metadata(topic, **kwargs)
+
+        def list_offsets(self, *args: Any, **kwargs: Any) -> Any:
+            return self.client.list_offsets(*args, **kwargs)
+
+    missing = f"{topics.prefix}-none"
+    with KafkaClient(build_settings(bootstrap)) as client:
+        rec = Recorder(client)
+        table = list_table(rec, parse_selection(topics=[topics.create, missing]), [OffsetSpec.latest()])
+    assert len(rec.calls) == 1 and rec.calls[0]["topic"] is None
+    names = rec.calls[0]["names"]
+    assert isinstance(names, tuple) and topics.create in names and missing in names
+    assert len(names) == 65 + 1  # the dot of "<prefix>.create" stands for any of 65 legal characters
+    assert {r.partition for r in table.results if r.topic == topics.create} == {0, 1, 2}
+    assert table.missing_topics == ((missing, "UNKNOWN_TOPIC_OR_PARTITION"),)

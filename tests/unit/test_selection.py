@@ -651,3 +651,37 @@ def test_resolve_matches_the_getoffsetshell_filter(
             res.require_any()
     else:
         assert res.require_any() is res
+
+
+_LEGAL = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
+
+
+@given(
+    st.text(alphabet="abcXYZ019_-", max_size=6),
+    st.text(alphabet="abcXYZ019_-", max_size=6),
+    st.sampled_from(_LEGAL),
+    st.text(alphabet=_LEGAL, min_size=1, max_size=14),
+)
+def test_topic_candidates_are_exactly_the_names_a_plain_name_matches(
+    head: str, tail: str, middle: str, probe: str
+) -> None:
+    from kafka_offsets_cli.selection import LEGAL_TOPIC_CHARS, topic_candidates
+
+    assert sorted(LEGAL_TOPIC_CHARS) == sorted(_LEGAL)
+    name = f"{head}.{tail}"
+    cands = topic_candidates(parse_selection(topics=[name]))
+    assert cands is not None and len(cands) == len(LEGAL_TOPIC_CHARS)
+    assert all(re.fullmatch(name, c, re.ASCII) for c in cands)
+    for candidate in (probe, head + middle + tail):  # any name; one of the shape
+        assert (re.fullmatch(name, candidate, re.ASCII) is not None) == (candidate in cands)
+    plain = head + tail or "x"
+    assert topic_candidates(parse_selection(topics=[plain])) == (plain,)
+
+
+def test_topic_candidates_give_up_on_regexes_and_several_dots() -> None:
+    from kafka_offsets_cli.selection import topic_candidates
+
+    assert topic_candidates(parse_selection(topics=["orders.*"])) is None
+    assert topic_candidates(parse_selection(topics=["a.b.c"])) is None
+    assert topic_candidates(parse_selection(topics=[])) is None
+    assert topic_candidates(parse_selection(topic_partitions="a:0,b.c:1-3")) is not None
