@@ -13,8 +13,12 @@ import os
 import re
 import time
 from datetime import datetime, timedelta, timezone, tzinfo
+from typing import TYPE_CHECKING
 
 from .errors import UsageError
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = [
     "DURATION_FORMS",
@@ -115,18 +119,16 @@ def _duration_or_reason(text: str) -> int | str:
         s = s[1:].lstrip()
     if len(s) > 200:
         return "too long"
-    from fractions import Fraction  # exact sums of units (deferred: decimal is slow to import)
-
     if _BARE_NUMBER.fullmatch(s):
         if len(s) > _MAX_NUMBER_CHARS:
             return "too large"
-        total = Fraction(s) * 1000
+        total = _exact(s) * 1000
     elif _DURATION.fullmatch(s):
-        total = Fraction(0)
+        total = 0
         for number, unit in _COMPONENT.findall(s):
             if len(number) > _MAX_NUMBER_CHARS:
                 return "too large"
-            total += Fraction(number) * _MS_PER_UNIT[_UNIT_ALIASES[unit]]
+            total += _exact(number) * _MS_PER_UNIT[_UNIT_ALIASES[unit]]
     else:
         return "not a duration"
     ms = round(total)
@@ -191,6 +193,18 @@ def _offset_tz(sign: str, hours: str, minutes: str | None, seconds: str | None) 
     if not delta:
         return timezone.utc
     return timezone(-delta if sign == "-" else delta)
+
+
+def _exact(number: str) -> int | Fraction:
+    """A decimal number without rounding: an int, or a Fraction when it has a fractional part.
+
+    (``fractions`` pulls in ``decimal``, slow to import: most durations are whole numbers.)
+    """
+    if number.isdigit():
+        return int(number)
+    from fractions import Fraction
+
+    return Fraction(number)
 
 
 def _fixed_local() -> tzinfo:
