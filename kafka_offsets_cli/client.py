@@ -139,6 +139,9 @@ RETRIABLE = frozenset(
     }
 )
 
+#: Errors of a whole request that mean the cluster did not answer (exit 3), not a per-item failure.
+CLUSTER_DOWN = frozenset({"TIMED_OUT", "TRANSPORT", "ALL_BROKERS_DOWN"})
+
 _AUTH_CODES = {
     KafkaError._AUTHENTICATION,
     KafkaError._SSL,
@@ -445,7 +448,7 @@ class KafkaClient:
                 raise self._cluster_failure("describe topics", e) from None
             except KafkaException as e:
                 err = _exc_name(e)
-                if err in ("TIMED_OUT", "TRANSPORT", "ALL_BROKERS_DOWN"):
+                if err in CLUSTER_DOWN:
                     raise self._cluster_failure("describe topics", e) from None
                 topics[name] = TopicInfo(name, (), internal=name.startswith("__"), error=err)
                 continue
@@ -547,11 +550,7 @@ class KafkaClient:
         if self._fast and _C_LIST_OFFSETS is not None:
             f: Future[Any] = Future()
             f.set_running_or_notify_cancel()
-            codes: dict[OffsetSpec, int] = {}
-            tps = [
-                CTopicPartition(tp[0], tp[1], codes.get(spec) or codes.setdefault(spec, spec.kafka_time))
-                for tp, spec in req.queries
-            ]
+            tps = [CTopicPartition(tp[0], tp[1], spec.kafka_time) for tp, spec in req.queries]
             try:
                 _C_LIST_OFFSETS(self._admin, tps, f, request_timeout=timeout, isolation_level_value=iso.value)
             except KafkaException as e:
@@ -623,7 +622,7 @@ class KafkaClient:
                 res = self._await(f, timeout + 5)
             except KafkaException as e:
                 name = _exc_name(e)
-                if name in ("TIMED_OUT", "TRANSPORT", "ALL_BROKERS_DOWN"):
+                if name in CLUSTER_DOWN:
                     raise self._cluster_failure("offset fetch", e) from None
                 out.append(GroupOffsets(g, {}, name))
                 continue
@@ -660,7 +659,7 @@ class KafkaClient:
                 d = self._await(f, timeout + 5)
             except KafkaException as e:
                 name = _exc_name(e)
-                if name in ("TIMED_OUT", "TRANSPORT", "ALL_BROKERS_DOWN"):
+                if name in CLUSTER_DOWN:
                     raise self._cluster_failure("describe consumer groups", e) from None
                 out[g] = GroupDescription(g, None, 0, (), name)
                 continue
@@ -693,7 +692,7 @@ class KafkaClient:
             res = self._await(futs[group], timeout + 5)
         except KafkaException as e:
             name = _exc_name(e)
-            if name in ("TIMED_OUT", "TRANSPORT", "ALL_BROKERS_DOWN"):
+            if name in CLUSTER_DOWN:
                 raise self._cluster_failure("alter consumer group offsets", e) from None
             return {tp: name for tp in offsets}
         out: dict[TopicPartition, str | None] = {tp: None for tp in offsets}
@@ -844,20 +843,7 @@ def _collect_one_future(
         elif isinstance(info, KafkaError):
             yield key, OffsetResult(tp[0], tp[1], spec, None, error=_partition_error(info))
         else:
-            offset = info.offset
-            if offset >= 0:  # the common case, inline (see _to_result for the sentinels)
-                ts = info.timestamp
-                epoch = info.leader_epoch
-                yield key, OffsetResult(
-                    tp[0],
-                    tp[1],
-                    spec,
-                    offset,
-                    ts if ts is not None and ts >= 0 else None,
-                    epoch if epoch is not None and epoch >= 0 else None,
-                )
-            else:
-                yield key, _to_result(tp, spec, offset, info.timestamp, info.leader_epoch)
+            yield key, _to_result(tp, spec, info.offset, info.timestamp, info.leader_epoch)
 
 
 def _in_thread(fn: Callable[..., _T], *args: Any, **kwargs: Any) -> Future[_T]:

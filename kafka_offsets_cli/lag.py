@@ -648,13 +648,14 @@ def collect(
         plan += [(g, tp, offs.offsets.get(tp), True) for tp in parts]
         plan += [(g, tp, offs.offsets.get(tp), False) for tp in gone]
     existing = sorted({tp for _, tp, _, ok in plan if ok})
+    leaders = metadata.leaders()
     results = fetch_offsets(
         source,
         existing,
         [OffsetSpec.earliest(), OffsetSpec.latest()],
         isolation=isolation,
         chunk_size=chunk_size,
-        leaders=metadata.leaders(),
+        leaders=leaders,
     )
     by_key = {(r.tp, r.spec): r for r in results}
     rows: list[LagRow] = []
@@ -693,7 +694,7 @@ def collect(
     if time_lag:
         from .timeparse import now_ms
 
-        lags = time_lags(source, rows, isolation=isolation, chunk_size=chunk_size, leaders=metadata.leaders())
+        lags = time_lags(source, rows, isolation=isolation, chunk_size=chunk_size, leaders=leaders)
         rows = with_time_lags(rows, lags, now_ms())
         searched = len(lags)
         rounds = max((t.rounds for t in lags.values()), default=0)

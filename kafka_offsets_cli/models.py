@@ -32,14 +32,16 @@ class OffsetSpec:
 
     kind: SpecKind
     timestamp_ms: int | None = None
-    #: computed once: a run has a handful of specs, each hashed and named tens of thousands of times
+    #: computed once: a run has a handful of specs, each hashed, named and sent tens of thousands of times
     _hash: int = field(init=False, repr=False, compare=False)
     _name: str = field(init=False, repr=False, compare=False)
+    _kafka_time: int | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        timestamp = self.kind is SpecKind.TIMESTAMP
         object.__setattr__(self, "_hash", hash((self.kind.value, self.timestamp_ms)))
-        name = str(self.timestamp_ms) if self.kind is SpecKind.TIMESTAMP else str(self.kind.value)
-        object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_name", str(self.timestamp_ms) if timestamp else str(self.kind.value))
+        object.__setattr__(self, "_kafka_time", self.timestamp_ms if timestamp else KAFKA_CODE[self.kind])
 
     def __hash__(self) -> int:
         return self._hash
@@ -56,10 +58,9 @@ class OffsetSpec:
     @property
     def kafka_time(self) -> int:
         """The value Kafka's ListOffsets request carries (-1, -2, -3 or the time)."""
-        if self.kind is SpecKind.TIMESTAMP:
-            assert self.timestamp_ms is not None
-            return self.timestamp_ms
-        return KAFKA_CODE[self.kind]
+        code = self._kafka_time
+        assert code is not None
+        return code
 
     @classmethod
     def earliest(cls) -> OffsetSpec:

@@ -13,7 +13,7 @@ partitions gets the minimum, one request per spec. All calls are submitted at on
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -68,14 +68,7 @@ def plan_requests(
     whose leader is unknown. Without it, partitions are chunked in (topic, partition)
     order and librdkafka splits each call by leader.
     """
-    unique = sorted(set(partitions))
-    if leaders:
-        by_leader: dict[int, list[TopicPartition]] = {}
-        for tp in unique:
-            by_leader.setdefault(leaders.get(tp, -1), []).append(tp)
-        groups = [by_leader[b] for b in sorted(by_leader)]
-    else:
-        groups = [unique]
+    groups = _per_leader(sorted(set(partitions)), leaders, lambda tp: tp)
     return [
         OffsetRequest(tuple((tp, spec) for tp in chunk))
         for spec in dict.fromkeys(specs)
@@ -103,14 +96,21 @@ def plan_queries(
         if k == len(rounds):
             rounds.append([])
         rounds[k].append((tp, spec))
-    out: list[OffsetRequest] = []
-    for r in rounds:
-        if leaders:
-            by_leader: dict[int, list[tuple[TopicPartition, OffsetSpec]]] = {}
-            for q in r:
-                by_leader.setdefault(leaders.get(q[0], -1), []).append(q)
-            groups = [by_leader[b] for b in sorted(by_leader)]
-        else:
-            groups = [r]
-        out += [OffsetRequest(chunk) for group in groups for chunk in chunked(group, chunk_size)]
-    return out
+    return [
+        OffsetRequest(chunk)
+        for r in rounds
+        for group in _per_leader(r, leaders, lambda q: q[0])
+        for chunk in chunked(group, chunk_size)
+    ]
+
+
+def _per_leader(
+    items: list[T], leaders: Mapping[TopicPartition, int] | None, partition_of: Callable[[T], TopicPartition]
+) -> list[list[T]]:
+    """``items`` split by their partition's leader (brokers in id order, unknown leader as -1), in order."""
+    if not leaders:
+        return [items]
+    by_leader: dict[int, list[T]] = {}
+    for item in items:
+        by_leader.setdefault(leaders.get(partition_of(item), -1), []).append(item)
+    return [by_leader[b] for b in sorted(by_leader)]

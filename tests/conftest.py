@@ -24,16 +24,12 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
 from dev import kafka as dev_kafka  # noqa: E402
-
-IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+from tests.availability import unavailable  # noqa: E402
 
 
 def _unavailable(what: str, exc: BaseException) -> NoReturn:
     """Skip (locally) or fail (under CI=true) because ``what`` could not be started."""
-    msg = f"{what} could not be started: {exc}"
-    if IN_CI:
-        pytest.fail(msg, pytrace=False)
-    pytest.skip(msg)
+    unavailable(f"{what} could not be started: {exc}")
 
 
 def _cleanup(name: str) -> None:

@@ -13,7 +13,6 @@ subprocess test). Under CI=true a Spark session that cannot start fails the test
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 import uuid
@@ -26,10 +25,10 @@ from confluent_kafka import Consumer
 from confluent_kafka import TopicPartition as CTP
 
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
+from tests.availability import unavailable
 from tests.cli_runner import cli, subprocess_cli
 from tests.kafka_helpers import commit_group_offsets, create_topic, produce
 
-IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 KEEP = {"retention.ms": "-1"}
 MIN = 60_000
 MASTER = ("--master", "local[2]")
@@ -43,9 +42,7 @@ def spark() -> Iterator[Any]:
     try:
         runtime = start_session(SessionOptions(master="local[2]", shuffle_partitions=2))
     except Exception as exc:  # no Java, no pyspark...: skip locally, fail in CI
-        if IN_CI:
-            pytest.fail(f"Spark session could not start: {exc}", pytrace=False)
-        pytest.skip(f"Spark session could not start: {exc}")
+        unavailable(f"Spark session could not start: {exc}")
     try:
         yield runtime
     finally:

@@ -11,22 +11,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from dev import gendocs
+from tests.availability import unavailable
 
 ROOT = Path(__file__).resolve().parent.parent
-IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 UNDOCUMENTED = {"--help", "-h"}  # click's own
 
 
 def _need(tool: str) -> str:
     path = shutil.which(tool)
     if path is None:
-        msg = f"{tool} is not installed (apt-get install groff man-db)"
-        if IN_CI:
-            pytest.fail(msg, pytrace=False)
-        pytest.skip(msg)
+        unavailable(f"{tool} is not installed (apt-get install groff man-db)")
     return path
 
 
