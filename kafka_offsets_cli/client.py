@@ -142,6 +142,12 @@ RETRIABLE = frozenset(
 #: Errors of a whole request that mean the cluster did not answer (exit 3), not a per-item failure.
 CLUSTER_DOWN = frozenset({"TIMED_OUT", "TRANSPORT", "ALL_BROKERS_DOWN"})
 
+#: A group's answer while its coordinator is not ready (a new cluster creating __consumer_offsets,
+#: a coordinator moving or loading): transient, asked again while --timeout allows.
+COORDINATOR_NOT_READY = frozenset(
+    {"NOT_COORDINATOR", "COORDINATOR_NOT_AVAILABLE", "COORDINATOR_LOAD_IN_PROGRESS"}
+)
+
 _AUTH_CODES = {
     KafkaError._AUTHENTICATION,
     KafkaError._SSL,
@@ -257,6 +263,8 @@ class KafkaClient:
         self.settings = settings
         self._errors: list[KafkaError] = []
         self._lock = threading.Lock()
+        #: groups whose coordinator has answered (see committed_offsets)
+        self._coordinator_ready: set[str] = set()
         conf: dict[str, Any] = dict(settings.librdkafka_config())
         conf.setdefault("socket.connection.setup.timeout.ms", str(min(settings.timeout_ms, 30_000)))
         # a metadata request for a topic by name must never create it (the admin client's default is true)
@@ -599,13 +607,30 @@ class KafkaClient:
     def committed_offsets(
         self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
     ) -> list[GroupOffsets]:
-        """Committed offsets of each group, all groups queried concurrently."""
+        """Committed offsets of each group, all groups queried concurrently.
+
+        Only groups whose coordinator has answered are asked: librdkafka (through 2.16 at
+        least, confluentinc/librdkafka#5040) crashes the process when an admin client's
+        OffsetFetch is answered NOT_COORDINATOR. :meth:`describe_groups` (which handles
+        that answer, and waits while the coordinator is not ready) goes first for groups
+        not described yet; a group whose coordinator never became ready within
+        ``--timeout`` is reported with that error.
+        """
         from confluent_kafka import ConsumerGroupTopicPartitions
 
+        unknown = [g for g in dict.fromkeys(groups) if g not in self._coordinator_ready]
+        not_ready = {
+            g: d.error or "COORDINATOR_NOT_AVAILABLE"
+            for g, d in (self.describe_groups(unknown) if unknown else {}).items()
+            if g not in self._coordinator_ready
+        }
         timeout = max(0.5, self.remaining())
         tps = [CTopicPartition(tp.topic, tp.partition) for tp in partitions] if partitions else None
         futures: list[tuple[str, Any]] = []
         for g in groups:
+            if g in not_ready:
+                futures.append((g, not_ready[g]))
+                continue
             req = ConsumerGroupTopicPartitions(g, tps) if tps else ConsumerGroupTopicPartitions(g)
             try:
                 fmap = self._admin.list_consumer_group_offsets([req], request_timeout=timeout)
@@ -615,6 +640,9 @@ class KafkaClient:
             futures.append((g, fmap[g]))
         out: list[GroupOffsets] = []
         for g, f in futures:
+            if isinstance(f, str):
+                out.append(GroupOffsets(g, {}, f))
+                continue
             if isinstance(f, BaseException):
                 out.append(GroupOffsets(g, {}, _exc_name(f)))
                 continue
@@ -645,12 +673,34 @@ class KafkaClient:
     # -- consumer groups, configs and marker checks (lag, liveness, rewind) ------------
 
     def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
-        """State, member count and assigned partitions of each group (all described at once)."""
+        """State, member count and assigned partitions of each group (all described at once).
+
+        A group whose coordinator is not ready (:data:`COORDINATOR_NOT_READY`) is asked
+        again, with a growing pause, while ``--timeout`` allows; its last answer stands.
+        """
+        pending = list(dict.fromkeys(groups))
+        out: dict[str, GroupDescription] = {}
+        backoff = 0.05
+        while pending:
+            out.update(self._describe_groups_once(pending))
+            ready = {g for g in pending if out[g].error not in COORDINATOR_NOT_READY}
+            self._coordinator_ready |= ready
+            self._coordinator_ready -= set(pending) - ready  # moved since (--watch): ask again
+            pending = [g for g in pending if g not in ready]
+            if not pending or self.remaining() <= backoff:
+                break
+            log.debug("coordinator not ready for %d group(s); asking again", len(pending))
+            time.sleep(backoff)
+            backoff = min(backoff * 2, 1.0)
+        return out
+
+    def _describe_groups_once(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
+        """One DescribeConsumerGroups round for ``groups``."""
         if not groups:
             return {}
         timeout = max(0.5, self.remaining())
         try:
-            futs = self._admin.describe_consumer_groups(list(dict.fromkeys(groups)), request_timeout=timeout)
+            futs = self._admin.describe_consumer_groups(list(groups), request_timeout=timeout)
         except KafkaException as e:
             raise self._cluster_failure("describe consumer groups", e) from None
         out: dict[str, GroupDescription] = {}
