@@ -230,15 +230,20 @@ def _ensure_records(bootstrap: str, admin: Any, timeout: float) -> None:
         _log(f"produced {n} records to {len(todo)} partitions in {time.monotonic() - t0:.1f}s")
 
 
-def _ensure_groups(admin: Any, timeout: float) -> None:
+def _ensure_groups(admin: Any, bootstrap: str, timeout: float) -> None:
+    # committed offsets through the product's client: on a cluster this new, a raw ListConsumerGroupOffsets
+    # can crash the process (librdkafka#5040; KafkaClient.committed_offsets waits for the coordinator)
+    from kafka_offsets_cli.client import KafkaClient
+    from kafka_offsets_cli.config import build_settings
+
+    with KafkaClient(build_settings(bootstrap, timeout_ms=int(timeout * 1000))) as client:
+        committed = {c.group: c for c in client.committed_offsets(GROUPS)}
     for i, g in enumerate(GROUPS):
         want = group_offsets(i)
-        res = admin.list_consumer_group_offsets([ConsumerGroupTopicPartitions(g)], request_timeout=timeout)
-        have = {
-            (tp.topic, tp.partition): tp.offset
-            for tp in (res[g].result(timeout=timeout + 5).topic_partitions or [])
-        }
-        if have == want:
+        got = committed[g]
+        if got.error is not None:
+            raise RuntimeError(f"committed offsets of {g}: {got.error}")
+        if {(tp.topic, tp.partition): off for tp, off in got.offsets.items()} == want:
             continue
         tps = [TopicPartition(t, p, o) for (t, p), o in sorted(want.items())]
         fut = admin.alter_consumer_group_offsets(
@@ -263,7 +268,7 @@ def ensure(bootstrap: str, *, timeout: float = 120.0) -> DataSet:
     admin = _admin(bootstrap)
     _ensure_topics(admin, timeout)
     _ensure_records(bootstrap, admin, timeout)
-    _ensure_groups(admin, timeout)
+    _ensure_groups(admin, bootstrap, timeout)
     _log(f"data set ready in {time.monotonic() - t0:.1f}s")
     return DataSet(bootstrap=bootstrap, group_lag=expected_group_lag())
 
