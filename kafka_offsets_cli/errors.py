@@ -114,3 +114,25 @@ class PartialFailure(KafkaOffsetsError):
     """Results were printed, but some partitions or groups carried errors."""
 
     exit_code = ExitCode.PARTIAL
+
+
+def interrupted(e: BaseException) -> bool:
+    """True when ``e`` is a Ctrl-C or happened while one was being handled (a KeyboardInterrupt in its chain).
+
+    A KeyboardInterrupt can surface wrapped: a signal handler that raises while a C
+    extension calls back into Python leaves the extension returning with an
+    exception set, which the interpreter reports as ``SystemError ... returned a
+    result with an exception set`` caused by the KeyboardInterrupt (seen in
+    confluent-kafka's ``describe_topics`` during ``--watch``); Ctrl-C while Spark's
+    driver waits on py4j leaves that connection half-read and the next call fails
+    with a ``Py4JNetworkError`` whose context is the KeyboardInterrupt. Either is
+    the interrupt, not a failure of the tool.
+    """
+    seen: set[int] = set()
+    cur: BaseException | None = e
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, KeyboardInterrupt):
+            return True
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return False

@@ -7,10 +7,11 @@ import sys
 import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import NoReturn
 
 import typer
 
-from ..errors import ExitCode, KafkaOffsetsError, MonitoringStatus, SpecFileError, UsageError
+from ..errors import ExitCode, KafkaOffsetsError, MonitoringStatus, SpecFileError, UsageError, interrupted
 
 PROG = "kafka-offsets"
 
@@ -39,6 +40,14 @@ def report(err: KafkaOffsetsError) -> None:
         c.print(f"  hint: {escape(err.hint)}", soft_wrap=True)
 
 
+def _interrupt(debug: bool) -> NoReturn:
+    """Ctrl-C: one line and exit 130 (the traceback with ``--debug``)."""
+    if debug:
+        traceback.print_exc()
+    sys.stderr.write(f"\n{PROG}: interrupted\n")
+    raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
+
+
 @contextmanager
 def boundary(debug: bool = False, *, monitoring: bool = False) -> Iterator[None]:
     """Map the tool's exceptions to one line and an exit code; tracebacks only with ``--debug``.
@@ -57,10 +66,11 @@ def boundary(debug: bool = False, *, monitoring: bool = False) -> Iterator[None]
             code = int(MonitoringStatus.UNKNOWN)
         raise typer.Exit(code) from None
     except KeyboardInterrupt:
-        if debug:
-            traceback.print_exc()
-        sys.stderr.write(f"\n{PROG}: interrupted\n")
-        raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
+        _interrupt(debug)
     except BrokenPipeError:
         _quiet_stdout()
         raise typer.Exit(0) from None
+    except Exception as e:
+        if not interrupted(e):  # a bug: Python's own traceback, exit 1
+            raise
+        _interrupt(debug)  # a Ctrl-C that surfaced wrapped (e.g. SystemError from a C extension)

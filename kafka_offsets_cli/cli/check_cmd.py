@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..errors import KafkaOffsetsError, MonitoringStatus, UsageError
+from ..errors import KafkaOffsetsError, MonitoringStatus, UsageError, interrupted
 from .app import command_help, is_debug
 from .boundary import boundary
 from .options import OUT, TzOpt
@@ -333,7 +333,7 @@ def _spark(
     from dataclasses import replace
 
     from ..spark.pipeline import RunOptions, run_check
-    from ..spark.session import SessionOptions, interrupted, job_failure, start_session
+    from ..spark.session import SessionOptions, job_failure, start_session
 
     progress.set("starting Spark")
     runtime = start_session(SessionOptions(master=master, debug=debug, ui=ui, conf=tuple(conf)))

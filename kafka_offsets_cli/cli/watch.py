@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
-from ..errors import KafkaOffsetsError, UsageError
+from ..errors import KafkaOffsetsError, UsageError, interrupted
 from ..timeparse import format_duration, parse_duration
 
 K = TypeVar("K", bound=Hashable)
@@ -179,6 +179,9 @@ def run_watch(
             sleep(max(0.0, interval - (clock() - started)))
     except KeyboardInterrupt:
         pass
+    except Exception as e:  # a Ctrl-C can surface wrapped (SystemError from a C extension)
+        if not interrupted(e):
+            raise
     finally:
         if display is not None:
             display.stop()

@@ -90,24 +90,6 @@ def job_failure(e: BaseException) -> SparkJobFailed:
     )
 
 
-def interrupted(e: BaseException) -> bool:
-    """True when ``e`` happened while a Ctrl-C was being handled (a KeyboardInterrupt in its chain).
-
-    Ctrl-C while the driver waits on py4j leaves that connection half-read; pyspark's
-    next call on it (e.g. resetting the call site on the way out) then fails with
-    ``Py4JNetworkError: Answer from Java side is empty``, which replaces the
-    KeyboardInterrupt. Such a failure is the interrupt, not a failed job.
-    """
-    seen: set[int] = set()
-    cur: BaseException | None = e
-    while cur is not None and id(cur) not in seen:
-        if isinstance(cur, KeyboardInterrupt):
-            return True
-        seen.add(id(cur))
-        cur = cur.__cause__ or cur.__context__
-    return False
-
-
 @dataclass(frozen=True)
 class SessionOptions:
     """How to start Spark."""

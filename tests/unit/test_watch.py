@@ -113,6 +113,29 @@ def test_ctrl_c_ends_the_loop_normally(capsys: pytest.CaptureFixture[str]) -> No
     assert blocks == ["10 None\n", "30 10.0\n"] and last == 30
 
 
+def _ctrl_c_inside_c_extension() -> SystemError:
+    """What CPython raises when Ctrl-C lands while a C extension calls back into Python."""
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as ki:
+            raise SystemError("describe_topics returned a result with an exception set") from ki
+    except SystemError as e:
+        return e
+
+
+def test_ctrl_c_wrapped_by_a_c_extension_ends_the_loop_normally(capsys: pytest.CaptureFixture[str]) -> None:
+    """CI saw `list --watch` die with this SystemError (a traceback, exit 1) instead of ending on Ctrl-C."""
+    blocks, _client, _clock, last = _loop([10, 30, _ctrl_c_inside_c_extension()])
+    assert blocks == ["10 None\n", "30 10.0\n"] and last == 30
+    assert capsys.readouterr().err == ""
+
+
+def test_a_bug_is_not_taken_for_ctrl_c() -> None:
+    with pytest.raises(SystemError):
+        _loop([10, SystemError("a real bug")])
+
+
 def test_a_failed_later_refresh_is_reported_and_the_loop_goes_on(capsys: pytest.CaptureFixture[str]) -> None:
     blocks, _c, _k, _last = _loop([10, ClusterUnreachable("no answer"), 50], max_refreshes=3)
     # the rate after the gap spans both intervals

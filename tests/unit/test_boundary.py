@@ -1,0 +1,50 @@
+"""The one place exceptions become a line on stderr and an exit code (cli/boundary.py)."""
+
+from __future__ import annotations
+
+import pytest
+import typer
+
+from kafka_offsets_cli.cli.boundary import boundary
+from kafka_offsets_cli.errors import ClusterUnreachable, ExitCode, UsageError
+
+
+def _exit_code(exc: BaseException, *, monitoring: bool = False) -> int:
+    with pytest.raises(typer.Exit) as info, boundary(monitoring=monitoring):
+        raise exc
+    return info.value.exit_code
+
+
+def _wrapped_ctrl_c() -> SystemError:
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as ki:
+            raise SystemError("describe_topics returned a result with an exception set") from ki
+    except SystemError as e:
+        return e
+
+
+def test_ctrl_c_is_one_line_and_130(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _exit_code(KeyboardInterrupt()) == ExitCode.INTERRUPTED
+    assert capsys.readouterr().err.strip() == "kafka-offsets: interrupted"
+
+
+def test_ctrl_c_wrapped_by_a_c_extension_is_still_the_interrupt(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _exit_code(_wrapped_ctrl_c()) == ExitCode.INTERRUPTED
+    err = capsys.readouterr().err
+    assert err.strip() == "kafka-offsets: interrupted" and "Traceback" not in err
+
+
+def test_a_bug_keeps_its_traceback() -> None:
+    with pytest.raises(SystemError, match="a real bug"), boundary():
+        raise SystemError("a real bug")
+
+
+def test_tool_errors_map_to_their_codes_and_monitoring_turns_cluster_failures_unknown(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert _exit_code(ClusterUnreachable("no answer")) == ExitCode.UNREACHABLE
+    assert _exit_code(ClusterUnreachable("no answer"), monitoring=True) == 3
+    assert _exit_code(UsageError("bad"), monitoring=True) == ExitCode.USAGE
+    assert capsys.readouterr().err.count("kafka-offsets: error:") == 3
