@@ -64,15 +64,32 @@ def selection_metadata(
         md = source.metadata()
     if selection is None:
         return md
-    names = [n for rule in selection.rules for n in rule.literal_names if n not in md.topics]
-    extra = {}
-    for name in dict.fromkeys(names):
-        try:
-            info = source.metadata(name).topics.get(name)
-        except ClusterError:  # no answer this time: the name stays "unknown"
-            continue
-        if info is not None and info.error is not None and info.error != UNKNOWN_TOPIC_OR_PARTITION:
-            extra[name] = info
+    return with_named_errors(source, md, [n for rule in selection.rules for n in rule.literal_names])
+
+
+def with_named_errors(source: OffsetSource, md: ClusterMetadata, names: Sequence[str]) -> ClusterMetadata:
+    """``md`` plus the error Kafka gives for each of ``names`` it lacks, asked by name (one request).
+
+    A topic listing leaves out the topics the principal may not DESCRIBE; asked for
+    by name, Kafka answers ``TOPIC_AUTHORIZATION_FAILED`` for them. A name that
+    simply does not exist stays absent (the caller reports it as
+    ``UNKNOWN_TOPIC_OR_PARTITION``), as does every name when the request gets no
+    answer.
+    """
+    wanted = [n for n in dict.fromkeys(names) if n not in md.topics]
+    if not wanted:
+        return md
+    try:
+        described = source.metadata(names=wanted).topics
+    except ClusterError:  # no answer this time: the names stay "unknown"
+        return md
+    extra = {
+        n: info
+        for n in wanted
+        if (info := described.get(n)) is not None
+        and info.error is not None
+        and info.error != UNKNOWN_TOPIC_OR_PARTITION
+    }
     return replace(md, topics={**md.topics, **extra}) if extra else md
 
 

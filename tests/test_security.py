@@ -24,7 +24,7 @@ from dev import secure
 from tests.availability import unavailable
 from tests.fault_helpers import Timed, assert_one_error_line, run_timed
 from tests.fault_helpers import admin as fault_admin
-from tests.kafka_helpers import create_topic, produce
+from tests.kafka_helpers import commit_group_offsets, create_topic, produce
 
 
 @dataclass
@@ -284,3 +284,38 @@ def test_no_secret_in_any_stream_even_with_debug(sec: Secure) -> None:
             assert "Traceback" not in run.stderr or prefix, run.stderr
             if prefix and args[0] != "config" and "wrong" not in args[2]:
                 assert "kafka_offsets.librdkafka" in run.stderr, "--debug shows librdkafka's logs"
+
+
+# ----------------------------------------------------------------------------- check
+
+
+@pytest.mark.spark
+def test_check_reports_authorization_errors_per_topic(sec: Secure) -> None:
+    """`check` as the restricted user: a named topic it may not DESCRIBE is TOPIC_AUTHORIZATION_FAILED
+    (asked for by name, as `list` does), a missing one UNKNOWN_TOPIC_OR_PARTITION, in liveness and lag
+    checks alike; the public topic answers."""
+    reader = sec.info.properties_file(secure.RESTRICTED_USER, "sasl")
+    tag = uuid.uuid4().hex[:6]
+    missing, group = f"{secure.RESTRICTED_PREFIX}nosuch{tag}", f"{secure.RESTRICTED_PREFIX}g{tag}"
+    commit_group_offsets(sec.info.plaintext_bootstrap, group, {(sec.public, p): p for p in range(3)})
+    topics = f"[{sec.public}, {sec.secret}, {missing}]"
+    spec = sec.dir / "check-acl.yaml"
+    spec.write_text(
+        f"""
+clusters: {{sec: {{command_config: "{reader}"}}}}
+checks:
+  - {{name: alive, type: liveness, topics: {topics}, warn: 1d, crit: 2d}}
+  - {{name: lag, type: lag, groups: [{group}], topics: {topics}, warn_lag: 5, crit_lag: 10}}
+"""
+    )
+    run = kafka_offsets(sec, "check", str(spec), "--master", "local[1]", "-o", "json")
+    assert run.code == 3, run  # UNKNOWN: some topics could not be read
+    doc = json.loads(run.stdout)
+    for kind in ("alive", "lag"):
+        got = {(p["topic"], p["partition"]): p for p in doc["partitions"] if p["check"] == kind}
+        assert {k for k, p in got.items() if p["error"] is None} == {(sec.public, p) for p in range(3)}, kind
+        assert got[(sec.secret, None)]["error"] == "TOPIC_AUTHORIZATION_FAILED", kind
+        assert got[(missing, None)]["error"] == "UNKNOWN_TOPIC_OR_PARTITION", kind
+    lag = {p["partition"]: p["lag"] for p in doc["partitions"] if p["check"] == "lag" and p["error"] is None}
+    assert lag == {0: 1, 1: 1, 2: 1}  # partition p holds p + 1 records, the group committed p
+    assert {c["name"]: c["status"] for c in doc["checks"]} == {"alive": "UNKNOWN", "lag": "UNKNOWN"}

@@ -32,7 +32,7 @@ from ..lag import _group_partitions, resolve_groups
 from ..liveness import TIMESTAMP_TYPE_KEY
 from ..models import ClusterMetadata, TopicPartition
 from ..planner import chunked
-from ..queries import OffsetSource
+from ..queries import OffsetSource, with_named_errors
 from ..selection import UNKNOWN_TOPIC_OR_PARTITION, PartitionRange, Selection, TopicRule, resolve
 from ..specfile import CheckSpec, LagCheck, LivenessCheck
 
@@ -175,7 +175,7 @@ class _Planner:
         checks = [c for c in self.spec.checks if name in c.clusters]
         if not checks:
             return
-        md = source.metadata()
+        md = with_named_errors(source, source.metadata(), _literal_topics(checks))
         live: set[TopicPartition] = set()
         for c in checks:
             if isinstance(c, LivenessCheck):
@@ -252,8 +252,9 @@ class _Planner:
                 self.owners.add((cluster, g, tp))
         for c in checks:
             selection = check_selection(c.topics, c.exclude_internal) if c.topics else None
-            if selection is not None and resolve(selection, md).empty:
-                self.problem(c.name, f"{cluster}: {resolve(selection, md).describe_empty()}")
+            res = resolve(selection, md) if selection is not None else None
+            if res is not None and res.empty:
+                self.problem(c.name, f"{cluster}: {res.describe_empty()}")
                 continue
             for g in chosen[c.name]:
                 offs = committed.get(g)
@@ -261,6 +262,11 @@ class _Planner:
                     err = (offs.error if offs is not None else None) or "NO_ANSWER"
                     self.records.append(_error_record(c.name, "lag", cluster, "", None, g, err))
                     continue
+                # the check's named topics (and partitions) that do not exist or may not be read:
+                # the group's lag there is unknown, as `kafka-offsets lag` reports them
+                for m in res.missing if res is not None else ():
+                    rec = _error_record(c.name, "lag", cluster, m.topic, m.partition, g, m.error)
+                    self.records.append(rec)
                 desc = descriptions.get(g)
                 touched = set(offs.offsets) | set(desc.assigned if desc is not None else ())
                 if selection is None and c.exclude_internal:
@@ -314,6 +320,16 @@ class _Planner:
             dict(self.groups),
             tuple(self.down),
         )
+
+
+def _literal_topics(checks: Sequence[LivenessCheck | LagCheck]) -> list[str]:
+    """The plain topic names the checks spell out (asked for by name when the listing lacks them)."""
+    return [
+        n
+        for c in checks
+        for rule in check_selection(c.topics, c.exclude_internal).rules
+        for n in rule.literal_names
+    ]
 
 
 def _internal(md: ClusterMetadata, topic: str) -> bool:
