@@ -131,6 +131,14 @@ def test_restricted_user_gets_authorization_errors_while_others_answer(sec: Secu
     assert run.code == 1 and got[(sec.public, 1)]["offset"] == 2
     assert got[(sec.secret, None)]["error"] == "TOPIC_AUTHORIZATION_FAILED"
 
+    # a name beside a regex (the whole listing, then the name asked for by name): the same answer
+    run = kafka_offsets(
+        sec, "list", "--command-config", reader, "-t", sec.secret, "-t", r"public\..*", "-o", "jsonl"
+    )
+    got = rows(run)
+    assert run.code == 1 and got[(sec.public, 2)]["offset"] == 3
+    assert got[(sec.secret, None)]["error"] == "TOPIC_AUTHORIZATION_FAILED"
+
     # a regex only matches what the user may see; the super user sees both topics
     run = kafka_offsets(sec, "list", "--command-config", reader, "-t", r"(public|secret)\..*", "-o", "jsonl")
     assert run.code == 0 and {t for t, _ in rows(run)} == {sec.public}
