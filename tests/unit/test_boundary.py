@@ -48,3 +48,25 @@ def test_tool_errors_map_to_their_codes_and_monitoring_turns_cluster_failures_un
     assert _exit_code(ClusterUnreachable("no answer"), monitoring=True) == 3
     assert _exit_code(UsageError("bad"), monitoring=True) == ExitCode.USAGE
     assert capsys.readouterr().err.count("kafka-offsets: error:") == 3
+
+
+def test_ctrl_c_while_the_cli_is_imported_exits_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before any command runs (importing typer and the app), Ctrl-C is still one line and 130."""
+    import sys
+    from importlib.abc import MetaPathFinder
+
+    from kafka_offsets_cli.__main__ import main
+
+    class CtrlC(MetaPathFinder):
+        def find_spec(self, name: str, *_: object) -> None:
+            if name == "kafka_offsets_cli.cli.app":
+                raise KeyboardInterrupt
+
+    monkeypatch.delitem(sys.modules, "kafka_offsets_cli.cli.app", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [CtrlC(), *sys.meta_path])
+    with pytest.raises(SystemExit) as info:
+        main()
+    assert info.value.code == ExitCode.INTERRUPTED
+    assert capsys.readouterr().err.strip() == "kafka-offsets: interrupted"
