@@ -190,7 +190,7 @@ def group_rollup(
         tot.lagging,
         max(lags) if lags else None,
         tot.max_time_lag_ms,
-        tot.problems,
+        tot.problems + len(errors),  # a named topic that could not be read counts too
         hist_status,
         produce,
         consume,

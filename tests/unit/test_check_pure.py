@@ -188,6 +188,17 @@ def test_group_rollup_totals_worst_status_and_history() -> None:
     assert (gh.status, gh.history, gh.trend) == (MonitoringStatus.CRITICAL, "stall", (30, 25))
 
 
+def test_group_rollup_with_a_named_topic_that_could_not_be_read_is_unknown_and_keeps_its_lag() -> None:
+    """The planner adds one error record per group for a lag check's missing (or forbidden) named topic."""
+    rows = [r for r in evaluate_sample(lag_sample(0, 5, 0), CTX) if r.check == "lag"]
+    forbidden = PartitionRecord(
+        "lag", "lag", "c", "secret", None, "g", None, None, None, None, None, None, None, None,
+        "error", MonitoringStatus.UNKNOWN, "TOPIC_AUTHORIZATION_FAILED",
+    )  # fmt: skip
+    g = group_rollup(LAG, "c", "g", [*rows, forbidden])  # type: ignore[arg-type]
+    assert (g.status, g.partitions, g.lag, g.problems, g.error) == (MonitoringStatus.UNKNOWN, 1, 5, 1, None)
+
+
 def test_check_result_unknown_on_problems_and_when_nothing_evaluated() -> None:
     r = check_result(LIVE, ["c: no answer"], {}, 0)
     assert r.status is MonitoringStatus.UNKNOWN and r.problems == ("c: no answer",)
