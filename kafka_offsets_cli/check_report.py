@@ -161,7 +161,7 @@ class GroupResult:
     lagging: int
     max_lag: int | None
     max_time_lag_ms: int | None
-    problems: int  # partitions in no-commit, below-start, ahead or error
+    problems: int  # partitions in no-commit, below-start, ahead or error, and named topics not readable
     history: str | None = None
     produce_rate: float | None = None
     consume_rate: float | None = None
