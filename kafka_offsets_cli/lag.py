@@ -668,9 +668,7 @@ def collect(
                 no = OffsetResult(tp.topic, tp.partition, latest, None, error="NO_ANSWER")
                 early, late = early or no, late or no
         else:
-            early = late = OffsetResult(
-                tp.topic, tp.partition, OffsetSpec.latest(), None, error=UNKNOWN_TOPIC
-            )
+            early = late = OffsetResult(tp.topic, tp.partition, latest, None, error=UNKNOWN_TOPIC)
         rows.append(lag_row(g, tp, c, early, late))
 
     checked = 0

@@ -24,7 +24,6 @@ EPILOG = (
 )
 
 
-
 class CommandEntry(NamedTuple):
     """A subcommand: the module under ``kafka_offsets_cli.cli`` that registers it, and its one-line help."""
 

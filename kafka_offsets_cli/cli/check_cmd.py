@@ -348,12 +348,10 @@ def _spark(
         )
         try:
             report = run_check(runtime, spec, plan, options, progress)
-        except (KafkaOffsetsError, KeyboardInterrupt):
-            raise
-        except Exception as e:  # a failed Spark job (Py4JJavaError, PySparkException…): one line, UNKNOWN
-            if interrupted(e):
-                raise KeyboardInterrupt from None
-            raise job_failure(e) from e
+        except Exception as e:
+            if isinstance(e, KafkaOffsetsError) or interrupted(e):
+                raise  # the boundary's: a tool error, or a Ctrl-C that surfaced as a py4j error
+            raise job_failure(e) from e  # a failed Spark job (Py4JJavaError, PySparkException…): one line
     finally:
         progress.set("stopping Spark")
         runtime.stop()

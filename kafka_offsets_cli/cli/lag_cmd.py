@@ -72,9 +72,7 @@ partition; json, jsonl and csv get one block per refresh with in_per_s and consu
 
 def register(app: typer.Typer) -> None:
     """Add the ``lag`` command to ``app``."""
-    app.command("lag", help=command_help("lag"), epilog=EXAMPLES)(
-        lag_cmd
-    )
+    app.command("lag", help=command_help("lag"), epilog=EXAMPLES)(lag_cmd)
 
 
 def lag_cmd(

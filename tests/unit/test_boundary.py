@@ -6,7 +6,8 @@ import pytest
 import typer
 
 from kafka_offsets_cli.cli.boundary import boundary
-from kafka_offsets_cli.errors import ClusterUnreachable, ExitCode, UsageError
+from kafka_offsets_cli.errors import ClusterUnreachable, ExitCode, UsageError, interrupted
+from tests.unit.ctrl_c import replaced_by_py4j_error, wrapped_by_c_extension
 
 
 def _exit_code(exc: BaseException, *, monitoring: bool = False) -> int:
@@ -15,25 +16,28 @@ def _exit_code(exc: BaseException, *, monitoring: bool = False) -> int:
     return info.value.exit_code
 
 
-def _wrapped_ctrl_c() -> SystemError:
-    try:
-        try:
-            raise KeyboardInterrupt
-        except KeyboardInterrupt as ki:
-            raise SystemError("describe_topics returned a result with an exception set") from ki
-    except SystemError as e:
-        return e
-
-
 def test_ctrl_c_is_one_line_and_130(capsys: pytest.CaptureFixture[str]) -> None:
     assert _exit_code(KeyboardInterrupt()) == ExitCode.INTERRUPTED
     assert capsys.readouterr().err.strip() == "kafka-offsets: interrupted"
 
 
 def test_ctrl_c_wrapped_by_a_c_extension_is_still_the_interrupt(capsys: pytest.CaptureFixture[str]) -> None:
-    assert _exit_code(_wrapped_ctrl_c()) == ExitCode.INTERRUPTED
+    assert _exit_code(wrapped_by_c_extension()) == ExitCode.INTERRUPTED
     err = capsys.readouterr().err
     assert err.strip() == "kafka-offsets: interrupted" and "Traceback" not in err
+
+
+def test_a_failure_raised_while_handling_ctrl_c_counts_as_the_interrupt() -> None:
+    """py4j's 'Answer from Java side is empty' after a Ctrl-C, or CPython's SystemError from a C
+    extension, is the interrupt, not a failure."""
+    assert interrupted(replaced_by_py4j_error())
+    assert interrupted(wrapped_by_c_extension())
+    assert interrupted(KeyboardInterrupt())
+    plain = RuntimeError("task failed")
+    assert not interrupted(plain)
+    a, b = ValueError("a"), ValueError("b")
+    a.__context__, b.__context__ = b, a  # a cycle ends the walk
+    assert not interrupted(a)
 
 
 def test_a_bug_keeps_its_traceback() -> None:

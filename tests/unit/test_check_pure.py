@@ -294,32 +294,3 @@ def test_failed_spark_job_becomes_one_line() -> None:
     assert isinstance(e, KafkaOffsetsError)
     assert e.message == "the Spark job failed: ValueError: boom here"
     assert job_failure(Exception("")).message == "the Spark job failed: Exception"
-
-
-def test_a_failure_raised_while_handling_ctrl_c_counts_as_the_interrupt() -> None:
-    """py4j's 'Answer from Java side is empty' after a Ctrl-C is the interrupt, not a failed job."""
-    from kafka_offsets_cli.errors import interrupted
-
-    def broken_connection_after_ctrl_c() -> None:
-        try:
-            raise KeyboardInterrupt
-        finally:
-            raise ConnectionError("Answer from Java side is empty")  # replaces the interrupt
-
-    try:
-        broken_connection_after_ctrl_c()
-    except ConnectionError as e:
-        assert interrupted(e)
-    try:  # what CPython reports when a C extension returns while the KeyboardInterrupt is pending
-        try:
-            raise KeyboardInterrupt
-        except KeyboardInterrupt as ki:
-            raise SystemError("describe_topics returned a result with an exception set") from ki
-    except SystemError as e:
-        assert interrupted(e)
-    assert interrupted(KeyboardInterrupt())
-    plain = RuntimeError("task failed")
-    assert not interrupted(plain)
-    a, b = ValueError("a"), ValueError("b")
-    a.__context__, b.__context__ = b, a  # a cycle ends the walk
-    assert not interrupted(a)

@@ -13,6 +13,7 @@ from kafka_offsets_cli.cli.options import OutputFormat
 from kafka_offsets_cli.cli.watch import Counters, Rates, parse_interval, rates_between, run_watch
 from kafka_offsets_cli.errors import ClusterUnreachable, NotFound, UsageError
 from kafka_offsets_cli.models import OffsetResult, OffsetSpec, OffsetTable, TopicPartition
+from tests.unit.ctrl_c import wrapped_by_c_extension
 
 L, E = OffsetSpec.latest(), OffsetSpec.earliest()
 A0, A1 = TopicPartition("a", 0), TopicPartition("a", 1)
@@ -113,20 +114,9 @@ def test_ctrl_c_ends_the_loop_normally(capsys: pytest.CaptureFixture[str]) -> No
     assert blocks == ["10 None\n", "30 10.0\n"] and last == 30
 
 
-def _ctrl_c_inside_c_extension() -> SystemError:
-    """What CPython raises when Ctrl-C lands while a C extension calls back into Python."""
-    try:
-        try:
-            raise KeyboardInterrupt
-        except KeyboardInterrupt as ki:
-            raise SystemError("describe_topics returned a result with an exception set") from ki
-    except SystemError as e:
-        return e
-
-
 def test_ctrl_c_wrapped_by_a_c_extension_ends_the_loop_normally(capsys: pytest.CaptureFixture[str]) -> None:
     """CI saw `list --watch` die with this SystemError (a traceback, exit 1) instead of ending on Ctrl-C."""
-    blocks, _client, _clock, last = _loop([10, 30, _ctrl_c_inside_c_extension()])
+    blocks, _client, _clock, last = _loop([10, 30, wrapped_by_c_extension()])
     assert blocks == ["10 None\n", "30 10.0\n"] and last == 30
     assert capsys.readouterr().err == ""
 
