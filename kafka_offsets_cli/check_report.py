@@ -18,7 +18,7 @@ JSON document (``--output json``)::
 Partition records hold ``null`` where a field does not apply (``group``,
 ``committed``, ``lag``, ``time_lag_ms`` on liveness records; ``timestamp``,
 ``age_ms`` on lag records); ``state`` is a liveness state (``ok``, ``warning``,
-``critical``, ``empty``, ``future``, ``error``) or a lag state (``ok``,
+``critical``, ``empty``, ``pending``, ``future``, ``error``) or a lag state (``ok``,
 ``no-commit``, ``below-start``, ``ahead``, ``marker``, ``error``); ``history`` is
 the Burrow status with ``--history`` (else ``null``). A topic or group that could
 not be read is a record with ``partition`` ``null`` and state ``error``.

@@ -17,7 +17,13 @@ States (one per partition):
 * ``ok``: age at most ``warn``;
 * ``warning``: age above ``warn``, at most ``crit``;
 * ``critical``: age above ``crit``;
-* ``empty``: no record (never written, or retention removed everything);
+* ``empty``: no record: the log start equals the log end (never written, or retention
+  removed everything);
+* ``pending``: the partition has records, but the one with the highest timestamp is not
+  visible yet (beyond the high watermark while it replicates, or the last stable offset in
+  an open transaction) after the answer was asked again for ~0.6 s
+  (:mod:`~kafka_offsets_cli.settle`): its age is not knowable now, so UNKNOWN — never
+  ``empty``;
 * ``future``: the timestamp is more than ``future_tolerance_ms`` after now (clock
   skew or producer-set times) — not "fresh": its age says nothing;
 * ``error``: the partition could not be listed (Kafka's error name in ``error``).
@@ -36,6 +42,7 @@ from .errors import MonitoringStatus
 from .models import Isolation, OffsetResult, OffsetSpec, TopicPartition
 from .queries import OffsetSource
 from .selection import Selection
+from .settle import PENDING
 
 #: Timestamps up to this far after now are small clock differences, not ``future``.
 DEFAULT_FUTURE_TOLERANCE_MS = 60_000
@@ -59,6 +66,7 @@ class LiveState(str, Enum):
     WARNING = "warning"
     CRITICAL = "critical"
     EMPTY = "empty"
+    PENDING = "pending"
     FUTURE = "future"
     ERROR = "error"
 
@@ -119,6 +127,8 @@ def liveness_row(
     def row(state: LiveState, age: int | None = None, error: str | None = None) -> LiveRow:
         return LiveRow(result.topic, result.partition, result.offset, result.timestamp, age, state, error)
 
+    if result.error == PENDING:
+        return row(LiveState.PENDING)
     if result.error is not None:
         return row(LiveState.ERROR, error=result.error)
     if result.offset is None:
@@ -142,12 +152,13 @@ def row_status(
     empty: MonitoringStatus = MonitoringStatus.CRITICAL,
     future: MonitoringStatus = MonitoringStatus.WARNING,
 ) -> MonitoringStatus:
-    """A row's monitoring status: ok/warning/critical as named, error UNKNOWN, empty and future as given."""
+    """A row's status: ok/warning/critical as named, error and pending UNKNOWN, empty and future as given."""
     return {
         LiveState.OK: MonitoringStatus.OK,
         LiveState.WARNING: MonitoringStatus.WARNING,
         LiveState.CRITICAL: MonitoringStatus.CRITICAL,
         LiveState.ERROR: MonitoringStatus.UNKNOWN,
+        LiveState.PENDING: MonitoringStatus.UNKNOWN,
         LiveState.EMPTY: empty,
         LiveState.FUTURE: future,
     }[row.state]

@@ -15,6 +15,7 @@ from .errors import ClusterError
 from .models import ClusterMetadata, Isolation, OffsetResult, OffsetSpec, OffsetTable, TopicPartition
 from .planner import DEFAULT_CHUNK, OffsetRequest, plan_requests
 from .selection import UNKNOWN_TOPIC_OR_PARTITION, Resolution, Selection, resolve, topic_candidates
+from .settle import settle, unsettled
 
 
 class OffsetSource(Protocol):
@@ -147,11 +148,17 @@ def fetch_offsets(
     """ListOffsets for every partition and spec: one call per spec, leader and chunk, all concurrent.
 
     ``leaders`` (from the metadata the caller resolved its partitions with) lets every
-    call go to one broker; see :func:`planner.plan_requests`.
+    call go to one broker; see :func:`planner.plan_requests`. A max-timestamp or
+    timestamp lookup the broker withheld (its record beyond the high watermark) is
+    asked again and proven or marked ``PENDING`` (:func:`settle.settle`), never
+    left to read as "no record".
     """
-    return source.list_offsets(
+    results = source.list_offsets(
         plan_requests(partitions, specs, chunk_size, leaders), isolation=isolation, progress=progress
     )
+    if not any(unsettled(r) for r in results):
+        return results
+    return settle(source, results, isolation=isolation, chunk_size=chunk_size, leaders=leaders)
 
 
 def list_table(

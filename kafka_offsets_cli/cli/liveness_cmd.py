@@ -73,9 +73,11 @@ EXAMPLES = """Examples:
       --prometheus-file /var/lib/node_exporter/textfile/kafka_liveness.prom
 
 Each partition's newest record by timestamp (ListOffsets max-timestamp, KIP-734) and its age.
-States: ok, warning (age > --warn), critical (age > --crit), empty (no record), future
-(timestamp beyond now + --future-tolerance), error. A topic takes the status of its stalest
-partition, or with --min-alive N the best status N of its partitions reach. On CreateTime topics
+States: ok, warning (age > --warn), critical (age > --crit), empty (no record: log start =
+end), pending (the newest record still beyond the high watermark after ~0.6 s of asking
+again: UNKNOWN), future (timestamp beyond now + --future-tolerance), error. A topic takes
+the status of its stalest partition, or with --min-alive N the best status N of its
+partitions reach. On CreateTime topics
 (see TIMESTAMP-TYPE) ages reflect the producers' clocks.
 
 Exit status (monitoring-plugin convention): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (cluster

@@ -53,6 +53,7 @@ _STYLE = {
     LiveState.WARNING: "yellow",
     LiveState.CRITICAL: "red",
     LiveState.EMPTY: "magenta",
+    LiveState.PENDING: "blue",
     LiveState.FUTURE: "cyan",
     LiveState.ERROR: "red",
 }
@@ -173,7 +174,14 @@ def topic_lines(report: LivenessReport) -> list[Text]:
 def _problem(report: LivenessReport, topic: str) -> str:
     """The worst partition of a topic, e.g. ``orders:3 critical 17m 02s``."""
     rows = [r for r in report.rows if r.topic == topic and r.state is not LiveState.OK]
-    order = [LiveState.CRITICAL, LiveState.EMPTY, LiveState.ERROR, LiveState.FUTURE, LiveState.WARNING]
+    order = [
+        LiveState.CRITICAL,
+        LiveState.EMPTY,
+        LiveState.ERROR,
+        LiveState.PENDING,
+        LiveState.FUTURE,
+        LiveState.WARNING,
+    ]
     rows.sort(key=lambda r: (order.index(r.state), -(r.age_ms or 0)))
     if not rows:
         return ""
