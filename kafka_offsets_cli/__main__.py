@@ -3,12 +3,27 @@
 from __future__ import annotations
 
 
+def no_core_dumps() -> None:
+    """Switch core dumps off for this process: its memory holds SASL passwords and keys.
+
+    A crash inside the C client (a non-UTF-8 group id once made librdkafka segfault)
+    would otherwise leave a core file with the secrets in cleartext.
+    """
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    except (ImportError, ValueError, OSError):  # not POSIX, or the limit cannot be lowered
+        pass
+
+
 def main() -> None:
     """Run the command-line application.
 
     A Ctrl-C while the CLI framework is still being imported (the first tens of
     milliseconds) exits 130 like one during a command, not with an import traceback.
     """
+    no_core_dumps()
     try:
         from .cli.app import app
     except KeyboardInterrupt:
