@@ -26,8 +26,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check kafka_offsets_cli tests dev bench
 	$(BIN)/mypy
 
+## unit: every test that needs neither a broker nor Spark (no Java; a few seconds)
 unit: $(STAMP)
-	$(BIN)/python -m pytest tests/unit
+	$(BIN)/python -m pytest -m "not broker and not spark"
 
 ## bench: the benchmarks against Kafka's own tools (3-node local cluster)
 bench: $(STAMP)

@@ -42,7 +42,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Tag tests by the Kafka fixtures they use, so ``-m "not broker"`` runs only broker-free tests."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        if fixtures & {"bootstrap", "cluster3"}:
+        if fixtures & {"bootstrap", "cluster3", "kafka_classpath"}:
             item.add_marker(pytest.mark.broker)
         if "cluster3" in fixtures:
             item.add_marker(pytest.mark.cluster3)

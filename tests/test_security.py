@@ -26,6 +26,8 @@ from tests.fault_helpers import Timed, assert_one_error_line, run_timed
 from tests.fault_helpers import admin as fault_admin
 from tests.kafka_helpers import commit_group_offsets, create_topic, produce
 
+pytestmark = pytest.mark.broker  # every test uses the module's own secure Kafka (``sec``)
+
 
 @dataclass
 class Secure:
