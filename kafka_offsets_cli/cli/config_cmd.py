@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from enum import Enum
+from typing import Annotated, Any
 
 import typer
 
@@ -13,13 +14,11 @@ from ..models import Isolation
 from .app import command_help, is_debug
 from .boundary import boundary
 from .options import (
-    OUTPUTS,
+    OUT,
     BootstrapOpt,
     ClusterOpt,
     CommandConfigOpt,
-    ConfigOutputOpt,
     ConnectionArgs,
-    Format,
     IsolationOpt,
     TimeoutOpt,
     XOpt,
@@ -34,6 +33,20 @@ SHOW_EPILOG = """Examples:
   kafka-offsets config show -b localhost:9092 -X security.protocol=SSL -o json
 """
 
+
+class ConfigFormat(str, Enum):
+    """Output formats of ``config show`` and ``config list``."""
+
+    text = "text"
+    json = "json"
+
+
+FormatOpt = Annotated[
+    ConfigFormat,
+    typer.Option(
+        "--output", "-o", help="text (for people) or json.", rich_help_panel=OUT, case_sensitive=False
+    ),
+]
 
 config_app = typer.Typer(name="config", help=HELP, no_args_is_help=True, rich_markup_mode=None)
 
@@ -53,7 +66,7 @@ def show_cmd(
     x: XOpt = None,
     timeout: TimeoutOpt = "30s",
     isolation: IsolationOpt = Isolation.READ_UNCOMMITTED,
-    output: ConfigOutputOpt = Format.text,
+    output: FormatOpt = ConfigFormat.text,
 ) -> None:
     """Effective client settings."""
     with boundary(is_debug(ctx)):
@@ -62,7 +75,7 @@ def show_cmd(
         args = ConnectionArgs(bootstrap_server, command_config, tuple(x or ()), timeout, isolation, cluster)
         settings = settings_from(args)
         doc = effective(args, settings)
-        _print(doc, OUTPUTS["config"].choose(output))
+        _print(doc, output)
 
 
 def effective(
@@ -104,11 +117,11 @@ def effective(
     }
 
 
-def _print(doc: Mapping[str, Any], fmt: Format) -> None:
+def _print(doc: Mapping[str, Any], fmt: ConfigFormat) -> None:
     from ..render.formats import to_json_document
     from .output import write
 
-    if fmt is Format.json:
+    if fmt is ConfigFormat.json:
         write(to_json_document(doc))
         return
     lines = [
@@ -136,11 +149,11 @@ def path_cmd(ctx: typer.Context) -> None:
 
 
 @config_app.command("list", help="The cluster profiles of the config file.")
-def list_profiles_cmd(ctx: typer.Context, output: ConfigOutputOpt = Format.text) -> None:
+def list_profiles_cmd(ctx: typer.Context, output: FormatOpt = ConfigFormat.text) -> None:
     """The cluster profiles (name, bootstrap servers; the default marked)."""
     with boundary(is_debug(ctx)):
         from ..profiles import load_file
-        from .emit import records_text
+        from ..render.formats import to_json
         from .output import write
 
         pfile = load_file()
@@ -149,8 +162,8 @@ def list_profiles_cmd(ctx: typer.Context, output: ConfigOutputOpt = Format.text)
             raw = pfile.clusters[name].get("bootstrap_servers")
             servers = ",".join(map(str, raw)) if isinstance(raw, list) else raw if raw is None else str(raw)
             recs.append({"name": name, "bootstrap_servers": servers, "default": name == pfile.default})
-        if OUTPUTS["config"].choose(output) is Format.json:
-            write(records_text(recs, Format.json, ("name", "bootstrap_servers", "default")))
+        if output is ConfigFormat.json:
+            write(to_json(recs))
         else:
             lines = []
             for r in recs:

@@ -9,24 +9,21 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..errors import NotFound, PartialFailure, UsageError
-from ..lag.rows import COLUMNS
-from ..lag.summary import SortKey
+from ..lag import COLUMNS, SortKey
 from ..models import Isolation
 from .app import command_help, is_debug
 from .boundary import boundary
+from .lag_view import LagOutput
 from .options import (
     OUT,
-    OUTPUTS,
     SEL,
     BootstrapOpt,
     ClusterOpt,
     ColumnsOpt,
     CommandConfigOpt,
     ExcludeInternalOpt,
-    Format,
     GroupOpt,
     IsolationOpt,
-    LagOutputOpt,
     NoHeadersOpt,
     PartitionsOpt,
     TimeoutOpt,
@@ -40,9 +37,9 @@ from .options import (
 )
 
 if TYPE_CHECKING:
+    from ..client import KafkaClient
     from ..config import ClientSettings
-    from ..kafka import KafkaClient
-    from ..lag.collect import LagReport
+    from ..lag import LagReport
     from ..selection import Selection
     from .lag_view import LagView
 
@@ -130,7 +127,17 @@ def lag_cmd(
             case_sensitive=False,
         ),
     ] = SortKey.name,
-    output: LagOutputOpt = None,
+    output: Annotated[
+        LagOutput | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="table (default on a TTY), json, jsonl (default otherwise) or csv.",
+            rich_help_panel=OUT,
+            show_default=False,
+            case_sensitive=False,
+        ),
+    ] = None,
     no_headers: NoHeadersOpt = False,
     columns: ColumnsOpt = None,
     watch: WatchOpt = None,
@@ -141,12 +148,12 @@ def lag_cmd(
     """Consumer group lag per partition."""
     debug = is_debug(ctx)
     with boundary(debug):
-        from .emit import parse_columns
+        from .emit import default_format, parse_columns
         from .lag_view import RATE_FIELDS, LagView
 
         if not group and not group_regex:
             raise UsageError("name the consumer groups: --group GROUP and/or --group-regex REGEX")
-        fmt = OUTPUTS["lag"].choose(output)
+        fmt = LagOutput(output.value if output else default_format("table", "jsonl"))
         cols = parse_columns(columns, (*COLUMNS, *RATE_FIELDS) if watch is not None else COLUMNS)
         interval = watch_interval(watch)
         selection = optional_selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
@@ -181,7 +188,7 @@ class _Query:
 
     def run(self, client: KafkaClient, update: Callable[[str], None] | None = None) -> LagReport:
         """Resolve the groups (regexes again on every call) and collect their lag."""
-        from ..lag.collect import collect, resolve_groups
+        from ..lag import collect, resolve_groups
 
         names = resolve_groups(client, self.groups, self.regexes)
         if update is not None:
@@ -204,7 +211,7 @@ def _require_rows(report: LagReport) -> None:
 
 
 def _collect(settings: ClientSettings, query: _Query, debug: bool) -> LagReport:
-    from ..kafka import KafkaClient
+    from ..client import KafkaClient
     from .output import progress
 
     with progress("Reading consumer groups…") as update, KafkaClient(settings, debug=debug) as client:
@@ -213,7 +220,7 @@ def _collect(settings: ClientSettings, query: _Query, debug: bool) -> LagReport:
 
 def _watch(settings: ClientSettings, query: _Query, view: LagView, interval: float, debug: bool) -> None:
     """Refresh until Ctrl-C; the notes (warnings) of the first refresh are printed once."""
-    from ..kafka import KafkaClient
+    from ..client import KafkaClient
     from . import lag_view
 
     first = True
@@ -231,7 +238,7 @@ def _watch(settings: ClientSettings, query: _Query, view: LagView, interval: flo
         lag_view.watch(client, interval, fetch, view)
 
 
-def _notes(report: LagReport, fmt: Format) -> None:
+def _notes(report: LagReport, fmt: LagOutput) -> None:
     from ..render.lag import time_lag_note
     from .output import err_console, warn
 
@@ -245,7 +252,7 @@ def _notes(report: LagReport, fmt: Format) -> None:
     if report.marker_unchecked:
         why = ", ".join(f"{n} x {e}" for e, n in sorted(report.marker_unchecked.items()))
         warn(f"could not check if the last offset is a transaction marker ({why}); shown as lag 1, state ok")
-    if fmt is Format.table:
+    if fmt is LagOutput.table:
         c = err_console()
         if report.marker_checked:
             c.print(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -12,18 +13,16 @@ from ..rewind import COLUMNS
 from .app import command_help, is_debug
 from .boundary import boundary
 from .options import (
-    OUTPUTS,
+    OUT,
     BootstrapOpt,
     ClusterOpt,
     ColumnsOpt,
     CommandConfigOpt,
     ExcludeInternalOpt,
-    Format,
     GroupOpt,
     IsolationOpt,
     NoHeadersOpt,
     PartitionsOpt,
-    RewindOutputOpt,
     TimeoutOpt,
     TopicOpt,
     TopicPartitionsOpt,
@@ -41,6 +40,15 @@ if TYPE_CHECKING:
     from ..selection import Selection
 
 RESET = "Reset"
+
+
+class RewindOutput(str, Enum):
+    """Output formats of ``rewind``."""
+
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+    csv = "csv"
 
 
 EXAMPLES = """Examples:
@@ -132,7 +140,17 @@ def rewind_cmd(
     topic_partitions: TopicPartitionsOpt = None,
     exclude_internal_topics: ExcludeInternalOpt = False,
     isolation: IsolationOpt = Isolation.READ_UNCOMMITTED,
-    output: RewindOutputOpt = None,
+    output: Annotated[
+        RewindOutput | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="table (default on a TTY), json, jsonl (default otherwise) or csv.",
+            rich_help_panel=OUT,
+            show_default=False,
+            case_sensitive=False,
+        ),
+    ] = None,
     tz: TzOpt = None,
     no_headers: NoHeadersOpt = False,
     columns: ColumnsOpt = None,
@@ -144,14 +162,14 @@ def rewind_cmd(
     debug = is_debug(ctx)
     with boundary(debug):
         from ..timeparse import now_ms, parse_tz
-        from .emit import parse_columns
+        from .emit import default_format, parse_columns
 
         groups = list(dict.fromkeys(group or ()))
         if len(groups) != 1:
             raise UsageError("name exactly one consumer group with --group")
         zone = parse_tz(tz)
         target = _target(to, shift_by, now_ms(), zone)
-        fmt = OUTPUTS["rewind"].choose(output)
+        fmt = RewindOutput(output.value if output else default_format("table", "jsonl"))
         cols = parse_columns(columns, COLUMNS)
         selection = optional_selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
         settings = connection_settings(bootstrap_server, command_config, x, timeout, isolation, cluster)
@@ -181,13 +199,13 @@ def _run(
     selection: Selection | None,
     execute: bool,
     export: str | None,
-    fmt: Format,
+    fmt: RewindOutput,
     zone: tzinfo,
     cols: list[str] | None,
     no_headers: bool,
     debug: bool,
 ) -> None:
-    from ..kafka import KafkaClient
+    from ..client import KafkaClient
     from ..render.rewind import summary
     from ..rewind import build_plan, export_csv
     from ..rewind import execute as commit
@@ -214,14 +232,15 @@ def _run(
         raise PartialFailure("; ".join(what))
 
 
-def _show(plan: Plan, fmt: Format, cols: list[str] | None, no_headers: bool) -> None:
+def _show(plan: Plan, fmt: RewindOutput, cols: list[str] | None, no_headers: bool) -> None:
     from ..render import rewind as r
-    from .emit import records_text, show
+    from .emit import records_text
+    from .output import print_renderable, write
 
-    if fmt is Format.table:
-        show(r.rich_table(plan, header=not no_headers))
+    if fmt is RewindOutput.table:
+        print_renderable(r.rich_table(plan, header=not no_headers))
     else:
-        show(records_text(r.records(plan), fmt, COLUMNS, cols, header=not no_headers))
+        write(records_text(r.records(plan), fmt.value, COLUMNS, cols, header=not no_headers))
 
 
 def _warnings(plan: Plan, zone: tzinfo) -> None:

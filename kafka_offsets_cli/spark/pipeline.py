@@ -25,11 +25,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..check.spec import CheckSpec, LagCheck, LivenessCheck
 from ..check_report import CheckReport, GroupResult, PartitionRecord, TopicResult
 from ..errors import MonitoringStatus, UsageError
 from ..history import PartitionHistory, Sample
 from ..liveness import severity, worst
-from ..specfile import CheckSpec, LagCheck, LivenessCheck
 from ..timeparse import now_ms
 from .collect import LagSample, run_units
 from .evaluate import EvalContext, check_result, evaluate_history, evaluate_sample, group_rollup, topic_rollup

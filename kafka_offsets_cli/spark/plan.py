@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ..check.spec import CheckSpec, LagCheck, LivenessCheck
 from ..check_report import PartitionRecord
 from ..client import GroupDescription, GroupOffsets
 from ..config import ClientSettings
@@ -34,7 +35,6 @@ from ..models import ClusterMetadata, TopicPartition
 from ..planner import chunked
 from ..queries import OffsetSource, with_named_errors
 from ..selection import UNKNOWN_TOPIC_OR_PARTITION, PartitionRange, Selection, TopicRule, resolve
-from ..specfile import CheckSpec, LagCheck, LivenessCheck
 
 __all__ = ["CheckPlan", "PlanSource", "WorkUnit", "check_selection", "chunk_selection", "plan_checks"]
 

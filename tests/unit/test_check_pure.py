@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+from kafka_offsets_cli.check.load import parse_spec_text
 from kafka_offsets_cli.check_report import RECORD_KEYS, CheckReport, PartitionRecord
 from kafka_offsets_cli.errors import MonitoringStatus
 from kafka_offsets_cli.history import HistoryStatus, PartitionHistory
@@ -24,7 +25,6 @@ from kafka_offsets_cli.spark.evaluate import (
     topic_rollup,
 )
 from kafka_offsets_cli.spark.plan import chunk_selection
-from kafka_offsets_cli.specfile import parse_spec_text
 
 NOW = 1_800_000_000_000
 MIN = 60_000

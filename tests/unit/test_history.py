@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kafka_offsets_cli.check.spec import HistoryRules
 from kafka_offsets_cli.errors import MonitoringStatus
 from kafka_offsets_cli.history import (
     HistoryStatus,
@@ -17,7 +18,6 @@ from kafka_offsets_cli.history import (
     window,
     worst_status,
 )
-from kafka_offsets_cli.specfile import HistoryRules
 
 RULES = HistoryRules(window=5, allowed_lag=0, min_samples=3)
 MIN = 60_000

@@ -21,6 +21,9 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from kafka_offsets_cli.check.document import MAX_SPEC_VALUES
+from kafka_offsets_cli.check.load import MAX_SPEC_BYTES, load_spec, parse_spec_text
+from kafka_offsets_cli.check.spec import CheckSpec
 from kafka_offsets_cli.cli.watch import parse_interval
 from kafka_offsets_cli.config import (
     build_settings,
@@ -32,13 +35,6 @@ from kafka_offsets_cli.config import (
 )
 from kafka_offsets_cli.errors import ExitCode, SpecFileError, UsageError
 from kafka_offsets_cli.selection import parse_partitions, parse_selection, parse_topic_partitions
-from kafka_offsets_cli.specfile import (
-    MAX_SPEC_BYTES,
-    MAX_SPEC_VALUES,
-    CheckSpec,
-    load_spec,
-    parse_spec_text,
-)
 from kafka_offsets_cli.specs import parse_spec, parse_specs
 from kafka_offsets_cli.timeparse import MAX_MS, parse_duration, parse_time, parse_tz
 

@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (expected problem messages are long on purpose)
-"""The check spec loader (kafka_offsets_cli.specfile): every kind of bad file, with paths and lines."""
+"""The check spec loader (kafka_offsets_cli.check): every kind of bad file, with paths and lines."""
 
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 import yaml
 
-from kafka_offsets_cli.errors import ExitCode, SpecFileError, UsageError
-from kafka_offsets_cli.models import Isolation
-from kafka_offsets_cli.specfile import (
+from kafka_offsets_cli.check.load import load_spec, parse_spec_text
+from kafka_offsets_cli.check.spec import (
     CLUSTER_KEYS,
     COMMON_CHECK_KEYS,
     DEFAULT_KEYS,
@@ -25,9 +24,9 @@ from kafka_offsets_cli.specfile import (
     HistoryRules,
     LagCheck,
     LivenessCheck,
-    load_spec,
-    parse_spec_text,
 )
+from kafka_offsets_cli.errors import ExitCode, SpecFileError, UsageError
+from kafka_offsets_cli.models import Isolation
 
 PACKAGE = Path(__file__).resolve().parents[2] / "kafka_offsets_cli"
 EXAMPLE = PACKAGE / "examples" / "check-spec.example.yaml"

@@ -1,0 +1,164 @@
+"""The validated spec of ``kafka-offsets check``: clusters, checks and their thresholds (frozen).
+
+Also the spec file's vocabulary (the keys each level accepts, which the JSON schema is tested
+against) and its defaults. Reading and validating a file is :mod:`.load`'s job; this module
+imports no parser, so the engine and ``history`` can use the models alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
+
+from ..config import ClientSettings
+from ..planner import DEFAULT_CHUNK
+
+__all__ = [
+    "CHECK_TYPES",
+    "CLUSTER_KEYS",
+    "COMMON_CHECK_KEYS",
+    "DEFAULT_FUTURE_TOLERANCE_MS",
+    "DEFAULT_KEYS",
+    "DEFAULT_TASK_SIZE",
+    "HISTORY_KEYS",
+    "LAG_KEYS",
+    "LIVENESS_KEYS",
+    "TOP_KEYS",
+    "CheckDefinition",
+    "CheckSpec",
+    "ClusterSpec",
+    "HistoryRules",
+    "LagCheck",
+    "LivenessCheck",
+]
+
+#: The check types a spec may declare.
+CHECK_TYPES = ("liveness", "lag")
+
+TOP_KEYS = ("version", "defaults", "clusters", "checks")
+DEFAULT_KEYS = ("timeout", "task_size", "chunk_size", "exclude_internal", "history")
+
+#: Partitions per Spark task by default: a few thousand, so each task's ListOffsets
+#: calls (of ``chunk_size``) go out concurrently from one client.
+DEFAULT_TASK_SIZE = 5000
+HISTORY_KEYS = ("window", "allowed_lag", "min_samples", "lookback")
+CLUSTER_KEYS = (
+    "bootstrap_servers",
+    "command_config",
+    "properties",
+    "secrets_env",
+    "sasl_username",
+    "sasl_password_env",
+    "timeout",
+    "isolation",
+)
+COMMON_CHECK_KEYS = ("name", "type", "description", "cluster", "clusters", "topics", "exclude_internal")
+LIVENESS_KEYS = ("warn", "crit", "min_alive", "future_tolerance")
+LAG_KEYS = ("groups", "warn_lag", "crit_lag", "warn_time_lag", "crit_time_lag", "time_lag", "history")
+
+#: Default allowance for record timestamps ahead of now before a partition counts as "future".
+DEFAULT_FUTURE_TOLERANCE_MS = 60_000
+
+
+@dataclass(frozen=True, kw_only=True)
+class HistoryRules:
+    """Burrow-style sliding-window settings for ``--history``.
+
+    ``window`` samples (runs) per partition are evaluated; a partition with
+    fewer than ``min_samples`` is not judged; a lag at or below ``allowed_lag``
+    anywhere in the window means OK; only history from the last ``lookback_ms``
+    is read.
+    """
+
+    window: int = 10
+    allowed_lag: int = 0
+    min_samples: int = 3
+    lookback_ms: int = 7 * 86_400_000
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """A named cluster and the client settings to reach it (secrets resolved from the environment)."""
+
+    name: str
+    settings: ClientSettings = field(repr=False)  # holds secrets: never in a repr
+
+    @property
+    def bootstrap_servers(self) -> str:
+        """The bootstrap servers, for display."""
+        return self.settings.bootstrap_servers
+
+
+@dataclass(frozen=True, kw_only=True)
+class LivenessCheck:
+    """Partitions of the matching topics must have a record newer than ``warn_ms``/``crit_ms``."""
+
+    type: ClassVar[Literal["liveness"]] = "liveness"
+    name: str
+    clusters: tuple[str, ...]
+    topics: tuple[str, ...]
+    warn_ms: int
+    crit_ms: int
+    min_alive: int | None = None
+    future_tolerance_ms: int = DEFAULT_FUTURE_TOLERANCE_MS
+    exclude_internal: bool = True
+    description: str | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class LagCheck:
+    """Groups matching ``groups`` must not lag more than the thresholds on the matching topics.
+
+    ``topics`` empty means every topic the group has committed offsets for.
+    ``time_lag`` says whether the time lag is looked up (ListOffsets bisection);
+    it is on when a time threshold is set, unless the spec says otherwise.
+    """
+
+    type: ClassVar[Literal["lag"]] = "lag"
+    name: str
+    clusters: tuple[str, ...]
+    groups: tuple[str, ...]
+    topics: tuple[str, ...] = ()
+    warn_lag: int | None = None
+    crit_lag: int | None = None
+    warn_time_lag_ms: int | None = None
+    crit_time_lag_ms: int | None = None
+    time_lag: bool = False
+    exclude_internal: bool = True
+    history: HistoryRules = field(default_factory=HistoryRules)
+    description: str | None = None
+    line: int = 0
+
+
+CheckDefinition = LivenessCheck | LagCheck
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckSpec:
+    """A validated spec file."""
+
+    source: str
+    clusters: Mapping[str, ClusterSpec]
+    checks: tuple[CheckDefinition, ...]
+    chunk_size: int = DEFAULT_CHUNK
+    history: HistoryRules = field(default_factory=HistoryRules)
+    task_size: int = DEFAULT_TASK_SIZE
+
+    def check(self, name: str) -> CheckDefinition:
+        """The check called ``name`` (KeyError when there is none)."""
+        for c in self.checks:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+    @property
+    def lag_checks(self) -> tuple[LagCheck, ...]:
+        """The lag checks, in file order."""
+        return tuple(c for c in self.checks if isinstance(c, LagCheck))
+
+    @property
+    def liveness_checks(self) -> tuple[LivenessCheck, ...]:
+        """The liveness checks, in file order."""
+        return tuple(c for c in self.checks if isinstance(c, LivenessCheck))
