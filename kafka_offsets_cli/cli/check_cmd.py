@@ -10,7 +10,7 @@ import typer
 from ..errors import KafkaOffsetsError, MonitoringStatus, UsageError, interrupted
 from .app import command_help, is_debug
 from .boundary import boundary
-from .options import OUT, TzOpt
+from .options import OUT, OUTPUTS, CheckOutputOpt, Format, TzOpt
 
 if TYPE_CHECKING:
     from ..check.spec import CheckSpec
@@ -20,15 +20,6 @@ if TYPE_CHECKING:
 
 SPARK = "Spark"
 HISTORY = "History and files"
-
-
-class CheckOutput(str, Enum):
-    """Output formats of ``check``."""
-
-    table = "table"
-    json = "json"
-    nagios = "nagios"
-    prometheus = "prometheus"
 
 
 class WriteFormat(str, Enum):
@@ -78,18 +69,7 @@ def check_cmd(
     spec: Annotated[
         str, typer.Argument(metavar="SPEC", help="Spec file (YAML or JSON).", show_default=False)
     ],
-    output: Annotated[
-        CheckOutput | None,
-        typer.Option(
-            "--output",
-            "-o",
-            help="table (default on a TTY), json (default otherwise), nagios (one status line) or "
-            "prometheus (textfile metrics written to --prometheus-file).",
-            rich_help_panel=OUT,
-            show_default=False,
-            case_sensitive=False,
-        ),
-    ] = None,
+    output: CheckOutputOpt = None,
     prometheus_file: Annotated[
         str | None,
         typer.Option(
@@ -177,11 +157,10 @@ def check_cmd(
     with boundary(debug, monitoring=True):
         from ..check.load import load_spec
         from ..timeparse import parse_tz
-        from .emit import default_format
 
         zone = parse_tz(tz)
-        fmt = CheckOutput(output.value if output else default_format("table", "json"))
-        if fmt is CheckOutput.prometheus and not prometheus_file:
+        fmt = OUTPUTS["check"].choose(output)
+        if fmt is Format.prometheus and not prometheus_file:
             raise UsageError("--output prometheus writes a textfile: give --prometheus-file FILE")
         if (write is None) != (write_dir is None):
             raise UsageError("--write FORMAT and --write-dir DIR go together")
@@ -199,7 +178,7 @@ def check_cmd(
             _validated(parsed)
             raise typer.Exit(0)
         try:
-            everything = fmt is CheckOutput.json or prometheus_file is not None
+            everything = fmt is Format.json or prometheus_file is not None
             report = _run(
                 parsed, master, spark_conf, spark_ui, history, write, write_dir, everything, worst, debug
             )
@@ -277,7 +256,7 @@ def _run(
 
 
 def _plan(spec: CheckSpec, debug: bool) -> CheckPlan:
-    from ..client import KafkaClient
+    from ..kafka import KafkaClient
     from ..spark.plan import plan_checks
 
     clients: list[KafkaClient] = []
@@ -358,7 +337,7 @@ def _spark(
     return replace(report, timings={"session": round(runtime.started_s, 3), **report.timings})
 
 
-def _unknown(err: KafkaOffsetsError, fmt: CheckOutput, prometheus_file: str | None) -> None:
+def _unknown(err: KafkaOffsetsError, fmt: Format, prometheus_file: str | None) -> None:
     """When the check could not run: the UNKNOWN nagios line and an ``up 0`` textfile."""
     from ..render.check import SERVICE, prometheus_down
     from ..render.monitoring import nagios_line
@@ -369,7 +348,7 @@ def _unknown(err: KafkaOffsetsError, fmt: CheckOutput, prometheus_file: str | No
         from .textfile import write_atomic
 
         write_atomic(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()))
-    if fmt is CheckOutput.nagios:
+    if fmt is Format.nagios:
         write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))
 
 
@@ -380,16 +359,16 @@ def _show_timings(report: CheckReport) -> None:
     err_console().print(f"kafka-offsets: timings: {text}", highlight=False, soft_wrap=True)
 
 
-def _show(report: CheckReport, fmt: CheckOutput, zone: object, worst: int) -> None:
+def _show(report: CheckReport, fmt: Format, zone: object, worst: int) -> None:
     from datetime import tzinfo
 
     from ..render import check as r
     from .output import print_renderable, write
 
     assert isinstance(zone, tzinfo)
-    if fmt is CheckOutput.table:
+    if fmt is Format.table:
         print_renderable(r.rich_summary(report, zone, worst=worst))
-    elif fmt is CheckOutput.nagios:
+    elif fmt is Format.nagios:
         write(r.nagios(report))
-    elif fmt is CheckOutput.json:
+    elif fmt is Format.json:
         write(r.json_document(report))

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from enum import Enum
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
@@ -14,11 +13,13 @@ from ..models import Isolation
 from .app import command_help, is_debug
 from .boundary import boundary
 from .options import (
-    OUT,
+    OUTPUTS,
     BootstrapOpt,
     ClusterOpt,
     CommandConfigOpt,
+    ConfigOutputOpt,
     ConnectionArgs,
+    Format,
     IsolationOpt,
     TimeoutOpt,
     XOpt,
@@ -33,20 +34,6 @@ SHOW_EPILOG = """Examples:
   kafka-offsets config show -b localhost:9092 -X security.protocol=SSL -o json
 """
 
-
-class ConfigFormat(str, Enum):
-    """Output formats of ``config show`` and ``config list``."""
-
-    text = "text"
-    json = "json"
-
-
-FormatOpt = Annotated[
-    ConfigFormat,
-    typer.Option(
-        "--output", "-o", help="text (for people) or json.", rich_help_panel=OUT, case_sensitive=False
-    ),
-]
 
 config_app = typer.Typer(name="config", help=HELP, no_args_is_help=True, rich_markup_mode=None)
 
@@ -66,7 +53,7 @@ def show_cmd(
     x: XOpt = None,
     timeout: TimeoutOpt = "30s",
     isolation: IsolationOpt = Isolation.READ_UNCOMMITTED,
-    output: FormatOpt = ConfigFormat.text,
+    output: ConfigOutputOpt = Format.text,
 ) -> None:
     """Effective client settings."""
     with boundary(is_debug(ctx)):
@@ -75,7 +62,7 @@ def show_cmd(
         args = ConnectionArgs(bootstrap_server, command_config, tuple(x or ()), timeout, isolation, cluster)
         settings = settings_from(args)
         doc = effective(args, settings)
-        _print(doc, output)
+        _print(doc, OUTPUTS["config"].choose(output))
 
 
 def effective(
@@ -117,11 +104,11 @@ def effective(
     }
 
 
-def _print(doc: Mapping[str, Any], fmt: ConfigFormat) -> None:
+def _print(doc: Mapping[str, Any], fmt: Format) -> None:
     from ..render.formats import to_json_document
     from .output import write
 
-    if fmt is ConfigFormat.json:
+    if fmt is Format.json:
         write(to_json_document(doc))
         return
     lines = [
@@ -149,11 +136,11 @@ def path_cmd(ctx: typer.Context) -> None:
 
 
 @config_app.command("list", help="The cluster profiles of the config file.")
-def list_profiles_cmd(ctx: typer.Context, output: FormatOpt = ConfigFormat.text) -> None:
+def list_profiles_cmd(ctx: typer.Context, output: ConfigOutputOpt = Format.text) -> None:
     """The cluster profiles (name, bootstrap servers; the default marked)."""
     with boundary(is_debug(ctx)):
         from ..profiles import load_file
-        from ..render.formats import to_json
+        from .emit import records_text
         from .output import write
 
         pfile = load_file()
@@ -162,8 +149,8 @@ def list_profiles_cmd(ctx: typer.Context, output: FormatOpt = ConfigFormat.text)
             raw = pfile.clusters[name].get("bootstrap_servers")
             servers = ",".join(map(str, raw)) if isinstance(raw, list) else raw if raw is None else str(raw)
             recs.append({"name": name, "bootstrap_servers": servers, "default": name == pfile.default})
-        if output is ConfigFormat.json:
-            write(to_json(recs))
+        if OUTPUTS["config"].choose(output) is Format.json:
+            write(records_text(recs, Format.json, ("name", "bootstrap_servers", "default")))
         else:
             lines = []
             for r in recs:

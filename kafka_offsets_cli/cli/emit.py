@@ -1,14 +1,19 @@
-"""Write command records to stdout in the machine formats (json, jsonl, csv), with ``--columns``.
+"""From a command's output to stdout: one dispatch from (format, records) to text, one way to show.
 
-Used by ``lag``, ``liveness`` and ``rewind``; each command owns its record schema.
+Each command owns its record schema and its view (which formats it draws
+itself: tables, plain, nagios, prometheus); the record formats (json, jsonl,
+csv, with ``--columns`` and ``--no-headers``) are written here for all of them,
+and so is what a view returns: printed once, or as one ``--watch`` block.
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import UsageError
+from .options import Format
 
 
 def parse_columns(text: str | None, known: Sequence[str]) -> list[str] | None:
@@ -24,7 +29,7 @@ def parse_columns(text: str | None, known: Sequence[str]) -> list[str] | None:
 
 def records_text(
     records: Sequence[Mapping[str, Any]],
-    fmt: str,
+    fmt: Format,
     columns: Sequence[str],
     selected: Sequence[str] | None = None,
     *,
@@ -34,17 +39,35 @@ def records_text(
     from ..render.formats import select_columns, to_csv, to_json, to_jsonl
 
     recs = select_columns(records, list(selected) if selected else None)
-    if fmt == "json":
+    if fmt is Format.json:
         return to_json(recs)
-    if fmt == "jsonl":
+    if fmt is Format.jsonl:
         return to_jsonl(recs)
-    if fmt == "csv":
+    if fmt is Format.csv:
         return to_csv(recs, list(selected or columns), header=header)
-    raise ValueError(f"not a record format: {fmt}")
+    raise ValueError(f"not a record format: {fmt.value}")
 
 
-def default_format(tty_default: str, pipe_default: str) -> str:
-    """The output format when ``--output`` is not given: one for terminals, one for pipes."""
-    from .output import stdout_is_tty
+def show(out: Any) -> None:
+    """Print a view's output on stdout: text as it is, a rich renderable (table) drawn."""
+    from .output import print_renderable, write
 
-    return tty_default if stdout_is_tty() else pipe_default
+    if isinstance(out, str):
+        write(out)
+    else:
+        print_renderable(out)
+
+
+def block_text(out: Any, fmt: Format) -> str:
+    """A view's output as one ``--watch`` block when stdout is not a live terminal.
+
+    csv and plain blocks end with an empty line (they could not be told apart
+    otherwise); a table is drawn without colour at full width.
+    """
+    if isinstance(out, str):
+        return out + ("\n" if fmt in (Format.plain, Format.csv) else "")
+    from rich.console import Console
+
+    buf = io.StringIO()
+    Console(file=buf, no_color=True, width=10_000, soft_wrap=True, highlight=False).print(out)
+    return buf.getvalue() + "\n"

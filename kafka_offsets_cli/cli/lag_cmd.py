@@ -9,21 +9,24 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..errors import NotFound, PartialFailure, UsageError
-from ..lag import COLUMNS, SortKey
+from ..lag.rows import COLUMNS
+from ..lag.summary import SortKey
 from ..models import Isolation
 from .app import command_help, is_debug
 from .boundary import boundary
-from .lag_view import LagOutput
 from .options import (
     OUT,
+    OUTPUTS,
     SEL,
     BootstrapOpt,
     ClusterOpt,
     ColumnsOpt,
     CommandConfigOpt,
     ExcludeInternalOpt,
+    Format,
     GroupOpt,
     IsolationOpt,
+    LagOutputOpt,
     NoHeadersOpt,
     PartitionsOpt,
     TimeoutOpt,
@@ -37,9 +40,9 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from ..client import KafkaClient
     from ..config import ClientSettings
-    from ..lag import LagReport
+    from ..kafka import KafkaClient
+    from ..lag.collect import LagReport
     from ..selection import Selection
     from .lag_view import LagView
 
@@ -127,17 +130,7 @@ def lag_cmd(
             case_sensitive=False,
         ),
     ] = SortKey.name,
-    output: Annotated[
-        LagOutput | None,
-        typer.Option(
-            "--output",
-            "-o",
-            help="table (default on a TTY), json, jsonl (default otherwise) or csv.",
-            rich_help_panel=OUT,
-            show_default=False,
-            case_sensitive=False,
-        ),
-    ] = None,
+    output: LagOutputOpt = None,
     no_headers: NoHeadersOpt = False,
     columns: ColumnsOpt = None,
     watch: WatchOpt = None,
@@ -148,12 +141,12 @@ def lag_cmd(
     """Consumer group lag per partition."""
     debug = is_debug(ctx)
     with boundary(debug):
-        from .emit import default_format, parse_columns
+        from .emit import parse_columns
         from .lag_view import RATE_FIELDS, LagView
 
         if not group and not group_regex:
             raise UsageError("name the consumer groups: --group GROUP and/or --group-regex REGEX")
-        fmt = LagOutput(output.value if output else default_format("table", "jsonl"))
+        fmt = OUTPUTS["lag"].choose(output)
         cols = parse_columns(columns, (*COLUMNS, *RATE_FIELDS) if watch is not None else COLUMNS)
         interval = watch_interval(watch)
         selection = optional_selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
@@ -188,7 +181,7 @@ class _Query:
 
     def run(self, client: KafkaClient, update: Callable[[str], None] | None = None) -> LagReport:
         """Resolve the groups (regexes again on every call) and collect their lag."""
-        from ..lag import collect, resolve_groups
+        from ..lag.collect import collect, resolve_groups
 
         names = resolve_groups(client, self.groups, self.regexes)
         if update is not None:
@@ -211,7 +204,7 @@ def _require_rows(report: LagReport) -> None:
 
 
 def _collect(settings: ClientSettings, query: _Query, debug: bool) -> LagReport:
-    from ..client import KafkaClient
+    from ..kafka import KafkaClient
     from .output import progress
 
     with progress("Reading consumer groups…") as update, KafkaClient(settings, debug=debug) as client:
@@ -220,7 +213,7 @@ def _collect(settings: ClientSettings, query: _Query, debug: bool) -> LagReport:
 
 def _watch(settings: ClientSettings, query: _Query, view: LagView, interval: float, debug: bool) -> None:
     """Refresh until Ctrl-C; the notes (warnings) of the first refresh are printed once."""
-    from ..client import KafkaClient
+    from ..kafka import KafkaClient
     from . import lag_view
 
     first = True
@@ -238,7 +231,7 @@ def _watch(settings: ClientSettings, query: _Query, view: LagView, interval: flo
         lag_view.watch(client, interval, fetch, view)
 
 
-def _notes(report: LagReport, fmt: LagOutput) -> None:
+def _notes(report: LagReport, fmt: Format) -> None:
     from ..render.lag import time_lag_note
     from .output import err_console, warn
 
@@ -252,7 +245,7 @@ def _notes(report: LagReport, fmt: LagOutput) -> None:
     if report.marker_unchecked:
         why = ", ".join(f"{n} x {e}" for e, n in sorted(report.marker_unchecked.items()))
         warn(f"could not check if the last offset is a transaction marker ({why}); shown as lag 1, state ok")
-    if fmt is LagOutput.table:
+    if fmt is Format.table:
         c = err_console()
         if report.marker_checked:
             c.print(

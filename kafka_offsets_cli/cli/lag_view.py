@@ -10,24 +10,17 @@ that are not partitions: missing topics, group problems).
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
-from ..lag import COLUMNS, LagReport, LagRow, SortKey, sort_rows
+from ..lag.collect import LagReport
+from ..lag.rows import COLUMNS, LagRow
+from ..lag.summary import SortKey, sort_rows
+from .emit import block_text, records_text
+from .emit import show as show_output
+from .options import Format
 from .watch import Counters, Rates
-
-
-class LagOutput(str, Enum):
-    """Output formats of ``lag``."""
-
-    table = "table"
-    json = "json"
-    jsonl = "jsonl"
-    csv = "csv"
-
 
 #: The extra record fields of ``lag --watch``.
 RATE_FIELDS = ("in_per_s", "consumed_per_s")
@@ -40,7 +33,7 @@ LagKey = tuple[str, str, int]
 class LagView:
     """The output options of one ``lag`` run."""
 
-    fmt: LagOutput
+    fmt: Format
     columns: tuple[str, ...] | None = None
     no_headers: bool = False
     only_lagging: bool = False
@@ -64,10 +57,9 @@ def _round(value: float | None) -> float | None:
 def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None) -> Any:
     """The output of ``lag`` as text, or (table format) a rich renderable; ``rates`` under ``--watch``."""
     from ..render import lag as r
-    from .emit import records_text
 
     rows = view.rows(report)
-    if view.fmt is LagOutput.table:
+    if view.fmt is Format.table:
         table_rates = (
             {key(row): (rates.in_rate(key(row)), rates.consumed_rate(key(row))) for row in rows}
             if rates is not None
@@ -86,19 +78,12 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
     else:
         recs += r.records(rows)
         columns = COLUMNS
-    cols = list(view.columns) if view.columns else None
-    return records_text(recs, view.fmt.value, columns, cols, header=not view.no_headers)
+    return records_text(recs, view.fmt, columns, view.columns, header=not view.no_headers)
 
 
 def show(report: LagReport, view: LagView) -> None:
     """Print the output of one ``lag`` run on stdout."""
-    from .output import print_renderable, write
-
-    out = render(report, view)
-    if isinstance(out, str):
-        write(out)
-    else:
-        print_renderable(out)
+    show_output(render(report, view))
 
 
 def counters(report: LagReport) -> Counters[LagKey]:
@@ -110,14 +95,7 @@ def counters(report: LagReport) -> Counters[LagKey]:
 
 def _block(view: LagView) -> Callable[[LagReport, Rates[LagKey]], str]:
     def block(report: LagReport, rates: Rates[LagKey]) -> str:
-        out = render(report, view, rates)
-        if isinstance(out, str):
-            return out + ("\n" if view.fmt is LagOutput.csv else "")
-        from rich.console import Console
-
-        buf = io.StringIO()
-        Console(file=buf, no_color=True, width=10_000, soft_wrap=True, highlight=False).print(out)
-        return buf.getvalue() + "\n"
+        return block_text(render(report, view, rates), view.fmt)
 
     return block
 
@@ -134,5 +112,5 @@ def watch(client: Any, interval: float, fetch: Callable[[Any], LagReport], view:
     def live(report: LagReport, rates: Rates[LagKey]) -> Any:
         return render(report, view, rates)
 
-    tty = stdout_is_tty() and view.fmt is LagOutput.table
+    tty = stdout_is_tty() and view.fmt is Format.table
     w.run_watch(client, interval, fetch, counters, live, _block(view), tty=tty)

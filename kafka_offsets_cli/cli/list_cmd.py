@@ -20,14 +20,16 @@ from .app import command_help, is_debug
 from .boundary import boundary
 from .options import (
     OUT,
+    OUTPUTS,
     BootstrapOpt,
     ClusterOpt,
     ColumnsOpt,
     CommandConfigOpt,
     ExcludeInternalOpt,
+    Format,
     IsolationOpt,
+    ListOutputOpt,
     NoHeadersOpt,
-    OutputFormat,
     PartitionsOpt,
     TimeoutOpt,
     TopicOpt,
@@ -77,18 +79,7 @@ def list_cmd(
         typer.Option("--spec", "--time", "-s", metavar="SPEC", help=SPEC_HELP, show_default=False),
     ] = None,
     isolation: IsolationOpt = Isolation.READ_UNCOMMITTED,
-    output: Annotated[
-        OutputFormat | None,
-        typer.Option(
-            "--output",
-            "-o",
-            help="table (default on a TTY), json, jsonl (default otherwise), csv, "
-            "or plain (topic:partition:offset).",
-            rich_help_panel=OUT,
-            show_default=False,
-            case_sensitive=False,
-        ),
-    ] = None,
+    output: ListOutputOpt = None,
     tz: TzOpt = None,
     no_headers: NoHeadersOpt = False,
     columns: ColumnsOpt = None,
@@ -112,17 +103,20 @@ def list_cmd(
     """Offsets of partitions by spec."""
     debug = is_debug(ctx)
     with boundary(debug):
+        from ..render.offsets import COLUMNS
         from ..specs import parse_specs
         from ..timeparse import now_ms, parse_tz
+        from .emit import parse_columns
+        from .list_view import RATE_FIELD
 
         zone = parse_tz(tz)
         specs = parse_specs(spec or [], now_ms=now_ms(), tz=zone)
-        fmt = output or (OutputFormat.table if _tty() else OutputFormat.jsonl)
-        if fmt is OutputFormat.plain and len(specs) > 1:
+        fmt = OUTPUTS["list"].choose(output)
+        if fmt is Format.plain and len(specs) > 1:
             raise UsageError(
                 "--output plain takes one spec (as kafka-get-offsets.sh); use json or csv for several"
             )
-        cols = _columns(columns, watching=watch is not None)
+        cols = parse_columns(columns, (*COLUMNS, RATE_FIELD) if watch is not None else COLUMNS)
         interval = watch_interval(watch)
         selection = selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
         settings = connection_settings(bootstrap_server, command_config, x, timeout, isolation, cluster)
@@ -144,24 +138,10 @@ def _tty() -> bool:
     return stdout_is_tty()
 
 
-def _columns(text: str | None, watching: bool = False) -> list[str] | None:
-    if not text:
-        return None
-    from ..render.offsets import COLUMNS
-    from .list_view import RATE_FIELD
-
-    known = (*COLUMNS, RATE_FIELD) if watching else COLUMNS
-    cols = [c.strip() for c in text.split(",") if c.strip()]
-    bad = [c for c in cols if c not in known]
-    if bad:
-        raise UsageError(f"--columns: unknown column {bad[0]!r} (choose from {', '.join(known)})")
-    return cols
-
-
 def _fetch(
     settings: ClientSettings, selection: Selection, specs: Sequence[OffsetSpec], debug: bool
 ) -> OffsetTable:
-    from ..client import KafkaClient
+    from ..kafka import KafkaClient
     from ..queries import list_table
     from .output import progress
 
@@ -184,7 +164,7 @@ def _watch(
     interval: float,
     debug: bool,
 ) -> None:
-    from ..client import KafkaClient
+    from ..kafka import KafkaClient
     from ..queries import list_table
     from . import list_view
 

@@ -9,7 +9,6 @@ specs) in json, jsonl and csv records.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import tzinfo
@@ -17,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..models import OffsetSpec, OffsetTable, SpecKind, TopicPartition
 from ..render.order import SortKey, partition_order
-from .options import OutputFormat
+from .emit import block_text, records_text
+from .emit import show as show_output
+from .options import Format
 
 if TYPE_CHECKING:
     from .watch import Counters, Rates
@@ -30,7 +31,7 @@ RATE_FIELD = "in_per_s"
 class ListView:
     """The output options of one ``list`` run."""
 
-    fmt: OutputFormat
+    fmt: Format
     zone: tzinfo
     no_headers: bool = False
     columns: tuple[str, ...] | None = None
@@ -51,10 +52,9 @@ def render(
     ``rates`` is given under ``--watch`` only.
     """
     from ..render import offsets as r
-    from ..render.formats import select_columns, to_csv, to_json, to_jsonl
 
     order = view.order(table)
-    if view.fmt is OutputFormat.table:
+    if view.fmt is Format.table:
         return r.rich_table(
             table,
             view.zone,
@@ -63,7 +63,7 @@ def render(
             group_digits=view.group_digits,
             rates=rates,
         )
-    if view.fmt is OutputFormat.plain:
+    if view.fmt is Format.plain:
         return r.render_plain(table, order)
     recs = r.records(table, order)
     default_cols: tuple[str, ...] = r.COLUMNS
@@ -74,24 +74,12 @@ def render(
             value = rates.get(tp) if tp is not None and rec["spec"] == latest else None
             rec[RATE_FIELD] = None if value is None else round(value, 3)
         default_cols = (*r.COLUMNS, RATE_FIELD)
-    cols = list(view.columns) if view.columns else None
-    shown = select_columns(recs, cols)
-    if view.fmt is OutputFormat.json:
-        return to_json(shown)
-    if view.fmt is OutputFormat.jsonl:
-        return to_jsonl(shown)
-    return to_csv(shown, cols or default_cols, header=not view.no_headers)
+    return records_text(recs, view.fmt, default_cols, view.columns, header=not view.no_headers)
 
 
 def show(table: OffsetTable, view: ListView) -> None:
     """Print the output of one ``list`` run on stdout."""
-    from .output import print_renderable, write
-
-    out = render(table, view)
-    if isinstance(out, str):
-        write(out)
-    else:
-        print_renderable(out)
+    show_output(render(table, view))
 
 
 def counters(table: OffsetTable) -> Counters[TopicPartition]:
@@ -108,15 +96,7 @@ def counters(table: OffsetTable) -> Counters[TopicPartition]:
 
 def _block(view: ListView) -> Callable[[OffsetTable, Rates[TopicPartition]], str]:
     def block(table: OffsetTable, rates: Rates[TopicPartition]) -> str:
-        out = render(table, view, _rates_or_none(table, rates))
-        if isinstance(out, str):
-            sep = "\n" if view.fmt in (OutputFormat.plain, OutputFormat.csv) else ""
-            return out + sep
-        from rich.console import Console
-
-        buf = io.StringIO()
-        Console(file=buf, no_color=True, width=10_000, soft_wrap=True, highlight=False).print(out)
-        return buf.getvalue() + "\n"
+        return block_text(render(table, view, _rates_or_none(table, rates)), view.fmt)
 
     return block
 
@@ -146,5 +126,5 @@ def watch(client: Any, interval: float, fetch: Callable[[Any], OffsetTable], vie
     def live(table: OffsetTable, rates: Rates[TopicPartition]) -> Any:
         return render(table, live_view, _rates_or_none(table, rates))
 
-    tty = stdout_is_tty() and view.fmt is OutputFormat.table
+    tty = stdout_is_tty() and view.fmt is Format.table
     run_watch(client, interval, fetch, counters, live, _block(view), tty=tty)

@@ -13,15 +13,17 @@ from ..liveness import COLUMNS, DEFAULT_FUTURE_TOLERANCE_MS
 from ..models import Isolation
 from .app import command_help, is_debug
 from .boundary import boundary
-from .liveness_view import LivenessOutput
 from .options import (
     OUT,
+    OUTPUTS,
     BootstrapOpt,
     ClusterOpt,
     ColumnsOpt,
     CommandConfigOpt,
     ExcludeInternalOpt,
+    Format,
     IsolationOpt,
+    LivenessOutputOpt,
     NoHeadersOpt,
     PartitionsOpt,
     TimeoutOpt,
@@ -37,8 +39,8 @@ from .options import (
 
 if TYPE_CHECKING:
 
-    from ..client import KafkaClient
     from ..config import ClientSettings
+    from ..kafka import KafkaClient
     from ..liveness import LivenessReport
     from ..selection import Selection
     from .liveness_view import LivenessSnapshot, LivenessView
@@ -172,18 +174,7 @@ def liveness_cmd(
         ),
     ] = StatusName.warning,
     isolation: IsolationOpt = Isolation.READ_UNCOMMITTED,
-    output: Annotated[
-        LivenessOutput | None,
-        typer.Option(
-            "--output",
-            "-o",
-            help="table (default on a TTY), json, jsonl (default otherwise), csv, nagios (one status line "
-            "with perfdata) or prometheus (textfile-collector metrics).",
-            rich_help_panel=OUT,
-            show_default=False,
-            case_sensitive=False,
-        ),
-    ] = None,
+    output: LivenessOutputOpt = None,
     prometheus_file: Annotated[
         str | None,
         typer.Option(
@@ -207,7 +198,7 @@ def liveness_cmd(
     status = MonitoringStatus.UNKNOWN
     with boundary(debug, monitoring=True):
         from ..timeparse import parse_duration, parse_tz
-        from .emit import default_format, parse_columns
+        from .emit import parse_columns
         from .liveness_view import RATE_FIELD, LivenessView
 
         warn_ms, crit_ms = parse_duration(warn), parse_duration(crit)
@@ -215,7 +206,7 @@ def liveness_cmd(
             raise UsageError(f"--warn {warn} is longer than --crit {crit}")
         tolerance_ms = parse_duration(future_tolerance)
         zone = parse_tz(tz)
-        fmt = LivenessOutput(output.value if output else default_format("table", "jsonl"))
+        fmt = OUTPUTS["liveness"].choose(output)
         cols = parse_columns(columns, (*COLUMNS, RATE_FIELD) if watch is not None else COLUMNS)
         interval = watch_interval(watch)
         selection = selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
@@ -291,7 +282,7 @@ class _Check:
 
 
 def _collect(settings: ClientSettings, check: _Check, debug: bool) -> LivenessReport:
-    from ..client import KafkaClient
+    from ..kafka import KafkaClient
     from .output import progress
 
     with progress("Listing max-timestamp offsets…"), KafkaClient(settings, debug=debug) as client:
@@ -314,7 +305,7 @@ def _watch(
     debug: bool,
 ) -> None:
     """Refresh until Ctrl-C, rewriting ``--prometheus-file`` (if given) after each refresh."""
-    from ..client import KafkaClient
+    from ..kafka import KafkaClient
     from . import liveness_view
 
     def fetch(client: KafkaClient) -> LivenessSnapshot:
@@ -336,7 +327,7 @@ def _watch(
         liveness_view.watch(client, interval, fetch, view)
 
 
-def _unknown(err: KafkaOffsetsError, fmt: LivenessOutput, prometheus_file: str | None) -> None:
+def _unknown(err: KafkaOffsetsError, fmt: Format, prometheus_file: str | None) -> None:
     """On a cluster failure: the UNKNOWN nagios line on stdout and an ``up 0`` textfile, then exit 3."""
     from ..render.liveness import SERVICE, prometheus_down
     from ..render.monitoring import nagios_line
@@ -347,5 +338,5 @@ def _unknown(err: KafkaOffsetsError, fmt: LivenessOutput, prometheus_file: str |
         from .textfile import write_atomic
 
         write_atomic(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()))
-    if fmt is LivenessOutput.nagios:
+    if fmt is Format.nagios:
         write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))

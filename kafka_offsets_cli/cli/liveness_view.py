@@ -10,28 +10,17 @@ nagios and prometheus print one block per refresh, unchanged.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import tzinfo
-from enum import Enum
 from typing import Any
 
 from ..liveness import COLUMNS, LivenessReport
 from ..models import TopicPartition
+from .emit import block_text, records_text
+from .emit import show as show_output
+from .options import Format
 from .watch import Counters, Rates
-
-
-class LivenessOutput(str, Enum):
-    """Output formats of ``liveness``."""
-
-    table = "table"
-    json = "json"
-    jsonl = "jsonl"
-    csv = "csv"
-    nagios = "nagios"
-    prometheus = "prometheus"
-
 
 #: The extra record field of ``liveness --watch``.
 RATE_FIELD = "in_per_s"
@@ -41,7 +30,7 @@ RATE_FIELD = "in_per_s"
 class LivenessView:
     """The output options of one ``liveness`` run."""
 
-    fmt: LivenessOutput
+    fmt: Format
     zone: tzinfo
     columns: tuple[str, ...] | None = None
     no_headers: bool = False
@@ -63,13 +52,12 @@ def render(
     The table's per-topic summary lines are not part of it (see :func:`topic_lines`).
     """
     from ..render import liveness as r
-    from .emit import records_text
 
-    if view.fmt is LivenessOutput.table:
+    if view.fmt is Format.table:
         return r.rich_table(report, view.zone, header=not view.no_headers, rates=rates)
-    if view.fmt is LivenessOutput.nagios:
+    if view.fmt is Format.nagios:
         return r.nagios(report)
-    if view.fmt is LivenessOutput.prometheus:
+    if view.fmt is Format.prometheus:
         return r.prometheus(report)
     recs = r.records(report)
     columns: tuple[str, ...] = COLUMNS
@@ -79,20 +67,22 @@ def render(
             value = rates.get(TopicPartition(str(rec["topic"]), p)) if p is not None else None
             rec[RATE_FIELD] = None if value is None else round(value, 3)
         columns = (*COLUMNS, RATE_FIELD)
-    cols = list(view.columns) if view.columns else None
-    return records_text(recs, view.fmt.value, columns, cols, header=not view.no_headers)
+    return records_text(recs, view.fmt, columns, view.columns, header=not view.no_headers)
 
 
 def show(report: LivenessReport, view: LivenessView) -> None:
     """Print the output of one ``liveness`` run: data on stdout, topic summaries (table) on stderr."""
-    from ..render.liveness import topic_lines
-    from .output import err_console, print_renderable, write
-
     out = render(report, view)
-    if isinstance(out, str):
-        write(out)
-        return
-    print_renderable(out)
+    show_output(out)
+    if not isinstance(out, str):
+        _topic_lines(report)
+
+
+def _topic_lines(report: LivenessReport) -> None:
+    """The table's per-topic summary lines, on stderr."""
+    from ..render.liveness import topic_lines
+    from .output import err_console
+
     c = err_console()
     for line in topic_lines(report):
         c.print(line, highlight=False)
@@ -106,19 +96,10 @@ def counters(snap: LivenessSnapshot) -> Counters[TopicPartition]:
 def _block(view: LivenessView) -> Callable[[LivenessSnapshot, Rates[TopicPartition]], str]:
     def block(snap: LivenessSnapshot, rates: Rates[TopicPartition]) -> str:
         out = render(snap.report, view, dict(rates.records_in))
-        if isinstance(out, str):
-            return out + ("\n" if view.fmt is LivenessOutput.csv else "")
-        from rich.console import Console
-
-        from ..render.liveness import topic_lines
-        from .output import err_console
-
-        buf = io.StringIO()
-        Console(file=buf, no_color=True, width=10_000, soft_wrap=True, highlight=False).print(out)
-        c = err_console()
-        for line in topic_lines(snap.report):
-            c.print(line, highlight=False)
-        return buf.getvalue() + "\n"
+        text = block_text(out, view.fmt)
+        if not isinstance(out, str):
+            _topic_lines(snap.report)
+        return text
 
     return block
 
@@ -139,5 +120,5 @@ def watch(client: Any, interval: float, fetch: Callable[[Any], LivenessSnapshot]
 
         return Group(render(snap.report, view, dict(rates.records_in)), *topic_lines(snap.report))
 
-    tty = stdout_is_tty() and view.fmt is LivenessOutput.table
+    tty = stdout_is_tty() and view.fmt is Format.table
     w.run_watch(client, interval, fetch, counters, live, _block(view), tty=tty)

@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
 
 import typer
 
@@ -24,14 +24,107 @@ SEL = "Selection"
 OUT = "Output"
 
 
-class OutputFormat(str, Enum):
-    """Output formats of ``list``."""
+class Format(str, Enum):
+    """Every output format; each command offers some of them (:data:`OUTPUTS`)."""
 
     table = "table"
     json = "json"
     jsonl = "jsonl"
     csv = "csv"
     plain = "plain"
+    nagios = "nagios"
+    prometheus = "prometheus"
+    text = "text"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Outputs:
+    """The ``--output`` of one command: its formats, its default and the option's help."""
+
+    formats: tuple[Format, ...]
+    help: str
+    #: when not given: ``tty`` on a terminal, ``pipe`` otherwise; or always ``fixed`` (shown in --help)
+    tty: Format = Format.table
+    pipe: Format = Format.jsonl
+    fixed: Format | None = None
+
+    def choose(self, given: str | None) -> Format:
+        """The format to write: ``given`` (a choice of the option), else the default."""
+        if given is not None:
+            return Format(given)
+        if self.fixed is not None:
+            return self.fixed
+        from .output import stdout_is_tty
+
+        return self.tty if stdout_is_tty() else self.pipe
+
+
+_F = Format
+_RECORDS = (_F.table, _F.json, _F.jsonl, _F.csv)
+#: Each command's output formats, once.
+OUTPUTS = {
+    "list": Outputs(
+        formats=(*_RECORDS, _F.plain),
+        help="table (default on a TTY), json, jsonl (default otherwise), csv, "
+        "or plain (topic:partition:offset).",
+    ),
+    "lag": Outputs(
+        formats=_RECORDS, help="table (default on a TTY), json, jsonl (default otherwise) or csv."
+    ),
+    "liveness": Outputs(
+        formats=(*_RECORDS, _F.nagios, _F.prometheus),
+        help="table (default on a TTY), json, jsonl (default otherwise), csv, nagios (one status line "
+        "with perfdata) or prometheus (textfile-collector metrics).",
+    ),
+    "rewind": Outputs(
+        formats=_RECORDS, help="table (default on a TTY), json, jsonl (default otherwise) or csv."
+    ),
+    "check": Outputs(
+        formats=(_F.table, _F.json, _F.nagios, _F.prometheus),
+        pipe=_F.json,
+        help="table (default on a TTY), json (default otherwise), nagios (one status line) or "
+        "prometheus (textfile metrics written to --prometheus-file).",
+    ),
+    "config": Outputs(formats=(_F.text, _F.json), fixed=_F.text, help="text (for people) or json."),
+}
+
+
+def _output_option(command: str) -> Any:
+    """The ``--output/-o`` parameter of ``command``, for typer.
+
+    Typer offers an Enum's values as the choices, so each command gets a str Enum
+    of just its formats (built here from :data:`OUTPUTS`); :meth:`Outputs.choose`
+    turns the value into a :class:`Format`.
+    """
+    out = OUTPUTS[command]
+    members = [(f.name, f.value) for f in out.formats]
+    choices = cast(Any, Enum)(f"{command.title()}Format", members, type=str)  # a name made at run time
+    option = typer.Option(
+        "--output",
+        "-o",
+        help=out.help,
+        rich_help_panel=OUT,
+        show_default=out.fixed is not None,
+        case_sensitive=False,
+    )
+    return Annotated[choices if out.fixed else choices | None, option]
+
+
+if TYPE_CHECKING:
+    # to the type checker the value is a str (each command's choices are a str Enum); see _output_option
+    ListOutputOpt: TypeAlias = str | None
+    LagOutputOpt: TypeAlias = str | None
+    LivenessOutputOpt: TypeAlias = str | None
+    RewindOutputOpt: TypeAlias = str | None
+    CheckOutputOpt: TypeAlias = str | None
+    ConfigOutputOpt: TypeAlias = str
+else:
+    ListOutputOpt = _output_option("list")
+    LagOutputOpt = _output_option("lag")
+    LivenessOutputOpt = _output_option("liveness")
+    RewindOutputOpt = _output_option("rewind")
+    CheckOutputOpt = _output_option("check")
+    ConfigOutputOpt = _output_option("config")
 
 
 ClusterOpt = Annotated[

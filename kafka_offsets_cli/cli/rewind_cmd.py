@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -13,16 +12,18 @@ from ..rewind import COLUMNS
 from .app import command_help, is_debug
 from .boundary import boundary
 from .options import (
-    OUT,
+    OUTPUTS,
     BootstrapOpt,
     ClusterOpt,
     ColumnsOpt,
     CommandConfigOpt,
     ExcludeInternalOpt,
+    Format,
     GroupOpt,
     IsolationOpt,
     NoHeadersOpt,
     PartitionsOpt,
+    RewindOutputOpt,
     TimeoutOpt,
     TopicOpt,
     TopicPartitionsOpt,
@@ -40,15 +41,6 @@ if TYPE_CHECKING:
     from ..selection import Selection
 
 RESET = "Reset"
-
-
-class RewindOutput(str, Enum):
-    """Output formats of ``rewind``."""
-
-    table = "table"
-    json = "json"
-    jsonl = "jsonl"
-    csv = "csv"
 
 
 EXAMPLES = """Examples:
@@ -140,17 +132,7 @@ def rewind_cmd(
     topic_partitions: TopicPartitionsOpt = None,
     exclude_internal_topics: ExcludeInternalOpt = False,
     isolation: IsolationOpt = Isolation.READ_UNCOMMITTED,
-    output: Annotated[
-        RewindOutput | None,
-        typer.Option(
-            "--output",
-            "-o",
-            help="table (default on a TTY), json, jsonl (default otherwise) or csv.",
-            rich_help_panel=OUT,
-            show_default=False,
-            case_sensitive=False,
-        ),
-    ] = None,
+    output: RewindOutputOpt = None,
     tz: TzOpt = None,
     no_headers: NoHeadersOpt = False,
     columns: ColumnsOpt = None,
@@ -162,14 +144,14 @@ def rewind_cmd(
     debug = is_debug(ctx)
     with boundary(debug):
         from ..timeparse import now_ms, parse_tz
-        from .emit import default_format, parse_columns
+        from .emit import parse_columns
 
         groups = list(dict.fromkeys(group or ()))
         if len(groups) != 1:
             raise UsageError("name exactly one consumer group with --group")
         zone = parse_tz(tz)
         target = _target(to, shift_by, now_ms(), zone)
-        fmt = RewindOutput(output.value if output else default_format("table", "jsonl"))
+        fmt = OUTPUTS["rewind"].choose(output)
         cols = parse_columns(columns, COLUMNS)
         selection = optional_selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
         settings = connection_settings(bootstrap_server, command_config, x, timeout, isolation, cluster)
@@ -199,13 +181,13 @@ def _run(
     selection: Selection | None,
     execute: bool,
     export: str | None,
-    fmt: RewindOutput,
+    fmt: Format,
     zone: tzinfo,
     cols: list[str] | None,
     no_headers: bool,
     debug: bool,
 ) -> None:
-    from ..client import KafkaClient
+    from ..kafka import KafkaClient
     from ..render.rewind import summary
     from ..rewind import build_plan, export_csv
     from ..rewind import execute as commit
@@ -232,15 +214,14 @@ def _run(
         raise PartialFailure("; ".join(what))
 
 
-def _show(plan: Plan, fmt: RewindOutput, cols: list[str] | None, no_headers: bool) -> None:
+def _show(plan: Plan, fmt: Format, cols: list[str] | None, no_headers: bool) -> None:
     from ..render import rewind as r
-    from .emit import records_text
-    from .output import print_renderable, write
+    from .emit import records_text, show
 
-    if fmt is RewindOutput.table:
-        print_renderable(r.rich_table(plan, header=not no_headers))
+    if fmt is Format.table:
+        show(r.rich_table(plan, header=not no_headers))
     else:
-        write(records_text(r.records(plan), fmt.value, COLUMNS, cols, header=not no_headers))
+        show(records_text(r.records(plan), fmt, COLUMNS, cols, header=not no_headers))
 
 
 def _warnings(plan: Plan, zone: tzinfo) -> None:

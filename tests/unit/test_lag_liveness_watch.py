@@ -12,10 +12,10 @@ import pytest
 from rich.console import Console
 
 from kafka_offsets_cli.cli import lag_view, liveness_view
-from kafka_offsets_cli.cli.lag_view import LagOutput
-from kafka_offsets_cli.cli.liveness_view import LivenessOutput
+from kafka_offsets_cli.cli.options import Format
 from kafka_offsets_cli.cli.watch import Counters, Rates, run_watch
-from kafka_offsets_cli.lag import GroupProblem, LagReport, LagRow, LagState
+from kafka_offsets_cli.lag.collect import LagReport
+from kafka_offsets_cli.lag.rows import GroupProblem, LagRow, LagState
 from kafka_offsets_cli.liveness import LivenessReport, build_report
 from kafka_offsets_cli.models import OffsetResult, OffsetSpec, TopicPartition
 
@@ -123,7 +123,7 @@ def test_lag_counters_are_end_offsets_in_and_committed_offsets_consumed() -> Non
 
 
 def test_lag_jsonl_blocks_carry_both_rates_per_group_partition(capsys: pytest.CaptureFixture[str]) -> None:
-    blocks = lag_blocks(lag_view.LagView(LagOutput.jsonl))
+    blocks = lag_blocks(lag_view.LagView(Format.jsonl))
     assert capsys.readouterr().out == "".join(blocks)
     first = [json.loads(x) for x in blocks[0].splitlines()]
     second = [json.loads(x) for x in blocks[1].splitlines()]
@@ -138,7 +138,7 @@ def test_lag_jsonl_blocks_carry_both_rates_per_group_partition(capsys: pytest.Ca
 
 
 def test_lag_csv_columns_may_name_the_rates() -> None:
-    view = lag_view.LagView(LagOutput.csv, columns=("group", "partition", "in_per_s", "consumed_per_s"))
+    view = lag_view.LagView(Format.csv, columns=("group", "partition", "in_per_s", "consumed_per_s"))
     blocks = lag_blocks(view)
     assert blocks[1] == (
         "group,partition,in_per_s,consumed_per_s\nidle,,,\ng,0,200.0,100.0\ng,1,0.0,\nh,0,200.0,0.0\n\n"
@@ -146,13 +146,13 @@ def test_lag_csv_columns_may_name_the_rates() -> None:
 
 
 def test_lag_without_watch_has_no_rate_fields_or_columns() -> None:
-    recs = json.loads(lag_view.render(LAG_1, lag_view.LagView(LagOutput.json)))
+    recs = json.loads(lag_view.render(LAG_1, lag_view.LagView(Format.json)))
     assert all("in_per_s" not in r and "consumed_per_s" not in r for r in recs)
-    assert "IN/S" not in text_of(lag_view.render(LAG_1, lag_view.LagView(LagOutput.table)))
+    assert "IN/S" not in text_of(lag_view.render(LAG_1, lag_view.LagView(Format.table)))
 
 
 def test_lag_live_table_has_in_and_consumed_columns_and_summed_totals() -> None:
-    view = lag_view.LagView(LagOutput.table)
+    view = lag_view.LagView(Format.table)
     drawn = two_refreshes(
         [LAG_1, LAG_2],
         lag_view.counters,
@@ -210,7 +210,7 @@ def liveness_drawn(view: liveness_view.LivenessView, tty: bool = False) -> list[
 
 
 def test_liveness_jsonl_blocks_carry_in_per_s_from_latest_offsets() -> None:
-    blocks = liveness_drawn(liveness_view.LivenessView(LivenessOutput.jsonl, timezone.utc))
+    blocks = liveness_drawn(liveness_view.LivenessView(Format.jsonl, timezone.utc))
     first = [json.loads(x) for x in blocks[0].splitlines()]
     second = [json.loads(x) for x in blocks[1].splitlines()]
     assert [r["in_per_s"] for r in first] == [None, None, None]
@@ -220,7 +220,7 @@ def test_liveness_jsonl_blocks_carry_in_per_s_from_latest_offsets() -> None:
 
 
 def test_liveness_table_blocks_have_a_records_per_second_column(capsys: pytest.CaptureFixture[str]) -> None:
-    blocks = liveness_drawn(liveness_view.LivenessView(LivenessOutput.table, timezone.utc))
+    blocks = liveness_drawn(liveness_view.LivenessView(Format.table, timezone.utc))
     assert "RECORDS/S" in blocks[1]
     a0 = next(x for x in blocks[1].splitlines() if x.split()[:2] == ["a", "0"])
     assert "300.0" in a0.split()
@@ -228,7 +228,7 @@ def test_liveness_table_blocks_have_a_records_per_second_column(capsys: pytest.C
 
 
 def test_liveness_nagios_blocks_are_unchanged_lines() -> None:
-    view = liveness_view.LivenessView(LivenessOutput.nagios, timezone.utc)
+    view = liveness_view.LivenessView(Format.nagios, timezone.utc)
     blocks = liveness_drawn(view)
     assert blocks[0] == blocks[1] == liveness_view.render(live_report(), view)
     assert blocks[0].startswith("KAFKA LIVENESS CRITICAL")
@@ -272,7 +272,7 @@ def test_liveness_watch_live_view_is_the_table_with_rates_and_the_topic_lines(
 ) -> None:
     frames = on_a_terminal(monkeypatch)
     queue = snaps()
-    view = liveness_view.LivenessView(LivenessOutput.table, timezone.utc)
+    view = liveness_view.LivenessView(Format.table, timezone.utc)
     liveness_view.watch(FakeClient(), 2.0, lambda _c: queue.pop(0), view)
     text = text_of(frames[1])
     a0 = next(x for x in text.splitlines() if x.split()[:2] == ["a", "0"])
@@ -283,13 +283,13 @@ def test_liveness_watch_live_view_is_the_table_with_rates_and_the_topic_lines(
 def test_lag_watch_live_view_has_both_rates(monkeypatch: pytest.MonkeyPatch) -> None:
     frames = on_a_terminal(monkeypatch)
     queue = [LAG_1, LAG_2]
-    lag_view.watch(FakeClient(), 2.0, lambda _c: queue.pop(0), lag_view.LagView(LagOutput.table))
+    lag_view.watch(FakeClient(), 2.0, lambda _c: queue.pop(0), lag_view.LagView(Format.table))
     g0 = next(x for x in text_of(frames[1]).splitlines() if x.split()[:3] == ["h", "a", "0"])
     assert g0.split()[7:9] == ["200.0", "0.0"]
 
 
 def test_liveness_without_watch_has_no_rate() -> None:
-    view = liveness_view.LivenessView(LivenessOutput.json, timezone.utc)
+    view = liveness_view.LivenessView(Format.json, timezone.utc)
     assert all("in_per_s" not in r for r in json.loads(liveness_view.render(live_report(), view)))
-    table = liveness_view.LivenessView(LivenessOutput.table, timezone.utc)
+    table = liveness_view.LivenessView(Format.table, timezone.utc)
     assert "RECORDS/S" not in text_of(liveness_view.render(live_report(), table))

@@ -10,7 +10,7 @@ from datetime import timezone
 import pytest
 
 from kafka_offsets_cli.cli import list_view, output
-from kafka_offsets_cli.cli.options import OutputFormat
+from kafka_offsets_cli.cli.options import Format
 from kafka_offsets_cli.models import OffsetResult, OffsetSpec, OffsetTable, TopicPartition
 from kafka_offsets_cli.render.order import SortKey, partition_order
 
@@ -53,21 +53,21 @@ def test_sort_by_timestamp_uses_the_first_spec_with_a_time() -> None:
 
 
 def test_sort_applies_to_machine_formats() -> None:
-    def v(fmt: OutputFormat) -> list_view.ListView:
+    def v(fmt: Format) -> list_view.ListView:
         return list_view.ListView(fmt, timezone.utc, sort=SortKey.OFFSET, reverse=True)
 
-    jsonl = list_view.render(table(), v(OutputFormat.jsonl))
+    jsonl = list_view.render(table(), v(Format.jsonl))
     assert [(r["topic"], r["partition"]) for r in map(json.loads, jsonl.splitlines())][::2] == [
         ("b", 0), ("a", 1), ("c", 0), ("a", 0)
     ]
-    plain = list_view.render(table(), v(OutputFormat.plain))
+    plain = list_view.render(table(), v(Format.plain))
     assert plain == "b:0:1234567\na:1:50\nc:0:50\n"  # the first spec; errors omitted as in GetOffsetShell
-    csv_text = list_view.render(table(), v(OutputFormat.csv))
+    csv_text = list_view.render(table(), v(Format.csv))
     assert [line.split(",")[0] for line in csv_text.splitlines()[1::2]] == ["b", "a", "c", "a"]
 
 
 def _table_text(group_digits: bool, *, color: bool = False) -> str:
-    v = list_view.ListView(OutputFormat.table, timezone.utc, group_digits=group_digits)
+    v = list_view.ListView(Format.table, timezone.utc, group_digits=group_digits)
     buf = io.StringIO()
     from rich.console import Console
 
@@ -91,7 +91,7 @@ def test_no_color_turns_colour_off_on_a_terminal(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(output, "stdout_is_tty", lambda: True)
     monkeypatch.setattr(output.sys, "stdout", buf)
     monkeypatch.delenv("NO_COLOR", raising=False)
-    v = list_view.ListView(OutputFormat.table, timezone.utc)
+    v = list_view.ListView(Format.table, timezone.utc)
     output.print_renderable(list_view.render(table(), v))
     assert _COLOUR.search(buf.getvalue()), "expected colour on a terminal"
 
@@ -108,5 +108,5 @@ def test_no_colour_at_all_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(output, "stdout_is_tty", lambda: False)
     monkeypatch.setattr(output.sys, "stdout", buf)
     monkeypatch.delenv("NO_COLOR", raising=False)
-    output.print_renderable(list_view.render(table(), list_view.ListView(OutputFormat.table, timezone.utc)))
+    output.print_renderable(list_view.render(table(), list_view.ListView(Format.table, timezone.utc)))
     assert "\x1b[" not in buf.getvalue()

@@ -9,7 +9,7 @@ from datetime import timezone
 import pytest
 
 from kafka_offsets_cli.cli import list_view
-from kafka_offsets_cli.cli.options import OutputFormat
+from kafka_offsets_cli.cli.options import Format
 from kafka_offsets_cli.cli.watch import Counters, Rates, parse_interval, rates_between, run_watch
 from kafka_offsets_cli.errors import ClusterUnreachable, NotFound, UsageError
 from kafka_offsets_cli.models import OffsetResult, OffsetSpec, OffsetTable, TopicPartition
@@ -155,7 +155,7 @@ def table(latest: dict[TopicPartition, int | None], specs: tuple[OffsetSpec, ...
     return OffsetTable(specs, tuple(latest), tuple(res))
 
 
-def view(fmt: OutputFormat, **kw: object) -> list_view.ListView:
+def view(fmt: Format, **kw: object) -> list_view.ListView:
     return list_view.ListView(fmt, timezone.utc, **kw)  # type: ignore[arg-type]
 
 
@@ -172,7 +172,7 @@ def _two_refreshes(v: list_view.ListView, specs: tuple[OffsetSpec, ...] = (L,)) 
 
 
 def test_jsonl_records_carry_in_per_s() -> None:
-    blocks = _two_refreshes(view(OutputFormat.jsonl))
+    blocks = _two_refreshes(view(Format.jsonl))
     first = [json.loads(x) for x in blocks[0].splitlines()]
     second = [json.loads(x) for x in blocks[1].splitlines()]
     assert [r["in_per_s"] for r in first] == [None, None]
@@ -180,14 +180,14 @@ def test_jsonl_records_carry_in_per_s() -> None:
 
 
 def test_rates_only_on_latest_records_and_csv_blocks_are_separated() -> None:
-    blocks = _two_refreshes(view(OutputFormat.csv, columns=("partition", "spec", "in_per_s")), (E, L))
+    blocks = _two_refreshes(view(Format.csv, columns=("partition", "spec", "in_per_s")), (E, L))
     assert blocks[1] == "partition,spec,in_per_s\n0,earliest,\n0,latest,1000.0\n1,earliest,\n1,latest,0.0\n\n"
 
 
 def test_table_blocks_have_a_rate_column_without_a_latest_spec_none() -> None:
-    with_latest = _two_refreshes(view(OutputFormat.table))
+    with_latest = _two_refreshes(view(Format.table))
     assert "RECORDS/S" in with_latest[1]
     row = next(line for line in with_latest[1].splitlines() if line.startswith("a") and " 0 " in line)
     assert row.split() == ["a", "0", "3000", "1000.0"]
-    without = _two_refreshes(view(OutputFormat.table), (E,))
+    without = _two_refreshes(view(Format.table), (E,))
     assert "RECORDS/S" not in without[1]
