@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -431,3 +433,20 @@ def test_schema_required_keys_match_the_minimal_form() -> None:
         d = defs["livenessCheck" if check["type"] == "liveness" else "lagCheck"]
         assert set(d["required"]) <= set(check)
         assert set(check) <= set(d["properties"])
+
+
+def test_the_spec_models_load_no_parser() -> None:
+    """history and the Spark engine use the spec models: importing them must not load yaml."""
+    code = "import sys, kafka_offsets_cli.check.spec, kafka_offsets_cli.history; print('yaml' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_wide_spec_records_are_keyword_only() -> None:
+    """Two ``int | None`` thresholds swapped by position would pass mypy: the records refuse positions."""
+    with pytest.raises(TypeError):
+        LagCheck("billing-lag", ("local",), ("billing",))  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        HistoryRules(5, 0, 3)  # type: ignore[call-arg]
+    check = LagCheck(name="billing-lag", clusters=("local",), groups=("billing",), warn_lag=1, crit_lag=2)
+    assert (check.warn_lag, check.crit_lag) == (1, 2)
