@@ -65,7 +65,7 @@ from .queries import OffsetSource, fetch_offsets, selection_metadata
 from .selection import Missing, Selection, resolve
 
 if TYPE_CHECKING:
-    from .client import GroupDescription, GroupOffsets
+    from .models import GroupDescription, GroupOffsets
 
 #: Error for committed offsets on a topic or partition that no longer exists.
 UNKNOWN_TOPIC = "UNKNOWN_TOPIC_OR_PARTITION"

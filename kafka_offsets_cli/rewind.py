@@ -30,7 +30,7 @@ from .queries import OffsetSource
 from .selection import Selection, resolve
 
 if TYPE_CHECKING:
-    from .client import GroupDescription, GroupOffsets
+    from .models import GroupDescription, GroupOffsets
 
 #: Keys of the plan record, in order.
 COLUMNS = ("group", "topic", "partition", "current", "target", "log_start", "end", "delta", "note", "error")

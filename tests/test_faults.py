@@ -20,8 +20,8 @@ import pytest
 from confluent_kafka import Producer
 
 from dev import kafka as dev_kafka
-from kafka_offsets_cli.client import KafkaClient
 from kafka_offsets_cli.config import build_settings
+from kafka_offsets_cli.kafka import KafkaClient
 from kafka_offsets_cli.models import ClusterMetadata, OffsetSpec
 from kafka_offsets_cli.queries import list_table
 from kafka_offsets_cli.selection import parse_selection

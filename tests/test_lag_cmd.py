@@ -12,8 +12,8 @@ import pytest
 from confluent_kafka import Consumer, KafkaError
 from confluent_kafka import TopicPartition as CTP
 
-from kafka_offsets_cli.client import KafkaClient
 from kafka_offsets_cli.config import build_settings
+from kafka_offsets_cli.kafka import KafkaClient
 from kafka_offsets_cli.lag import lag_row, time_lags
 from kafka_offsets_cli.models import Isolation, OffsetResult, OffsetSpec, TopicPartition
 from kafka_offsets_cli.planner import OffsetRequest

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from confluent_kafka import Consumer
 
-from kafka_offsets_cli.client import KafkaClient
 from kafka_offsets_cli.config import build_settings
+from kafka_offsets_cli.kafka import KafkaClient
 from kafka_offsets_cli.models import TopicPartition
 from tests.cli_runner import cli, subprocess_cli
 from tests.kafka_helpers import commit_group_offsets, consumer_groups, create_topic, produce

@@ -161,7 +161,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from ..client import library_versions
+        from ..kafka import library_versions
 
         ck, rd = library_versions()
         typer.echo(f"kafka-offsets {__version__}\nconfluent-kafka {ck}\nlibrdkafka {rd}")

@@ -55,7 +55,7 @@ def _quietly(fetch: Callable[[Any], list[str]], ctx: Any) -> list[str]:
     log.addHandler(quiet)
     log.propagate = False
     try:
-        from ..client import KafkaClient
+        from ..kafka import KafkaClient
         from .options import ConnectionArgs, settings_from
 
         conn = context_connection(ctx)

@@ -25,7 +25,7 @@ from ..queries import fetch_offsets
 from .plan import WorkUnit, chunk_selection
 
 if TYPE_CHECKING:
-    from ..client import KafkaClient
+    from ..kafka import KafkaClient
 
 __all__ = ["LagSample", "LiveSample", "Sample", "collect_unit", "run_units"]
 
@@ -77,7 +77,7 @@ def _failed(unit: WorkUnit, error: str) -> list[Sample]:
 
 def collect_unit(unit: WorkUnit, *, debug: bool = False) -> list[Sample]:
     """Samples for every planned partition of ``unit`` (errors included)."""
-    from ..client import KafkaClient
+    from ..kafka import KafkaClient
 
     try:
         with KafkaClient(unit.settings, debug=debug) as client:

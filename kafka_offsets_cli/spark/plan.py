@@ -26,12 +26,11 @@ from typing import Protocol
 
 from ..check.spec import CheckSpec, LagCheck, LivenessCheck
 from ..check_report import PartitionRecord
-from ..client import GroupDescription, GroupOffsets
 from ..config import ClientSettings
 from ..errors import KafkaOffsetsError, MonitoringStatus, NotFound, UsageError
 from ..lag import _group_partitions, resolve_groups
 from ..liveness import TIMESTAMP_TYPE_KEY
-from ..models import ClusterMetadata, TopicPartition
+from ..models import ClusterMetadata, GroupDescription, GroupOffsets, TopicPartition
 from ..planner import chunked
 from ..queries import OffsetSource, with_named_errors
 from ..selection import UNKNOWN_TOPIC_OR_PARTITION, PartitionRange, Selection, TopicRule, resolve

@@ -111,7 +111,7 @@ def test_the_client_leaves_asyncio_unloaded_and_usable() -> None:
     code = textwrap.dedent(
         """
         import sys
-        import kafka_offsets_cli.client
+        import kafka_offsets_cli.kafka
         from kafka_offsets_cli.lazyimport import is_deferred
         assert "confluent_kafka.admin" in sys.modules
         assert is_deferred("asyncio"), "asyncio was loaded"

@@ -1,0 +1,116 @@
+"""Admin reads about topics: cluster metadata, described topics, topic configs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import TimeoutError as FutureTimeout
+
+from confluent_kafka import KafkaException, TopicCollection
+from confluent_kafka.admin import ConfigResource, ResourceType  # type: ignore[attr-defined]
+
+from ..models import ClusterMetadata, PartitionInfo, TopicInfo
+from .errors import error_name
+from .session import Session
+from .settings import log
+
+
+class TopicReader:
+    """Topic metadata and configs through a session's admin client."""
+
+    def __init__(self, session: Session) -> None:
+        self._s = session
+
+    def metadata(
+        self,
+        topic: str | None = None,
+        *,
+        only: Callable[[str], bool] | None = None,
+        names: Sequence[str] | None = None,
+    ) -> ClusterMetadata:
+        """Topic metadata for the whole cluster (or one topic, or the topics ``names``).
+
+        ``only``: keep just the topics whose name it accepts. Kafka answers with every
+        topic of the cluster; turning tens of thousands of partitions into models costs
+        more than the request when a selection needs a few of them.
+
+        ``names``: describe just these topics (one request however large the cluster);
+        each name is in the answer, with its partitions or its error
+        (``UNKNOWN_TOPIC_OR_PARTITION``, ``TOPIC_AUTHORIZATION_FAILED``…).
+        """
+        if names is not None:
+            return self._describe_topics(names)
+        timeout = self._s.deadline.request_timeout()
+        with self._s.failing_as("metadata request"):
+            md = self._s.call(self._s.admin.list_topics, timeout, topic=topic)
+        topics: dict[str, TopicInfo] = {}
+        for name, t in md.topics.items():
+            if only is not None and not only(name):
+                continue
+            terr = error_name(t.error) if t.error is not None else None
+            parts = tuple(
+                PartitionInfo(
+                    name,
+                    p.id,
+                    p.leader,
+                    tuple(p.replicas),
+                    tuple(p.isrs),
+                    error_name(p.error) if p.error is not None else None,
+                )
+                for p in sorted(t.partitions.values(), key=lambda p: p.id)
+            )
+            topics[name] = TopicInfo(name, parts, internal=name.startswith("__"), error=terr)
+        brokers = {b.id: f"{b.host}:{b.port}" for b in md.brokers.values()}
+        return ClusterMetadata(topics, brokers, md.cluster_id, md.controller_id)
+
+    def _describe_topics(self, names: Sequence[str]) -> ClusterMetadata:
+        """DescribeTopics for ``names``: the topics found, and each other name with its error."""
+        wanted = list(dict.fromkeys(names))
+        if not wanted:
+            return ClusterMetadata({})
+        timeout = self._s.deadline.request_timeout()
+        with self._s.failing_as("describe topics"):
+            futs = self._s.admin.describe_topics(TopicCollection(wanted), request_timeout=timeout)
+        topics: dict[str, TopicInfo] = {}
+        for name, f in futs.items():
+            try:
+                d = self._s.wait(f, timeout)
+            except (KafkaException, FutureTimeout) as e:
+                err = self._s.item_error(e, "describe topics")
+                topics[name] = TopicInfo(name, (), internal=name.startswith("__"), error=err)
+                continue
+            parts = tuple(
+                PartitionInfo(
+                    name,
+                    p.id,
+                    p.leader.id if p.leader is not None else -1,
+                    tuple(r.id for r in p.replicas),
+                    tuple(r.id for r in p.isr),
+                )
+                for p in sorted(d.partitions, key=lambda p: p.id)
+            )
+            topics[name] = TopicInfo(name, parts, internal=name.startswith("__"))
+        return ClusterMetadata(topics)
+
+    def topic_configs(self, topics: Sequence[str], keys: Sequence[str]) -> dict[str, dict[str, str]]:
+        """The values of ``keys`` for each topic (DescribeConfigs, one call).
+
+        A topic whose configs cannot be described (no DESCRIBE_CONFIGS permission,
+        deleted meanwhile) is left out; callers show its values as unknown.
+        """
+        if not topics:
+            return {}
+        timeout = self._s.deadline.request_timeout()
+        resources = [ConfigResource(ResourceType.TOPIC, t) for t in dict.fromkeys(topics)]
+        with self._s.failing_as("describe topic configs"):
+            futs = self._s.admin.describe_configs(resources, request_timeout=timeout)
+        out: dict[str, dict[str, str]] = {}
+        for res, f in futs.items():
+            try:
+                entries = self._s.wait(f, timeout)
+            except KafkaException as e:
+                log.debug("describe configs of %s: %s", res.name, error_name(e))
+                continue
+            out[res.name] = {
+                k: str(entries[k].value) for k in keys if k in entries and entries[k].value is not None
+            }
+        return out

@@ -1,0 +1,124 @@
+"""The tool's Kafka client: one object for the use cases, composed of one part per concern."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from ..config import ClientSettings
+from ..models import ClusterMetadata, GroupDescription, GroupOffsets, Isolation, OffsetResult, TopicPartition
+from ..planner import OffsetRequest
+from .admin import TopicReader
+from .groups import GroupReader
+from .list_offsets import OffsetLister
+from .markers import MarkerAnswers, MarkerProbe
+from .session import Session
+
+
+class KafkaClient:
+    """An admin client for one cluster, with the tool's timeout and error rules."""
+
+    def __init__(self, settings: ClientSettings, *, debug: bool = False) -> None:
+        self.settings = settings
+        self._session = Session(settings, debug=debug)
+        self._offsets = OffsetLister(self._session)
+        self._topics = TopicReader(self._session)
+        self._groups = GroupReader(self._session)
+        self._markers = MarkerProbe(self._session)
+
+    # -- the --timeout budget and the client's life -------------------------------
+
+    def remaining(self) -> float:
+        """Seconds left before the overall ``--timeout``."""
+        return self._session.deadline.remaining()
+
+    def restart_clock(self) -> None:
+        """Start a new ``--timeout`` budget (used by ``--watch`` between refreshes)."""
+        self._session.deadline.restart()
+
+    def close(self) -> None:
+        """Release the client (librdkafka threads stop when it is collected)."""
+        self._session.close()
+
+    def __enter__(self) -> KafkaClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- topics (admin.py) -----------------------------------------------------------
+
+    def metadata(
+        self,
+        topic: str | None = None,
+        *,
+        only: Callable[[str], bool] | None = None,
+        names: Sequence[str] | None = None,
+    ) -> ClusterMetadata:
+        """Topic metadata for the whole cluster, one ``topic``, or the topics ``names``.
+
+        ``only`` keeps just the topics whose name it accepts. See :meth:`.admin.TopicReader.metadata`.
+        """
+        return self._topics.metadata(topic, only=only, names=names)
+
+    def topic_configs(self, topics: Sequence[str], keys: Sequence[str]) -> dict[str, dict[str, str]]:
+        """The values of ``keys`` for each topic; a topic whose configs cannot be described is left out."""
+        return self._topics.topic_configs(topics, keys)
+
+    # -- ListOffsets (list_offsets.py) ---------------------------------------------------
+
+    def list_offsets(
+        self,
+        requests: Sequence[OffsetRequest],
+        *,
+        isolation: Isolation | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[OffsetResult]:
+        """Execute planned ListOffsets calls concurrently, retrying transient errors.
+
+        Returns one result per (partition, spec) query, in no particular order. A
+        partition whose last attempt failed carries the error and no offset.
+        """
+        return self._offsets.list_offsets(requests, isolation=isolation, progress=progress)
+
+    # -- consumer groups (groups.py) -----------------------------------------------------
+
+    def committed_offsets(
+        self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
+    ) -> list[GroupOffsets]:
+        """Committed offsets of each group, all groups queried concurrently (see :mod:`.groups`)."""
+        return self._groups.committed_offsets(groups, partitions)
+
+    def group_ids(self) -> list[str]:
+        """The ids of the cluster's consumer groups, sorted (used by shell completion)."""
+        return self._groups.group_ids()
+
+    def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
+        """State, member count and assigned partitions of each group (all described at once)."""
+        return self._groups.describe_groups(groups)
+
+    def alter_group_offsets(
+        self, group: str, offsets: Mapping[TopicPartition, int]
+    ) -> dict[TopicPartition, str | None]:
+        """Commit ``offsets`` for ``group``: each partition's error name (``None``: committed)."""
+        return self._groups.alter_group_offsets(group, offsets)
+
+    # -- transaction markers (markers.py) --------------------------------------------------
+
+    def control_records(
+        self, points: Sequence[tuple[TopicPartition, int]], *, max_wait: float = 10.0
+    ) -> MarkerAnswers:
+        """Whether the record at each (partition, offset) is a control record (transaction marker).
+
+        True: a control record; False: data; an error name when neither could be seen
+        within ``max_wait`` seconds (see :mod:`.markers`).
+        """
+        return self._markers.control_records(points, max_wait=max_wait)
+
+
+def library_versions() -> tuple[str, str]:
+    """confluent-kafka's and librdkafka's versions."""
+    import confluent_kafka
+
+    ck = confluent_kafka.version()  # a (str, int) tuple in older releases, a str in newer ones
+    rd = confluent_kafka.libversion()
+    return str(ck[0] if isinstance(ck, tuple) else ck), str(rd[0] if isinstance(rd, tuple) else rd)

@@ -1,0 +1,44 @@
+"""The ``--timeout`` budget: how long one request may take, and how long to wait for its answer.
+
+Every request to the cluster gets what remains of ``--timeout`` (a floor keeps a
+request worth sending when the budget is nearly spent), and the tool waits a little
+longer than that for its answer: librdkafka fails the request itself at its timeout,
+and that answer names the error (``REQUEST_TIMED_OUT``, ``TRANSPORT``…) where a bare
+wait would not.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+#: The least time a request is given, even when ``--timeout`` has (nearly) run out.
+MIN_REQUEST_S = 0.5
+
+#: How much longer than a request's own timeout the tool waits for librdkafka's answer.
+ANSWER_SLACK_S = 5.0
+
+
+class Deadline:
+    """The overall ``--timeout`` of a command (started again by ``--watch`` before each refresh)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._end = time.monotonic() + seconds
+
+    def remaining(self) -> float:
+        """Seconds left before the overall ``--timeout``."""
+        return max(0.0, self._end - time.monotonic())
+
+    def restart(self) -> None:
+        """Start a new budget of the same length."""
+        self._end = time.monotonic() + self.seconds
+
+    def request_timeout(self, cap: float = math.inf) -> float:
+        """Seconds one request may take: what remains (at least :data:`MIN_REQUEST_S`), at most ``cap``."""
+        return min(max(MIN_REQUEST_S, self.remaining()), cap)
+
+
+def answer_wait(request_timeout: float) -> float:
+    """How long to wait for the answer to a request sent with ``request_timeout``."""
+    return request_timeout + ANSWER_SLACK_S

@@ -1,0 +1,165 @@
+"""Consumer groups: listing, describing, committed offsets, and committing new ones."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any
+
+from confluent_kafka import ConsumerGroupTopicPartitions, KafkaException
+from confluent_kafka import TopicPartition as CTopicPartition
+
+from ..models import GroupDescription, GroupOffsets, TopicPartition
+from .errors import COORDINATOR_NOT_READY, error_name
+from .session import Session
+from .settings import log
+
+
+class GroupReader:
+    """Consumer-group requests through a session's admin client."""
+
+    def __init__(self, session: Session) -> None:
+        self._s = session
+        #: groups whose coordinator has answered (see committed_offsets)
+        self._coordinator_ready: set[str] = set()
+
+    def committed_offsets(
+        self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
+    ) -> list[GroupOffsets]:
+        """Committed offsets of each group, all groups queried concurrently.
+
+        Only groups whose coordinator has answered are asked: librdkafka (through 2.16 at
+        least, confluentinc/librdkafka#5040) crashes the process when an admin client's
+        OffsetFetch is answered NOT_COORDINATOR. :meth:`describe_groups` (which handles
+        that answer, and waits while the coordinator is not ready) goes first for groups
+        not described yet; a group whose coordinator never became ready within
+        ``--timeout`` is reported with that error.
+        """
+        unknown = [g for g in dict.fromkeys(groups) if g not in self._coordinator_ready]
+        not_ready = {
+            g: d.error or "COORDINATOR_NOT_AVAILABLE"
+            for g, d in (self.describe_groups(unknown) if unknown else {}).items()
+            if g not in self._coordinator_ready
+        }
+        timeout = self._s.deadline.request_timeout()
+        tps = [CTopicPartition(tp.topic, tp.partition) for tp in partitions] if partitions else None
+        futures: list[tuple[str, Any]] = []
+        for g in groups:
+            if g in not_ready:
+                futures.append((g, not_ready[g]))
+                continue
+            req = ConsumerGroupTopicPartitions(g, tps) if tps else ConsumerGroupTopicPartitions(g)
+            try:
+                fmap = self._s.admin.list_consumer_group_offsets([req], request_timeout=timeout)
+            except KafkaException as e:
+                futures.append((g, e))
+                continue
+            futures.append((g, fmap[g]))
+        out: list[GroupOffsets] = []
+        for g, f in futures:
+            if isinstance(f, str):
+                out.append(GroupOffsets(g, {}, f))
+                continue
+            if isinstance(f, BaseException):
+                out.append(GroupOffsets(g, {}, error_name(f)))
+                continue
+            try:
+                res = self._s.wait(f, timeout)
+            except (KafkaException, FutureTimeout) as e:
+                out.append(GroupOffsets(g, {}, self._s.item_error(e, "offset fetch")))
+                continue
+            offsets: dict[TopicPartition, int | None] = {}
+            for ctp in res.topic_partitions or []:
+                off = ctp.offset if ctp.offset is not None and ctp.offset >= 0 else None
+                offsets[TopicPartition(ctp.topic, ctp.partition)] = off
+            out.append(GroupOffsets(g, offsets))
+        return out
+
+    def group_ids(self) -> list[str]:
+        """The ids of the cluster's consumer groups, sorted (used by shell completion)."""
+        timeout = self._s.deadline.request_timeout()
+        with self._s.failing_as("group listing"):
+            res = self._s.wait(self._s.admin.list_consumer_groups(request_timeout=timeout), timeout)
+        return sorted(str(g.group_id) for g in res.valid)
+
+    def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
+        """State, member count and assigned partitions of each group (all described at once).
+
+        A group whose coordinator is not ready (:data:`~.errors.COORDINATOR_NOT_READY`) is asked
+        again, with a growing pause, while ``--timeout`` allows; its last answer stands.
+        """
+        pending = list(dict.fromkeys(groups))
+        out: dict[str, GroupDescription] = {}
+        backoff = 0.05
+        while pending:
+            out.update(self._describe_groups_once(pending))
+            ready = {g for g in pending if out[g].error not in COORDINATOR_NOT_READY}
+            self._coordinator_ready |= ready
+            self._coordinator_ready -= set(pending) - ready  # moved since (--watch): ask again
+            pending = [g for g in pending if g not in ready]
+            if not pending or self._s.deadline.remaining() <= backoff:
+                break
+            log.debug("coordinator not ready for %d group(s); asking again", len(pending))
+            time.sleep(backoff)
+            backoff = min(backoff * 2, 1.0)
+        return out
+
+    def _describe_groups_once(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
+        """One DescribeConsumerGroups round for ``groups``."""
+        if not groups:
+            return {}
+        timeout = self._s.deadline.request_timeout()
+        with self._s.failing_as("describe consumer groups"):
+            futs = self._s.admin.describe_consumer_groups(list(groups), request_timeout=timeout)
+        out: dict[str, GroupDescription] = {}
+        for g, f in futs.items():
+            try:
+                d = self._s.wait(f, timeout)
+            except (KafkaException, FutureTimeout) as e:
+                out[g] = GroupDescription(g, None, 0, (), self._s.item_error(e, "describe consumer groups"))
+                continue
+            assigned = sorted(
+                {
+                    TopicPartition(tp.topic, tp.partition)
+                    for m in d.members or []
+                    if m.assignment is not None
+                    for tp in m.assignment.topic_partitions or []
+                }
+            )
+            out[g] = GroupDescription(g, _group_state(d.state), len(d.members or []), tuple(assigned))
+        return out
+
+    def alter_group_offsets(
+        self, group: str, offsets: Mapping[TopicPartition, int]
+    ) -> dict[TopicPartition, str | None]:
+        """Commit ``offsets`` for ``group`` (AdminClient alter consumer group offsets).
+
+        Returns each partition's error name (``None``: committed). A request-level
+        failure (e.g. ``UNKNOWN_MEMBER_ID`` because the group became active) is
+        reported for every partition.
+        """
+        timeout = self._s.deadline.request_timeout()
+        req = ConsumerGroupTopicPartitions(group, _ctps(offsets))
+        try:
+            futs = self._s.admin.alter_consumer_group_offsets([req], request_timeout=timeout)
+            res = self._s.wait(futs[group], timeout)
+        except (KafkaException, FutureTimeout) as e:
+            name = self._s.item_error(e, "alter consumer group offsets")
+            return {tp: name for tp in offsets}
+        out: dict[TopicPartition, str | None] = {tp: None for tp in offsets}
+        for ctp in res.topic_partitions or []:
+            err = getattr(ctp, "error", None)
+            out[TopicPartition(ctp.topic, ctp.partition)] = error_name(err) if err is not None else None
+        return out
+
+
+def _group_state(state: Any) -> str | None:
+    if state is None:
+        return None
+    name = getattr(state, "name", None) or str(state)
+    return str(name).lower()
+
+
+def _ctps(offsets: Mapping[TopicPartition, int]) -> list[Any]:
+    return [CTopicPartition(tp.topic, tp.partition, off) for tp, off in sorted(offsets.items())]

@@ -1,0 +1,152 @@
+"""One admin client and what all its requests share: the deadline, librdkafka's error reports, waiting.
+
+The parts of :class:`~kafka_offsets_cli.kafka.KafkaClient` (ListOffsets, admin reads,
+groups, marker checks) each hold the same :class:`Session`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any, TypeVar
+
+from confluent_kafka import KafkaError, KafkaException
+from confluent_kafka.admin import AdminClient
+
+from ..config import ClientSettings, redact
+from ..errors import AuthenticationFailed, ConfigError, KafkaOffsetsError
+from .deadline import Deadline, answer_wait
+from .errors import CLUSTER_DOWN, auth_failure, cluster_unreachable, config_error, error_name
+from .settings import admin_config, mask_secrets_in_logs, rdlog
+
+_T = TypeVar("_T")
+
+#: How often a wait on librdkafka polls for error callbacks (authentication failures).
+_POLL_S = 0.1
+
+
+class Session:
+    """An admin client for one cluster, with the tool's timeout and error rules."""
+
+    def __init__(self, settings: ClientSettings, *, debug: bool = False) -> None:
+        self.settings = settings
+        self._reports: list[KafkaError] = []
+        self._lock = threading.Lock()
+        conf = admin_config(settings, self.on_error, debug=debug)
+        self._secrets = mask_secrets_in_logs(conf)
+        try:
+            #: ``None`` once closed
+            self.admin: Any = AdminClient(conf)
+        except KafkaException as e:
+            raise self.config_error(e) from None
+        except (ValueError, TypeError) as e:
+            raise ConfigError(self.redact(f"invalid client configuration: {e}")) from None
+        self.deadline = Deadline(settings.timeout_ms / 1000)
+
+    # -- librdkafka's reports and the tool's errors ---------------------------------
+
+    def on_error(self, err: KafkaError) -> None:
+        """librdkafka's ``error_cb``: keep the report (authentication failures arrive only here)."""
+        with self._lock:
+            self._reports.append(err)
+        rdlog.debug("client error: %s", self.redact(str(err)))
+
+    def redact(self, text: str) -> str:
+        """``text`` with the client's secrets masked."""
+        return redact(text, self._secrets)
+
+    def config_error(self, e: KafkaException) -> ConfigError:
+        """A client (admin or consumer) that librdkafka refused to create."""
+        return config_error(self.settings, e, self.redact)
+
+    def auth_failure(self) -> AuthenticationFailed | None:
+        """The first authentication or TLS handshake failure librdkafka reported, as the tool's error."""
+        with self._lock:
+            reports = list(self._reports)
+        return auth_failure(reports, self.settings, self.redact)
+
+    def cluster_failure(self, what: str, cause: BaseException | None = None) -> KafkaOffsetsError:
+        """Why ``what`` got no answer: a reported authentication failure, else an unreachable cluster."""
+        auth = self.auth_failure()
+        if auth is not None:
+            return auth
+        return cluster_unreachable(what, cause, self.settings, self.redact)
+
+    @contextlib.contextmanager
+    def failing_as(self, what: str) -> Iterator[None]:
+        """A whole request (``what``) that fails or times out is the cluster's failure (exit 3 or 4)."""
+        try:
+            yield
+        except (KafkaException, FutureTimeout) as e:
+            raise self.cluster_failure(what, e) from None
+
+    def item_error(self, e: BaseException, what: str) -> str:
+        """The error name of one item's failed answer in ``what`` (a topic, a group).
+
+        Raises the cluster's failure instead when the answer says the cluster did not
+        answer at all (:data:`~.errors.CLUSTER_DOWN`, or no answer within the wait).
+        """
+        name = error_name(e)
+        if isinstance(e, FutureTimeout) or name in CLUSTER_DOWN:
+            raise self.cluster_failure(what, e) from None
+        return name
+
+    # -- waiting ---------------------------------------------------------------------
+
+    def wait(self, f: Future[_T], request_timeout: float) -> _T:
+        """The answer of a request sent with ``request_timeout``, serving the client's callbacks meanwhile.
+
+        librdkafka reports a failed SASL authentication or TLS handshake only to
+        ``error_cb``, which runs when the client is polled; the request itself just
+        waits for ``--timeout``. Polling while waiting ends the wait at once with
+        :class:`AuthenticationFailed` (exit 4) instead, and lets Ctrl-C through.
+        Raises :class:`concurrent.futures.TimeoutError` when no answer came in time.
+        """
+        deadline = time.monotonic() + answer_wait(request_timeout)
+        while True:
+            try:
+                return f.result(timeout=min(_POLL_S, max(0.0, deadline - time.monotonic())))
+            except FutureTimeout:
+                if time.monotonic() >= deadline:
+                    raise
+            admin = self.admin
+            if admin is not None:
+                admin.poll(0)
+            failure = self.auth_failure()
+            if failure is not None:
+                raise failure
+
+    def call(self, fn: Callable[..., _T], request_timeout: float, **kwargs: Any) -> _T:
+        """``fn(timeout=request_timeout, **kwargs)``, a blocking librdkafka call, waited on as a request.
+
+        confluent-kafka's blocking calls (``list_topics``) hold their thread in C until
+        they return -- up to ``--timeout`` against a frozen broker -- while the caller
+        should poll for authentication failures and react to Ctrl-C (see :meth:`wait`).
+        """
+        return self.wait(_in_thread(fn, timeout=request_timeout, **kwargs), request_timeout)
+
+    def close(self) -> None:
+        """Release the client (librdkafka threads stop when it is collected)."""
+        admin = self.admin
+        self.admin = None
+        if admin is not None:
+            admin.poll(0)  # deliver pending log lines (--debug) and error callbacks
+
+
+def _in_thread(fn: Callable[..., _T], **kwargs: Any) -> Future[_T]:
+    """Start ``fn(**kwargs)`` in a helper thread; its future."""
+    done: Future[_T] = Future()
+    done.set_running_or_notify_cancel()
+
+    def run() -> None:
+        try:
+            done.set_result(fn(**kwargs))
+        except BaseException as e:
+            done.set_exception(e)
+
+    threading.Thread(target=run, name="kafka-offsets-call", daemon=True).start()
+    return done
