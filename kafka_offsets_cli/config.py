@@ -91,6 +91,8 @@ class ClientSettings:
     properties: Mapping[str, Setting] = field(default_factory=dict)
     timeout_ms: int = 30_000
     isolation: Isolation = Isolation.READ_UNCOMMITTED
+    #: where ``bootstrap_servers`` came from (each property's source is in its :class:`Setting`)
+    bootstrap_source: str = "?"
 
     def librdkafka_config(self) -> dict[str, str]:
         """The plain ``{key: value}`` configuration for librdkafka."""
@@ -265,12 +267,14 @@ def build_settings(
     isolation: Isolation = Isolation.READ_UNCOMMITTED,
     profile: Mapping[str, Setting] | None = None,
     profile_bootstrap: str | None = None,
+    profile_name: str | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> ClientSettings:
-    """Merge flags, environment and profile into :class:`ClientSettings`.
+    """Merge flags, environment and profile into :class:`ClientSettings`, recording each value's source.
 
     Precedence: flags (``-b``, ``--command-config``, ``-X``), then the environment
-    (``KAFKA_BOOTSTRAP_SERVERS``), then the cluster profile.
+    (``KAFKA_BOOTSTRAP_SERVERS``), then the cluster profile (``profile_name``, for
+    the source of its bootstrap servers).
     """
     env = os.environ if environ is None else environ
     props: dict[str, Setting] = dict(profile or {})
@@ -278,12 +282,13 @@ def build_settings(
         props.update(load_command_config(command_config))
     props.update(parse_overrides(overrides))
     file_bootstrap = props.pop("bootstrap.servers", None)
-    servers = (
-        bootstrap
-        or (file_bootstrap.value if file_bootstrap else None)
-        or env.get(BOOTSTRAP_ENV)
-        or profile_bootstrap
+    candidates = (
+        (bootstrap, "-b/--bootstrap-server"),
+        (file_bootstrap.value if file_bootstrap else None, file_bootstrap.source if file_bootstrap else ""),
+        (env.get(BOOTSTRAP_ENV), BOOTSTRAP_ENV),
+        (profile_bootstrap, f"cluster profile {profile_name!r}" if profile_name else "the cluster profile"),
     )
+    servers, source = next(((v, src) for v, src in candidates if v), (None, "?"))
     if not servers:
         raise UsageError(
             "no bootstrap servers: pass -b/--bootstrap-server HOST:PORT, "
@@ -295,4 +300,4 @@ def build_settings(
             raise UsageError(f"bootstrap server {part.strip()!r}: expected HOST:PORT")
         if m is not None and not 0 < int(m.group(1)) < 65536:
             raise UsageError(f"bootstrap server {part.strip()!r}: port must be 1-65535")
-    return ClientSettings(servers.strip(), props, timeout_ms, isolation)
+    return ClientSettings(servers.strip(), props, timeout_ms, isolation, bootstrap_source=source)

@@ -56,19 +56,10 @@ def _quietly(fetch: Callable[[Any], list[str]], ctx: Any) -> list[str]:
     log.propagate = False
     try:
         from ..kafka import KafkaClient
-        from .options import ConnectionArgs, settings_from
+        from .options import connection_options, settings_from
 
-        conn = context_connection(ctx)
         with redirect_stderr(io.StringIO()):
-            settings = settings_from(
-                ConnectionArgs(
-                    conn["bootstrap"],
-                    conn["command_config"],
-                    tuple(conn["overrides"]),
-                    COMPLETION_TIMEOUT,
-                    cluster=conn["cluster"],
-                )
-            )
+            settings = settings_from(connection_options(ctx, timeout=COMPLETION_TIMEOUT))
             with KafkaClient(settings) as client:
                 return fetch(client)
     except Exception:  # a completion is silent on every failure

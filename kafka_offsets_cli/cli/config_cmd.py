@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
 import typer
 
-from ..config import ClientSettings
+from ..config import is_secret
 from ..models import Isolation
+from ..profiles import Connection, config_path
 from .app import command_help, is_debug
 from .boundary import boundary
 from .options import (
@@ -18,11 +18,12 @@ from .options import (
     ClusterOpt,
     CommandConfigOpt,
     ConfigOutputOpt,
-    ConnectionArgs,
     Format,
     IsolationOpt,
     TimeoutOpt,
     XOpt,
+    connect,
+    connection_options,
 )
 
 HELP = command_help("config")
@@ -57,47 +58,28 @@ def show_cmd(
 ) -> None:
     """Effective client settings."""
     with boundary(is_debug(ctx)):
-        from .options import settings_from
-
-        args = ConnectionArgs(bootstrap_server, command_config, tuple(x or ()), timeout, isolation, cluster)
-        settings = settings_from(args)
-        doc = effective(args, settings)
+        doc = effective(connect(connection_options(ctx)))
         _print(doc, OUTPUTS["config"].choose(output))
 
 
-def effective(
-    args: ConnectionArgs, settings: ClientSettings, environ: Mapping[str, str] | None = None
-) -> dict[str, Any]:
-    """The effective settings as a JSON-able document, secrets masked.
+def effective(connection: Connection, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The resolved connection as a JSON-able document, secrets masked.
 
     Keys: ``config_file``, ``cluster`` (profile name or null), ``bootstrap_servers``
     with ``bootstrap_source``, ``properties`` (``{key: {"value", "source"}}``),
-    ``timeout_ms`` and ``isolation``.
+    ``timeout_ms`` and ``isolation``; the sources are those the resolver recorded.
     """
-    from .. import profiles
-    from ..config import BOOTSTRAP_ENV, is_secret, load_command_config
-
-    env = os.environ if environ is None else environ
-    given = bool(args.bootstrap or args.command_config or env.get(BOOTSTRAP_ENV))
-    profile = profiles.select(args.cluster, bootstrap_given=given, environ=env)
-    if args.bootstrap:
-        source = "-b/--bootstrap-server"
-    elif args.command_config and "bootstrap.servers" in load_command_config(args.command_config):
-        source = args.command_config
-    elif env.get(BOOTSTRAP_ENV):
-        source = BOOTSTRAP_ENV
-    else:
-        source = f"cluster profile {profile.name!r}" if profile else "?"
+    settings, profile = connection.settings, connection.profile
     hidden = profile.referenced if profile else frozenset()
     props = {
         k: {"value": "***" if (is_secret(k) or k in hidden) else s.value, "source": s.source}
         for k, s in sorted(settings.properties.items())
     }
     return {
-        "config_file": str(profiles.config_path(env)),
+        "config_file": str(config_path(environ)),
         "cluster": profile.name if profile else None,
         "bootstrap_servers": settings.bootstrap_servers,
-        "bootstrap_source": source,
+        "bootstrap_source": settings.bootstrap_source,
         "properties": props,
         "timeout_ms": settings.timeout_ms,
         "isolation": settings.isolation.value,

@@ -150,7 +150,7 @@ def lag_cmd(
         cols = parse_columns(columns, (*COLUMNS, *RATE_FIELDS) if watch is not None else COLUMNS)
         interval = watch_interval(watch)
         selection = optional_selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
-        settings = connection_settings(bootstrap_server, command_config, x, timeout, isolation, cluster)
+        settings = connection_settings(ctx)
         view = LagView(fmt, tuple(cols) if cols else None, no_headers, only_lagging, sort)
         query = _Query(
             list(group or ()), list(group_regex or ()), selection, isolation, time_lag, marker_check

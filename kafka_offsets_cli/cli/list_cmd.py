@@ -119,7 +119,7 @@ def list_cmd(
         cols = parse_columns(columns, (*COLUMNS, RATE_FIELD) if watch is not None else COLUMNS)
         interval = watch_interval(watch)
         selection = selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
-        settings = connection_settings(bootstrap_server, command_config, x, timeout, isolation, cluster)
+        settings = connection_settings(ctx)
         from .list_view import ListView, show
 
         view = ListView(fmt, zone, no_headers, tuple(cols) if cols else None, sort, reverse, _tty())

@@ -210,7 +210,7 @@ def liveness_cmd(
         cols = parse_columns(columns, (*COLUMNS, RATE_FIELD) if watch is not None else COLUMNS)
         interval = watch_interval(watch)
         selection = selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
-        settings = connection_settings(bootstrap_server, command_config, x, timeout, isolation, cluster)
+        settings = connection_settings(ctx)
         check = _Check(
             selection,
             warn_ms,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -10,11 +9,16 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
 
 import typer
 
-from ..config import ClientSettings, build_settings
-from ..errors import UsageError
+from ..config import ClientSettings
 from ..models import Isolation
-from ..timeparse import parse_duration
-from .complete import complete_clusters, complete_groups, complete_topic_partitions, complete_topics
+from ..profiles import Connection, ConnectionOptions, resolve_connection
+from .complete import (
+    complete_clusters,
+    complete_groups,
+    complete_topic_partitions,
+    complete_topics,
+    context_connection,
+)
 
 if TYPE_CHECKING:
     from ..selection import Selection
@@ -280,63 +284,41 @@ WatchOpt = Annotated[
 ]
 
 
-@dataclass(frozen=True)
-class ConnectionArgs:
-    """The connection options as given on the command line."""
+def connection_options(ctx: typer.Context, *, timeout: str | None = None) -> ConnectionOptions:
+    """The shared connection options of the command in ``ctx``, read once by option name.
 
-    bootstrap: str | None = None
-    command_config: str | None = None
-    overrides: tuple[str, ...] = ()
-    timeout: str = "30s"
-    isolation: Isolation = Isolation.READ_UNCOMMITTED
-    cluster: str | None = None
-
-
-def settings_from(args: ConnectionArgs, environ: Mapping[str, str] | None = None) -> ClientSettings:
-    """Build client settings from the options, the environment and the cluster profile.
-
-    Precedence per setting: flags (``-b``, ``--command-config``, ``-X``), then the
-    environment (``KAFKA_BOOTSTRAP_SERVERS``), then the profile (``--cluster`` or
-    ``KAFKA_OFFSETS_CLUSTER``, else the config file's ``default`` when no bootstrap
-    servers are given otherwise).
+    Commands declare them for typer (``BootstrapOpt``, ``ClusterOpt``…) and read
+    them here, as shell completion does (:func:`.complete.context_connection`),
+    so that both resolve the same options the same way. ``timeout`` replaces
+    ``--timeout`` (completion has its own short limit).
     """
-    from .. import profiles
-    from ..config import BOOTSTRAP_ENV
-
-    env = os.environ if environ is None else environ
-    timeout_ms = parse_duration(args.timeout)
-    if timeout_ms <= 0:
-        raise UsageError(f"--timeout {args.timeout!r}: must be positive")
-    given = bool(args.bootstrap or args.command_config or env.get(BOOTSTRAP_ENV))
-    profile = profiles.select(args.cluster, bootstrap_given=given, environ=env)
-    if profile is not None and profile.bootstrap_servers and not args.bootstrap and env.get(BOOTSTRAP_ENV):
-        from .output import warn
-
-        warn(f"{BOOTSTRAP_ENV} overrides bootstrap_servers of cluster profile {profile.name!r}")
-    return build_settings(
-        args.bootstrap,
-        command_config=args.command_config,
-        overrides=args.overrides,
-        timeout_ms=timeout_ms,
-        isolation=args.isolation,
-        profile=profile.properties if profile else None,
-        profile_bootstrap=profile.bootstrap_servers if profile else None,
-        environ=env,
+    typed = context_connection(ctx)
+    given = ctx.params
+    return ConnectionOptions(
+        bootstrap=typed["bootstrap"],
+        command_config=typed["command_config"],
+        overrides=tuple(typed["overrides"]),
+        timeout=timeout or given.get("timeout") or ConnectionOptions.timeout,
+        isolation=Isolation(given.get("isolation") or ConnectionOptions.isolation),
+        cluster=typed["cluster"],
     )
 
 
-def connection_settings(
-    bootstrap_server: str | None,
-    command_config: str | None,
-    x: Sequence[str] | None,
-    timeout: str,
-    isolation: Isolation,
-    cluster: str | None,
-) -> ClientSettings:
-    """The shared connection options of a command as client settings (see :func:`settings_from`)."""
-    return settings_from(
-        ConnectionArgs(bootstrap_server, command_config, tuple(x or ()), timeout, isolation, cluster)
-    )
+def connect(options: ConnectionOptions, environ: Mapping[str, str] | None = None) -> Connection:
+    """The options resolved by :func:`~kafka_offsets_cli.profiles.resolve_connection`, warnings on stderr."""
+    from .output import warn
+
+    return resolve_connection(options, environ, warn=warn)
+
+
+def settings_from(options: ConnectionOptions, environ: Mapping[str, str] | None = None) -> ClientSettings:
+    """The client settings of the options (see :func:`connect`)."""
+    return connect(options, environ).settings
+
+
+def connection_settings(ctx: typer.Context) -> ClientSettings:
+    """The client settings of the command in ``ctx``: its connection options, resolved."""
+    return settings_from(connection_options(ctx))
 
 
 def selection_from(

@@ -154,7 +154,7 @@ def rewind_cmd(
         fmt = OUTPUTS["rewind"].choose(output)
         cols = parse_columns(columns, COLUMNS)
         selection = optional_selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
-        settings = connection_settings(bootstrap_server, command_config, x, timeout, isolation, cluster)
+        settings = connection_settings(ctx)
         _run(settings, groups[0], target, selection, execute, export, fmt, zone, cols, no_headers, debug)
 
 

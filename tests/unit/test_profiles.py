@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from kafka_offsets_cli import profiles
-from kafka_offsets_cli.cli.options import ConnectionArgs, settings_from
+from kafka_offsets_cli.cli.options import settings_from
 from kafka_offsets_cli.errors import ConfigError, UsageError
+from kafka_offsets_cli.profiles import ConnectionOptions
 
 CONFIG = """\
 default = "local"
@@ -126,16 +127,16 @@ def test_invalid_files_are_config_errors_with_the_path(tmp_path: Path, text: str
 
 def test_precedence_flags_then_environment_then_profile(cfg: Path) -> None:
     e = env(cfg)
-    s = settings_from(ConnectionArgs(cluster="prod"), e)
+    s = settings_from(ConnectionOptions(cluster="prod"), e)
     assert s.bootstrap_servers == "kafka-1.prod:9093,kafka-2.prod:9093"
     assert s.librdkafka_config()["sasl.password"] == "pr0d-pw"
     # environment beats the profile's bootstrap servers; the profile's properties still apply
-    s = settings_from(ConnectionArgs(cluster="prod"), {**e, "KAFKA_BOOTSTRAP_SERVERS": "env:1"})
+    s = settings_from(ConnectionOptions(cluster="prod"), {**e, "KAFKA_BOOTSTRAP_SERVERS": "env:1"})
     assert s.bootstrap_servers == "env:1"
     assert s.librdkafka_config()["security.protocol"] == "SASL_SSL"
     # flags beat both, key by key
     s = settings_from(
-        ConnectionArgs("flag:2", overrides=("security.protocol=SSL",), cluster="prod"),
+        ConnectionOptions(bootstrap="flag:2", overrides=("security.protocol=SSL",), cluster="prod"),
         {**e, "KAFKA_BOOTSTRAP_SERVERS": "env:1"},
     )
     assert s.bootstrap_servers == "flag:2"
@@ -143,13 +144,13 @@ def test_precedence_flags_then_environment_then_profile(cfg: Path) -> None:
     assert s.source_of("security.protocol") == "-X security.protocol"
     assert s.librdkafka_config()["sasl.username"] == "ops"
     # the default profile is used only when nothing else names servers
-    assert settings_from(ConnectionArgs(), e).bootstrap_servers == "localhost:9092"
-    s = settings_from(ConnectionArgs(), {**e, "KAFKA_BOOTSTRAP_SERVERS": "env:1"})
+    assert settings_from(ConnectionOptions(), e).bootstrap_servers == "localhost:9092"
+    s = settings_from(ConnectionOptions(), {**e, "KAFKA_BOOTSTRAP_SERVERS": "env:1"})
     assert s.bootstrap_servers == "env:1" and "security.protocol" not in s.librdkafka_config()
 
 
 def test_environment_overriding_a_chosen_profile_warns(cfg: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    settings_from(ConnectionArgs(cluster="prod"), {**env(cfg), "KAFKA_BOOTSTRAP_SERVERS": "env:1"})
+    settings_from(ConnectionOptions(cluster="prod"), {**env(cfg), "KAFKA_BOOTSTRAP_SERVERS": "env:1"})
     err = capsys.readouterr().err
     expected = "KAFKA_BOOTSTRAP_SERVERS overrides bootstrap_servers of cluster profile 'prod'"
     assert expected in " ".join(err.split())
