@@ -56,7 +56,7 @@ def _quietly(fetch: Callable[[Any], list[str]], ctx: Any) -> list[str]:
     log.propagate = False
     try:
         from ..kafka import KafkaClient
-        from .options import connection_options, settings_from
+        from .connection import connection_options, settings_from
 
         with redirect_stderr(io.StringIO()):
             settings = settings_from(connection_options(ctx, timeout=COMPLETION_TIMEOUT))

@@ -12,6 +12,7 @@ from ..models import Isolation
 from ..profiles import Connection, config_path
 from .app import command_help, is_debug
 from .boundary import boundary
+from .connection import connect, connection_options
 from .options import (
     OUTPUTS,
     BootstrapOpt,
@@ -22,8 +23,6 @@ from .options import (
     IsolationOpt,
     TimeoutOpt,
     XOpt,
-    connect,
-    connection_options,
 )
 
 HELP = command_help("config")

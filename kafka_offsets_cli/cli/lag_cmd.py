@@ -14,6 +14,7 @@ from ..lag.summary import SortKey
 from ..models import Isolation
 from .app import command_help, is_debug
 from .boundary import boundary
+from .connection import connection_settings
 from .options import (
     OUT,
     OUTPUTS,
@@ -34,7 +35,6 @@ from .options import (
     TopicPartitionsOpt,
     WatchOpt,
     XOpt,
-    connection_settings,
     optional_selection_from,
     watch_interval,
 )

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .list_view import ListView
 from .app import command_help, is_debug
 from .boundary import boundary
+from .connection import connection_settings
 from .options import (
     OUT,
     OUTPUTS,
@@ -37,7 +38,6 @@ from .options import (
     TzOpt,
     WatchOpt,
     XOpt,
-    connection_settings,
     selection_from,
     watch_interval,
 )

@@ -13,6 +13,7 @@ from ..liveness import COLUMNS, DEFAULT_FUTURE_TOLERANCE_MS
 from ..models import Isolation
 from .app import command_help, is_debug
 from .boundary import boundary
+from .connection import connection_settings
 from .options import (
     OUT,
     OUTPUTS,
@@ -32,7 +33,6 @@ from .options import (
     TzOpt,
     WatchOpt,
     XOpt,
-    connection_settings,
     selection_from,
     watch_interval,
 )

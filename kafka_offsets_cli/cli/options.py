@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
 
 import typer
 
-from ..config import ClientSettings
 from ..models import Isolation
-from ..profiles import Connection, ConnectionOptions, resolve_connection
 from .complete import (
     complete_clusters,
     complete_groups,
     complete_topic_partitions,
     complete_topics,
-    context_connection,
 )
 
 if TYPE_CHECKING:
@@ -131,6 +128,8 @@ else:
     ConfigOutputOpt = _output_option("config")
 
 
+# The connection options (--cluster … --isolation): every command declares them for typer and
+# reads them back once, by option name, with connection.connection_options(ctx), as completion does.
 ClusterOpt = Annotated[
     str | None,
     typer.Option(
@@ -282,43 +281,6 @@ WatchOpt = Annotated[
         show_default=False,
     ),
 ]
-
-
-def connection_options(ctx: typer.Context, *, timeout: str | None = None) -> ConnectionOptions:
-    """The shared connection options of the command in ``ctx``, read once by option name.
-
-    Commands declare them for typer (``BootstrapOpt``, ``ClusterOpt``…) and read
-    them here, as shell completion does (:func:`.complete.context_connection`),
-    so that both resolve the same options the same way. ``timeout`` replaces
-    ``--timeout`` (completion has its own short limit).
-    """
-    typed = context_connection(ctx)
-    given = ctx.params
-    return ConnectionOptions(
-        bootstrap=typed["bootstrap"],
-        command_config=typed["command_config"],
-        overrides=tuple(typed["overrides"]),
-        timeout=timeout or given.get("timeout") or ConnectionOptions.timeout,
-        isolation=Isolation(given.get("isolation") or ConnectionOptions.isolation),
-        cluster=typed["cluster"],
-    )
-
-
-def connect(options: ConnectionOptions, environ: Mapping[str, str] | None = None) -> Connection:
-    """The options resolved by :func:`~kafka_offsets_cli.profiles.resolve_connection`, warnings on stderr."""
-    from .output import warn
-
-    return resolve_connection(options, environ, warn=warn)
-
-
-def settings_from(options: ConnectionOptions, environ: Mapping[str, str] | None = None) -> ClientSettings:
-    """The client settings of the options (see :func:`connect`)."""
-    return connect(options, environ).settings
-
-
-def connection_settings(ctx: typer.Context) -> ClientSettings:
-    """The client settings of the command in ``ctx``: its connection options, resolved."""
-    return settings_from(connection_options(ctx))
 
 
 def selection_from(

@@ -11,6 +11,7 @@ from ..models import Isolation
 from ..rewind import COLUMNS
 from .app import command_help, is_debug
 from .boundary import boundary
+from .connection import connection_settings
 from .options import (
     OUTPUTS,
     BootstrapOpt,
@@ -29,7 +30,6 @@ from .options import (
     TopicPartitionsOpt,
     TzOpt,
     XOpt,
-    connection_settings,
     optional_selection_from,
 )
 

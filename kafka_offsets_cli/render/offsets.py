@@ -21,7 +21,6 @@ if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine 
 
 from ..models import OffsetResult, OffsetSpec, OffsetTable, SpecKind, TopicPartition
 from ..timeparse import format_time
-from .formats import to_csv, to_json, to_jsonl
 
 #: Columns of the list record, in order.
 COLUMNS = ("topic", "partition", "spec", "offset", "timestamp", "leader_epoch", "error")
@@ -61,21 +60,6 @@ def ordered_results(table: OffsetTable, order: Sequence[TopicPartition] | None =
             group.sort(key=lambda r: spec_pos.get(r.spec, len(spec_pos)))
         out += group
     return out
-
-
-def render_json(table: OffsetTable) -> str:
-    """A JSON array of list records."""
-    return to_json(records(table))
-
-
-def render_jsonl(table: OffsetTable) -> str:
-    """JSON lines, one list record per line."""
-    return to_jsonl(records(table))
-
-
-def render_csv(table: OffsetTable, *, header: bool = True) -> str:
-    """CSV of list records with the documented columns."""
-    return to_csv(records(table), COLUMNS, header=header)
 
 
 def render_plain(table: OffsetTable, order: Sequence[TopicPartition] | None = None) -> str:

@@ -9,7 +9,7 @@ import pytest
 import typer.main
 
 from kafka_offsets_cli.cli.app import app
-from kafka_offsets_cli.cli.options import connection_options
+from kafka_offsets_cli.cli.connection import connection_options
 from kafka_offsets_cli.errors import UsageError
 from kafka_offsets_cli.models import Isolation
 from kafka_offsets_cli.profiles import ConnectionOptions, resolve_connection

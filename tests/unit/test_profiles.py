@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from kafka_offsets_cli import profiles
-from kafka_offsets_cli.cli.options import settings_from
+from kafka_offsets_cli.cli.connection import settings_from
 from kafka_offsets_cli.errors import ConfigError, UsageError
 from kafka_offsets_cli.profiles import ConnectionOptions
 

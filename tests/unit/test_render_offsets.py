@@ -9,8 +9,16 @@ from datetime import timezone
 
 from rich.console import Console
 
+from kafka_offsets_cli.cli.emit import records_text
+from kafka_offsets_cli.cli.options import Format
 from kafka_offsets_cli.models import OffsetResult, OffsetSpec, OffsetTable, TopicPartition
 from kafka_offsets_cli.render import offsets as r
+
+
+def text(t: OffsetTable, fmt: Format, *, header: bool = True) -> str:
+    """List records as the one record dispatch writes them."""
+    return records_text(r.records(t), fmt, r.COLUMNS, header=header)
+
 
 E, L, M, T = (
     OffsetSpec.earliest(),
@@ -52,14 +60,14 @@ def test_records_are_sorted_and_have_the_documented_keys() -> None:
 
 def test_json_and_jsonl_round_trip() -> None:
     t = table()
-    assert json.loads(r.render_json(t)) == r.records(t)
-    assert [json.loads(line) for line in r.render_jsonl(t).splitlines()] == r.records(t)
+    assert json.loads(text(t, Format.json)) == r.records(t)
+    assert [json.loads(line) for line in text(t, Format.jsonl).splitlines()] == r.records(t)
 
 
 def test_csv_uses_empty_fields_for_null() -> None:
-    rows = list(csv.DictReader(io.StringIO(r.render_csv(table()))))
+    rows = list(csv.DictReader(io.StringIO(text(table(), Format.csv))))
     assert rows[2]["offset"] == "" and rows[2]["error"] == "NOT_LEADER_OR_FOLLOWER"
-    assert r.render_csv(table(), header=False).splitlines()[0].startswith("gone,")
+    assert text(table(), Format.csv, header=False).splitlines()[0].startswith("gone,")
 
 
 def test_plain_is_getoffsetshell_format_for_the_first_spec_only() -> None:
