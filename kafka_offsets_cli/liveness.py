@@ -36,13 +36,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Protocol
+from typing import Any
 
 from .errors import MonitoringStatus
 from .models import Isolation, OffsetResult, OffsetSpec, TopicPartition
-from .queries import OffsetSource
 from .selection import Selection
 from .settle import PENDING
+from .sources import LivenessSource
 
 #: Timestamps up to this far after now are small clock differences, not ``future``.
 DEFAULT_FUTURE_TOLERANCE_MS = 60_000
@@ -313,14 +313,6 @@ def build_report(
 
 #: The topic config that says what record timestamps mean.
 TIMESTAMP_TYPE_KEY = "message.timestamp.type"
-
-
-class LivenessSource(OffsetSource, Protocol):
-    """What :func:`collect` needs from a Kafka client (:class:`~kafka_offsets_cli.client.KafkaClient`)."""
-
-    def topic_configs(self, topics: Sequence[str], keys: Sequence[str]) -> dict[str, dict[str, str]]:
-        """Config values per topic."""
-        ...
 
 
 def collect(

@@ -9,37 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Protocol
 
 from .errors import ClusterError
 from .models import ClusterMetadata, Isolation, OffsetResult, OffsetSpec, OffsetTable, TopicPartition
-from .planner import DEFAULT_CHUNK, OffsetRequest, plan_requests
+from .planner import DEFAULT_CHUNK, plan_requests
 from .selection import UNKNOWN_TOPIC_OR_PARTITION, Resolution, Selection, resolve, topic_candidates
 from .settle import settle, unsettled
-
-
-class OffsetSource(Protocol):
-    """What the use cases need from a Kafka client."""
-
-    def metadata(
-        self,
-        topic: str | None = None,
-        *,
-        only: Callable[[str], bool] | None = None,
-        names: Sequence[str] | None = None,
-    ) -> ClusterMetadata:
-        """Cluster metadata (``only``: just the topics whose name it accepts; ``names``: just these)."""
-        ...
-
-    def list_offsets(
-        self,
-        requests: Sequence[OffsetRequest],
-        *,
-        isolation: Isolation | None = None,
-        progress: Callable[[int], None] | None = None,
-    ) -> list[OffsetResult]:
-        """Execute ListOffsets calls."""
-        ...
+from .sources import OffsetSource
 
 
 def selection_metadata(

@@ -22,15 +22,12 @@ import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
 from .errors import KafkaOffsetsError, NotFound, PartialFailure, Refused
 from .models import OffsetResult, OffsetSpec, SpecKind, TopicPartition
-from .queries import OffsetSource
 from .selection import Selection, resolve
-
-if TYPE_CHECKING:
-    from .models import GroupDescription, GroupOffsets
+from .sources import RewindSource
 
 #: Keys of the plan record, in order.
 COLUMNS = ("group", "topic", "partition", "current", "target", "log_start", "end", "delta", "note", "error")
@@ -287,26 +284,6 @@ def mismatches(
 
 
 # ----------------------------------------------------------------------------- the rewind use case
-
-
-class RewindSource(OffsetSource, Protocol):
-    """What rewinds need from a Kafka client (:class:`~kafka_offsets_cli.client.KafkaClient`)."""
-
-    def committed_offsets(
-        self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
-    ) -> list[GroupOffsets]:
-        """Committed offsets of each group."""
-        ...
-
-    def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
-        """State and members of each group."""
-        ...
-
-    def alter_group_offsets(
-        self, group: str, offsets: Mapping[TopicPartition, int]
-    ) -> dict[TopicPartition, str | None]:
-        """Commit offsets for a group; error name per partition."""
-        ...
 
 
 def _committed(source: RewindSource, group: str) -> dict[TopicPartition, int | None]:

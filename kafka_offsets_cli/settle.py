@@ -31,7 +31,7 @@ from .models import Isolation, OffsetResult, OffsetSpec, SpecKind, TopicPartitio
 from .planner import DEFAULT_CHUNK, plan_queries
 
 if TYPE_CHECKING:
-    from .queries import OffsetSource
+    from .sources import OffsetSource
 
 #: The error name of a lookup whose answer stayed beyond the high watermark (or last stable
 #: offset) through every retry. Not a Kafka error code: the broker reports none for it.

@@ -14,7 +14,8 @@ from confluent_kafka import TopicPartition as CTP
 
 from kafka_offsets_cli.config import build_settings
 from kafka_offsets_cli.kafka import KafkaClient
-from kafka_offsets_cli.lag import lag_row, time_lags
+from kafka_offsets_cli.lag.rows import lag_row
+from kafka_offsets_cli.lag.timelag import time_lags
 from kafka_offsets_cli.models import Isolation, OffsetResult, OffsetSpec, TopicPartition
 from kafka_offsets_cli.planner import OffsetRequest
 from tests.cli_runner import bounded_watch, cli, subprocess_cli

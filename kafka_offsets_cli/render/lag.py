@@ -25,7 +25,8 @@ if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine 
     from rich.table import Table
     from rich.text import Text
 
-from ..lag import COLUMNS, LagRow, LagState, LagTotal, totals
+from ..lag.rows import COLUMNS, LagRow, LagState
+from ..lag.summary import LagTotal, totals
 from ..timeparse import format_duration
 from .offsets import rate
 

@@ -2,10 +2,11 @@
 
 Liveness partitions get one max-timestamp round
 (:func:`kafka_offsets_cli.queries.fetch_offsets`, as ``kafka-offsets liveness``);
-lag groups go through :func:`kafka_offsets_cli.lag.collect`, restricted to the
-unit's partitions (committed offsets, log start and end, the transaction-marker
-check and the time-lag bisection, as ``kafka-offsets lag``). No pyspark here:
-the functions run inside Spark's Python workers, and in unit tests without Spark.
+lag groups get the rows planned for them through
+:func:`kafka_offsets_cli.lag.collect.lag_rows` (committed offsets, log start and end,
+the transaction-marker check and the time-lag bisection, as ``kafka-offsets lag``).
+No pyspark here: the functions run inside Spark's Python workers, and in unit tests
+without Spark.
 
 Every planned partition comes back as a sample, with its error when it failed:
 a cluster that cannot be reached from the task, a group whose offsets cannot
@@ -19,9 +20,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import KafkaOffsetsError
-from ..lag import LagRow, LagState, collect, lag_row
-from ..models import OffsetResult, OffsetSpec, TopicPartition
-from ..queries import fetch_offsets
+from ..lag.collect import lag_rows
+from ..lag.plan import planned_group
+from ..lag.rows import LagRow, error_row
+from ..models import OffsetResult, OffsetSpec
+from ..queries import fetch_offsets, selection_metadata
 from .plan import WorkUnit, chunk_selection
 
 if TYPE_CHECKING:
@@ -65,13 +68,7 @@ def _failed(unit: WorkUnit, error: str) -> list[Sample]:
         for tp in unit.live
     ]
     for g, tps in unit.groups:
-        out += [
-            LagSample(
-                unit.cluster,
-                LagRow(g, tp.topic, tp.partition, None, None, None, None, None, LagState.ERROR, error),
-            )
-            for tp in tps
-        ]
+        out += [LagSample(unit.cluster, error_row(g, tp, error)) for tp in tps]
     return out
 
 
@@ -95,60 +92,38 @@ def _collect(client: KafkaClient, unit: WorkUnit) -> list[Sample]:
             r = got.get(tp) or OffsetResult(tp.topic, tp.partition, spec, None, error=NO_ANSWER)
             out.append(LiveSample(unit.cluster, r))
     if unit.groups:
-        planned: dict[str, set[TopicPartition]] = {g: set(tps) for g, tps in unit.groups}
-        everything = sorted({tp for tps in planned.values() for tp in tps})
         try:
-            report = collect(
-                client,
-                sorted(planned),
-                chunk_selection(everything),
-                time_lag=unit.time_lag,
-                marker_check=True,
-                chunk_size=unit.chunk_size,
-            )
+            rows = _lag_rows(client, unit)
         except KafkaOffsetsError as e:
             out += _failed(
                 WorkUnit(unit.cluster, unit.index, unit.settings, (), unit.groups, False, 1), _error_name(e)
             )
             return out
-        seen: set[tuple[str, TopicPartition]] = set()
-        for row in report.rows:
-            if row.tp in planned.get(row.group, ()):
-                out.append(LagSample(unit.cluster, row))
-                seen.add((row.group, row.tp))
-        out += _untouched(client, unit, planned, seen, {p.group: p.error for p in report.problems if p.error})
+        out += [LagSample(unit.cluster, row) for row in rows]
     return out
 
 
-def _untouched(
-    client: KafkaClient,
-    unit: WorkUnit,
-    planned: dict[str, set[TopicPartition]],
-    seen: set[tuple[str, TopicPartition]],
-    errors: dict[str, str | None],
-) -> list[Sample]:
-    """Planned rows ``lag.collect`` did not produce: a check's literal topics the group never touched.
+def _lag_rows(client: KafkaClient, unit: WorkUnit) -> tuple[LagRow, ...]:
+    """The unit's planned lag rows, made as ``kafka-offsets lag`` makes them.
 
-    As ``kafka-offsets lag --topic NAME`` shows them: :func:`kafka_offsets_cli.lag.lag_row`
-    with no committed offset (``no-commit``, or ``error`` when the offsets fail). A
-    group whose offsets could not be read gets its error on every planned row.
+    The driver planned each group's rows (:func:`kafka_offsets_cli.lag.plan.plan_group`);
+    the task reads the groups' committed offsets and its chunk's topics now
+    (:func:`kafka_offsets_cli.lag.plan.planned_group`: a partition gone since planning is
+    an ``error`` row; a group whose offsets cannot be read has its error on every
+    planned row), then :func:`kafka_offsets_cli.lag.collect.lag_rows`.
     """
-    missing = [(g, tp) for g, tps in unit.groups for tp in tps if (g, tp) not in seen]
-    if not missing:
-        return []
-    out: list[Sample] = []
-    todo = sorted({tp for g, tp in missing if g not in errors})
-    early = OffsetSpec.earliest()
-    late = OffsetSpec.latest()
-    got = {(r.tp, r.spec): r for r in fetch_offsets(client, todo, [early, late], chunk_size=unit.chunk_size)}
-    for g, tp in missing:
-        if g in errors:
-            row = LagRow(g, tp.topic, tp.partition, None, None, None, None, None, LagState.ERROR, errors[g])
-        else:
-            none = OffsetResult(tp.topic, tp.partition, late, None, error=NO_ANSWER)
-            row = lag_row(g, tp, None, got.get((tp, early), none), got.get((tp, late), none))
-        out.append(LagSample(unit.cluster, row))
-    return out
+    committed = {o.group: o for o in client.committed_offsets([g for g, _ in unit.groups])}
+    everything = sorted({tp for _, tps in unit.groups for tp in tps})
+    md = selection_metadata(client, chunk_selection(everything), narrow=True)
+    plans = [planned_group(g, committed.get(g), tps, md) for g, tps in unit.groups]
+    return lag_rows(
+        client,
+        plans,
+        leaders=md.leaders(),
+        time_lag=unit.time_lag,
+        marker_check=True,
+        chunk_size=unit.chunk_size,
+    ).rows
 
 
 def run_units(units: Iterator[WorkUnit], debug: bool = False) -> Iterator[Sample]:

@@ -20,7 +20,8 @@ from ..check.spec import CheckDefinition, LagCheck, LivenessCheck
 from ..check_report import CheckResult, GroupResult, PartitionRecord, TopicResult
 from ..errors import MonitoringStatus
 from ..history import HistoryStatus, PartitionHistory, Sample, evaluate_group, evaluate_partition
-from ..lag import LagRow, LagState, lag_status, totals
+from ..lag.rows import LagRow, LagState
+from ..lag.summary import lag_status, totals
 from ..liveness import LiveRow, LiveState, deciding_age, liveness_row, row_status, topic_status, worst
 from .collect import LiveSample
 from .collect import Sample as CollectSample

@@ -1,16 +1,17 @@
 """Plan a ``check`` run: expand each check against its clusters into Spark work units (pure).
 
 Runs on the driver with one client per cluster (anything satisfying
-:class:`PlanSource`, in the product :class:`~kafka_offsets_cli.client.KafkaClient`):
+:class:`~kafka_offsets_cli.sources.PlanSource`, in the product
+:class:`~kafka_offsets_cli.kafka.KafkaClient`):
 
 * liveness checks: the topic patterns are resolved against the cluster's
   metadata (:func:`kafka_offsets_cli.selection.resolve`); selected topics that do
   not exist become error records;
-* lag checks: groups by name or pattern (:func:`kafka_offsets_cli.lag.resolve_groups`),
-  then each group's partitions exactly as ``kafka-offsets lag`` chooses them: every
-  partition of each topic the group committed to or is assigned, within the
-  check's topics (all such topics when the check names none), plus the check's
-  literal topics.
+* lag checks: groups by name or pattern (:func:`kafka_offsets_cli.lag.collect.resolve_groups`),
+  then each group's partitions by the function ``kafka-offsets lag`` chooses them with
+  (:func:`kafka_offsets_cli.lag.plan.plan_group`): every partition of each topic the
+  group committed to or is assigned, within the check's topics (all such topics when
+  the check names none), plus the check's literal topics.
 
 All partitions a cluster needs are sorted and cut into chunks of
 ``task_size``; a :class:`WorkUnit` is one chunk with the groups that have
@@ -22,44 +23,23 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from ..check.spec import CheckSpec, LagCheck, LivenessCheck
 from ..check_report import PartitionRecord
 from ..config import ClientSettings
 from ..errors import KafkaOffsetsError, MonitoringStatus, NotFound, UsageError
-from ..lag import _group_partitions, resolve_groups
+from ..lag.collect import resolve_groups
+from ..lag.plan import plan_group
 from ..liveness import TIMESTAMP_TYPE_KEY
-from ..models import ClusterMetadata, GroupDescription, GroupOffsets, TopicPartition
+from ..models import ClusterMetadata, TopicPartition
 from ..planner import chunked
-from ..queries import OffsetSource, with_named_errors
+from ..queries import with_named_errors
 from ..selection import UNKNOWN_TOPIC_OR_PARTITION, PartitionRange, Selection, TopicRule, resolve
+from ..sources import PlanSource
 
-__all__ = ["CheckPlan", "PlanSource", "WorkUnit", "check_selection", "chunk_selection", "plan_checks"]
+__all__ = ["CheckPlan", "WorkUnit", "check_selection", "chunk_selection", "plan_checks"]
 
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]+")
-
-
-class PlanSource(OffsetSource, Protocol):
-    """What planning needs from a cluster client."""
-
-    def group_ids(self) -> list[str]:
-        """All consumer group ids."""
-        ...
-
-    def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
-        """State, members and assignments of each group."""
-        ...
-
-    def committed_offsets(
-        self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
-    ) -> list[GroupOffsets]:
-        """Committed offsets of each group."""
-        ...
-
-    def topic_configs(self, topics: Sequence[str], keys: Sequence[str]) -> dict[str, dict[str, str]]:
-        """Config values per topic."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -117,13 +97,12 @@ def check_selection(topics: Sequence[str], exclude_internal: bool) -> Selection:
 
 
 def chunk_selection(partitions: Sequence[TopicPartition]) -> Selection:
-    """A selection of exactly these partitions, for running ``lag.collect`` on one chunk.
+    """A selection of exactly these partitions: what a task describes of its chunk's topics.
 
-    Each topic is an exact (escaped, grouped) pattern, never a literal name: a
-    group gets rows on the topics it committed to or is assigned within the
-    chunk, not on every topic of the chunk. The planned rows on topics a group
-    never touched (a check's literal topics) are made by the task from their
-    offsets (:func:`kafka_offsets_cli.spark.collect.collect_unit`).
+    Each topic is an exact (escaped, grouped) pattern, never a literal name, so the
+    metadata holds just the chunk's topics (without asking for them by name) and a
+    planned partition that is gone since planning shows as such
+    (:func:`kafka_offsets_cli.spark.collect.collect_unit`).
     """
     by_topic: dict[str, list[int]] = {}
     for tp in partitions:
@@ -256,22 +235,23 @@ class _Planner:
                 self.problem(c.name, f"{cluster}: {res.describe_empty()}")
                 continue
             for g in chosen[c.name]:
-                offs = committed.get(g)
-                if offs is None or offs.error is not None:
-                    err = (offs.error if offs is not None else None) or "NO_ANSWER"
-                    self.records.append(_error_record(c.name, "lag", cluster, "", None, g, err))
+                plan = plan_group(
+                    g,
+                    committed.get(g),
+                    descriptions.get(g),
+                    md,
+                    selection,
+                    exclude_internal=c.exclude_internal,
+                )
+                if plan.error is not None:
+                    self.records.append(_error_record(c.name, "lag", cluster, "", None, g, plan.error))
                     continue
                 # the check's named topics (and partitions) that do not exist or may not be read:
                 # the group's lag there is unknown, as `kafka-offsets lag` reports them
                 for m in res.missing if res is not None else ():
                     rec = _error_record(c.name, "lag", cluster, m.topic, m.partition, g, m.error)
                     self.records.append(rec)
-                desc = descriptions.get(g)
-                touched = set(offs.offsets) | set(desc.assigned if desc is not None else ())
-                if selection is None and c.exclude_internal:
-                    touched = {tp for tp in touched if not _internal(md, tp.topic)}
-                parts, gone = _group_partitions(md, selection, touched)
-                if not parts and not gone:
+                if plan.empty:
                     self.records.append(
                         PartitionRecord(
                             c.name,
@@ -294,9 +274,9 @@ class _Planner:
                         )
                     )
                     continue
-                for tp in (*parts, *gone):
-                    group_parts.setdefault(g, set()).add(tp)
-                for topic in sorted({tp.topic for tp in (*parts, *gone)}):
+                planned = (*plan.partitions, *plan.gone)
+                group_parts.setdefault(g, set()).update(planned)
+                for topic in sorted({tp.topic for tp in planned}):
                     routes = self.lag_routes.setdefault((cluster, g, topic), [])
                     if c.name not in routes:
                         routes.append(c.name)
@@ -329,11 +309,6 @@ def _literal_topics(checks: Sequence[LivenessCheck | LagCheck]) -> list[str]:
         for rule in check_selection(c.topics, c.exclude_internal).rules
         for n in rule.literal_names
     ]
-
-
-def _internal(md: ClusterMetadata, topic: str) -> bool:
-    info = md.topics.get(topic)
-    return info.internal if info is not None else topic.startswith("__")
 
 
 def _error_record(

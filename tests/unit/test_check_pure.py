@@ -11,7 +11,7 @@ from kafka_offsets_cli.check.load import parse_spec_text
 from kafka_offsets_cli.check_report import RECORD_KEYS, CheckReport, PartitionRecord
 from kafka_offsets_cli.errors import MonitoringStatus
 from kafka_offsets_cli.history import HistoryStatus, PartitionHistory
-from kafka_offsets_cli.lag import LagRow, LagState
+from kafka_offsets_cli.lag.rows import LagRow, LagState
 from kafka_offsets_cli.models import OffsetResult, OffsetSpec, TopicPartition
 from kafka_offsets_cli.render import check as render
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text

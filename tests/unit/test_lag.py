@@ -9,20 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kafka_offsets_cli.errors import MonitoringStatus
-from kafka_offsets_cli.lag import (
-    MAX_TIMESTAMP,
-    Bisection,
-    LagRow,
-    LagState,
-    SortKey,
-    TimeLag,
-    lag_row,
-    lag_status,
-    marker_candidates,
-    sort_rows,
-    totals,
-    with_time_lags,
-)
+from kafka_offsets_cli.lag.markers import marker_candidates
+from kafka_offsets_cli.lag.rows import LagRow, LagState, lag_row
+from kafka_offsets_cli.lag.summary import SortKey, lag_status, sort_rows, totals
+from kafka_offsets_cli.lag.timelag import MAX_TIMESTAMP, Bisection, TimeLag, with_time_lags
 from kafka_offsets_cli.models import OffsetResult, OffsetSpec, TopicPartition
 
 TP = TopicPartition("orders", 3)

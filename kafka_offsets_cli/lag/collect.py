@@ -1,0 +1,207 @@
+"""The lag use case's I/O shell: read the cluster around the pure steps of :mod:`kafka_offsets_cli.lag`.
+
+:func:`collect` is the whole ``kafka-offsets lag``: read the groups and the
+metadata, plan each group's rows (:func:`~kafka_offsets_cli.lag.plan.plan_group`),
+then :func:`lag_rows`, which a Spark ``check`` task also runs on the rows planned
+for it: one ListOffsets round for log start and end, the rows
+(:func:`~kafka_offsets_cli.lag.plan.assemble_rows`), the transaction-marker check
+and the time-lag bisection.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import NotFound, UsageError
+from ..models import GroupDescription, Isolation, OffsetSpec, TopicPartition
+from ..planner import DEFAULT_CHUNK
+from ..queries import fetch_offsets, selection_metadata
+from ..selection import Missing, Selection, resolve
+from ..sources import GroupLister, LagSource
+from .markers import MarkerCount, count_markers, marker_candidates, with_markers
+from .plan import GroupPlan, assemble_rows, offsets_needed, plan_group
+from .rows import COLUMNS, GroupProblem, LagRow, LagState
+from .timelag import time_lags, with_time_lag_errors, with_time_lags
+
+
+@dataclass(frozen=True)
+class LagReport:
+    """The result of :func:`collect`: rows, group descriptions, problems and how time lag went."""
+
+    rows: tuple[LagRow, ...]
+    groups: Mapping[str, GroupDescription]
+    problems: tuple[GroupProblem, ...] = ()
+    time_lag: bool = False
+    time_lag_rounds: int = 0
+    time_lag_searched: int = 0
+    time_lag_failed: int = 0
+    marker_checked: int = 0
+    marker_unchecked: Mapping[str, int] = field(default_factory=dict)  # check failures by error name
+    #: selected topics or partitions that do not exist or cannot be described
+    missing: tuple[Missing, ...] = ()
+
+    @property
+    def failed(self) -> bool:
+        """True when a group, partition or selected topic carries an error, or a time-lag search failed."""
+        return (
+            bool(self.missing)
+            or any(p.error for p in self.problems)
+            or any(r.state is LagState.ERROR for r in self.rows)
+            or self.time_lag_failed > 0
+        )
+
+    def missing_records(self) -> list[dict[str, Any]]:
+        """Records (group null, state error) for the selection's missing topics and partitions."""
+        out = []
+        for m in self.missing:
+            rec: dict[str, Any] = {c: None for c in COLUMNS}
+            rec.update(topic=m.topic, partition=m.partition, state=LagState.ERROR.value, error=m.error)
+            out.append(rec)
+        return out
+
+
+def resolve_groups(source: GroupLister, names: Sequence[str], regexes: Sequence[str]) -> list[str]:
+    """Explicit group ids plus every listed group a regex matches as a whole (sorted, no duplicates).
+
+    Raises :class:`UsageError` for an invalid regex and :class:`NotFound` when a
+    regex was given and nothing at all was selected.
+    """
+    compiled = []
+    for rx in regexes:
+        try:
+            compiled.append(re.compile(rx))
+        except re.error as e:
+            raise UsageError(f"invalid --group-regex {rx!r}: {e}") from None
+    groups = dict.fromkeys(names)
+    if compiled:
+        for g in source.group_ids():
+            if any(c.fullmatch(g) for c in compiled):
+                groups[g] = None
+    if not groups:
+        raise NotFound(
+            "no consumer group matched " + ", ".join(repr(r) for r in regexes),
+            hint="--group-regex must match the whole group id; see `kafka-consumer-groups --list`",
+        )
+    return sorted(groups)
+
+
+@dataclass(frozen=True, kw_only=True)
+class LagRows:
+    """The rows of some group plans, and how the marker check and the time-lag searches went."""
+
+    rows: tuple[LagRow, ...]
+    markers: MarkerCount = field(default_factory=MarkerCount)
+    time_lag_rounds: int = 0
+    time_lag_searched: int = 0
+    time_lag_failed: int = 0
+
+
+def lag_rows(
+    source: LagSource,
+    plans: Sequence[GroupPlan],
+    *,
+    leaders: Mapping[TopicPartition, int] | None = None,
+    isolation: Isolation | None = None,
+    time_lag: bool = False,
+    marker_check: bool = True,
+    chunk_size: int = DEFAULT_CHUNK,
+) -> LagRows:
+    """The rows of ``plans``: one ListOffsets round for every log start and end, then the
+    marker check for rows with lag 1 (unless ``marker_check`` is off) and the time-lag
+    bisection (if ``time_lag``). ``leaders`` (from the metadata the plans were made with)
+    sends each request straight to its broker.
+    """
+    results = fetch_offsets(
+        source,
+        offsets_needed(plans),
+        [OffsetSpec.earliest(), OffsetSpec.latest()],
+        isolation=isolation,
+        chunk_size=chunk_size,
+        leaders=leaders,
+    )
+    rows = assemble_rows(plans, results)
+    markers = MarkerCount()
+    if marker_check:
+        points = marker_candidates(rows)
+        if points:
+            found = source.control_records(points)
+            markers = count_markers(found)
+            rows = with_markers(rows, found)
+    if not time_lag:
+        return LagRows(rows=tuple(rows), markers=markers)
+
+    from ..timeparse import now_ms
+
+    lags = time_lags(source, rows, isolation=isolation, chunk_size=chunk_size, leaders=leaders)
+    rows = with_time_lag_errors(with_time_lags(rows, lags, now_ms()), lags)
+    return LagRows(
+        rows=tuple(rows),
+        markers=markers,
+        time_lag_rounds=max((t.rounds for t in lags.values()), default=0),
+        time_lag_searched=len(lags),
+        time_lag_failed=sum(1 for t in lags.values() if t.error is not None),
+    )
+
+
+def collect(
+    source: LagSource,
+    groups: Sequence[str],
+    selection: Selection | None,
+    *,
+    isolation: Isolation | None = None,
+    time_lag: bool = False,
+    marker_check: bool = True,
+    chunk_size: int = DEFAULT_CHUNK,
+    named: Collection[str] | None = None,
+) -> LagReport:
+    """The whole ``lag`` use case for already resolved ``groups``.
+
+    Each group's rows are planned by :func:`~kafka_offsets_cli.lag.plan.plan_group`
+    (restricted to ``selection``). For ``named`` groups (default: all of
+    ``groups``; the CLI passes those given with ``--group``, not those a regex
+    matched) the selection's literal topics are shown even if the group never
+    touched them, and a group with nothing to show is reported as a
+    :class:`~kafka_offsets_cli.lag.rows.GroupProblem`; other groups without
+    anything in the selection are left out quietly. Then :func:`lag_rows`.
+    """
+    descriptions = source.describe_groups(groups)
+    committed = {g.group: g for g in source.committed_offsets(groups)}
+    metadata = selection_metadata(source, selection)
+    missing: tuple[Missing, ...] = ()
+    if selection is not None:
+        missing = resolve(selection, metadata).require_any().missing
+    plans = [
+        plan_group(
+            g,
+            committed.get(g),
+            descriptions.get(g),
+            metadata,
+            selection,
+            named=named is None or g in named,
+        )
+        for g in groups
+    ]
+    out = lag_rows(
+        source,
+        [p for p in plans if p.error is None],
+        leaders=metadata.leaders(),
+        isolation=isolation,
+        time_lag=time_lag,
+        marker_check=marker_check,
+        chunk_size=chunk_size,
+    )
+    return LagReport(
+        out.rows,
+        descriptions,
+        problems=tuple(problem for p in plans if (problem := p.problem) is not None),
+        time_lag=time_lag,
+        time_lag_rounds=out.time_lag_rounds,
+        time_lag_searched=out.time_lag_searched,
+        time_lag_failed=out.time_lag_failed,
+        marker_checked=out.markers.checked,
+        marker_unchecked=out.markers.unchecked,
+        missing=missing,
+    )

@@ -1,0 +1,200 @@
+"""Which rows a group gets, and the rows assembled from ListOffsets answers (pure: no I/O).
+
+The one place both lag paths decide a group's rows and problems: ``kafka-offsets
+lag`` (:func:`kafka_offsets_cli.lag.collect.collect`) plans each group with
+:func:`plan_group`, as the Spark planner does for each lag check
+(:mod:`kafka_offsets_cli.spark.plan`); a Spark task re-plans its chunk of those
+rows with :func:`planned_group`. Every path turns the plans and the partitions'
+log start and end into rows with :func:`assemble_rows`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..models import (
+    ClusterMetadata,
+    GroupDescription,
+    GroupOffsets,
+    OffsetResult,
+    OffsetSpec,
+    TopicPartition,
+)
+from ..selection import Selection, resolve
+from .rows import NO_ANSWER, UNKNOWN_TOPIC, GroupProblem, LagRow, error_row, lag_row
+
+
+@dataclass(frozen=True, kw_only=True)
+class GroupPlan:
+    """The rows of one consumer group, before any offset is listed.
+
+    ``partitions`` exist and get a row each from their log start and end; ``gone``
+    are partitions the group committed to (or is assigned) that no longer exist,
+    each an ``error`` row. ``error``: the group's offsets could not be read; each
+    of its ``partitions`` (if any are known) is an ``error`` row with it.
+    ``named``: a group asked for by name, which reports having no rows.
+    """
+
+    group: str
+    committed: Mapping[TopicPartition, int | None] = field(default_factory=dict)
+    partitions: tuple[TopicPartition, ...] = ()
+    gone: tuple[TopicPartition, ...] = ()
+    error: str | None = None
+    named: bool = True
+
+    @property
+    def empty(self) -> bool:
+        """True when the group was read and has no row in the selection."""
+        return self.error is None and not self.partitions and not self.gone
+
+    @property
+    def problem(self) -> GroupProblem | None:
+        """What ``lag`` shows instead of rows: the group's error, or that a named group has none."""
+        if self.error is not None:
+            return GroupProblem(self.group, self.error)
+        if self.empty and self.named:
+            return GroupProblem(self.group, None)
+        return None
+
+
+def _offsets_error(offsets: GroupOffsets | None) -> str | None:
+    if offsets is None:
+        return NO_ANSWER
+    return offsets.error
+
+
+def plan_group(
+    group: str,
+    offsets: GroupOffsets | None,
+    description: GroupDescription | None,
+    metadata: ClusterMetadata,
+    selection: Selection | None,
+    *,
+    named: bool = True,
+    exclude_internal: bool = False,
+) -> GroupPlan:
+    """The rows ``lag`` shows for ``group`` (the one place that decides them).
+
+    Every partition of each topic the group has committed offsets for or is
+    assigned (``description``), within ``selection``, so partitions without a
+    commit show as ``no-commit``; for a ``named`` group also every partition of
+    the selection's literal topics. Committed or assigned partitions (within the
+    selection) that no longer exist are ``gone``. ``exclude_internal`` leaves out
+    internal topics when there is no selection to do so. ``offsets`` ``None``: the
+    cluster gave no answer for the group.
+    """
+    error = _offsets_error(offsets)
+    if offsets is None or error is not None:
+        return GroupPlan(group=group, error=error, named=named)
+    touched = set(offsets.offsets) | set(description.assigned if description is not None else ())
+    if selection is None and exclude_internal:
+        touched = {tp for tp in touched if not _internal(metadata, tp.topic)}
+    parts, gone = group_partitions(metadata, selection, touched, include_literal=named)
+    return GroupPlan(
+        group=group, committed=offsets.offsets, partitions=tuple(parts), gone=tuple(gone), named=named
+    )
+
+
+def planned_group(
+    group: str, offsets: GroupOffsets | None, partitions: Iterable[TopicPartition], metadata: ClusterMetadata
+) -> GroupPlan:
+    """A plan for exactly ``partitions`` (rows planned earlier): those missing from ``metadata`` are gone.
+
+    A group whose offsets cannot be read keeps its partitions, each to show the error.
+    """
+    parts = sorted(set(partitions))
+    error = _offsets_error(offsets)
+    if offsets is None or error is not None:
+        return GroupPlan(group=group, partitions=tuple(parts), error=error)
+    existing = _existing(metadata, {tp.topic for tp in parts})
+    exist = [tp for tp in parts if tp in existing]
+    gone = [tp for tp in parts if tp not in existing]
+    return GroupPlan(group=group, committed=offsets.offsets, partitions=tuple(exist), gone=tuple(gone))
+
+
+def group_partitions(
+    metadata: ClusterMetadata,
+    selection: Selection | None,
+    touched: Iterable[TopicPartition],
+    *,
+    include_literal: bool = True,
+) -> tuple[list[TopicPartition], list[TopicPartition]]:
+    """A group's rows: every partition of each topic it committed to or is assigned (within the
+    selection) plus the selection's literal topics; and touched partitions that do not exist."""
+    touched = set(touched)
+    allowed = resolve(selection, metadata).partitions if selection is not None else None
+    allowed_set = set(allowed) if allowed is not None else None
+    topics = {tp.topic for tp in touched}
+    if selection is not None and include_literal:
+        topics |= set(selection.literal_topics() or ())
+    rows: set[TopicPartition] = set()
+    gone: list[TopicPartition] = []
+    for name in topics:
+        info = metadata.topics.get(name)
+        if info is None or info.error is not None:
+            gone += [
+                tp
+                for tp in touched
+                if tp.topic == name and (selection is None or selection.allows(tp.topic, tp.partition))
+            ]
+            continue
+        for p in info.partitions:
+            tp = TopicPartition(name, p.partition)
+            if allowed_set is None or tp in allowed_set:
+                rows.add(tp)
+        existing = {p.partition for p in info.partitions}
+        gone += [
+            tp
+            for tp in touched
+            if tp.topic == name
+            and tp.partition not in existing
+            and (selection is None or selection.allows(tp.topic, tp.partition))
+        ]
+    return sorted(rows), sorted(set(gone))
+
+
+def _internal(metadata: ClusterMetadata, topic: str) -> bool:
+    info = metadata.topics.get(topic)
+    return info.internal if info is not None else topic.startswith("__")
+
+
+def _existing(metadata: ClusterMetadata, topics: Iterable[str]) -> set[TopicPartition]:
+    """The partitions of ``topics`` that exist (and could be described)."""
+    out: set[TopicPartition] = set()
+    for name in topics:
+        info = metadata.topics.get(name)
+        if info is not None and info.error is None:
+            out |= {TopicPartition(name, p.partition) for p in info.partitions}
+    return out
+
+
+def offsets_needed(plans: Iterable[GroupPlan]) -> list[TopicPartition]:
+    """The partitions whose log start and end the plans' rows need (sorted, once each)."""
+    return sorted({tp for p in plans if p.error is None for tp in p.partitions})
+
+
+def assemble_rows(plans: Sequence[GroupPlan], results: Iterable[OffsetResult]) -> list[LagRow]:
+    """The plans' rows, from the partitions' earliest and latest ListOffsets ``results``.
+
+    In plan order, each group's existing partitions before its gone ones. A
+    partition without both answers is an ``error`` row (NO_ANSWER).
+    """
+    earliest, latest = OffsetSpec.earliest(), OffsetSpec.latest()
+    by_key = {(r.tp, r.spec): r for r in results}
+    rows: list[LagRow] = []
+    for plan in plans:
+        if plan.error is not None:
+            rows += [error_row(plan.group, tp, plan.error) for tp in (*plan.partitions, *plan.gone)]
+            continue
+        for tp in plan.partitions:
+            early = by_key.get((tp, earliest))
+            late = by_key.get((tp, latest))
+            if early is None or late is None:
+                no = OffsetResult(tp.topic, tp.partition, latest, None, error=NO_ANSWER)
+                early, late = early or no, late or no
+            rows.append(lag_row(plan.group, tp, plan.committed.get(tp), early, late))
+        for tp in plan.gone:
+            gone = OffsetResult(tp.topic, tp.partition, latest, None, error=UNKNOWN_TOPIC)
+            rows.append(lag_row(plan.group, tp, plan.committed.get(tp), gone, gone))
+    return rows

@@ -1,0 +1,161 @@
+"""The lag row model: a group's lag on one partition, its state, and a group with nothing to show.
+
+:func:`lag_row` is the one place that decides a partition's lag and state (the rules
+are in :mod:`kafka_offsets_cli.lag`). Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from ..models import OffsetResult, TopicPartition
+
+#: Error for committed offsets on a topic or partition that no longer exists.
+UNKNOWN_TOPIC = "UNKNOWN_TOPIC_OR_PARTITION"
+
+#: Error for a partition or group the cluster gave no answer for.
+NO_ANSWER = "NO_ANSWER"
+
+#: Keys of the lag record, in order.
+COLUMNS = (
+    "group",
+    "topic",
+    "partition",
+    "committed",
+    "log_start",
+    "end",
+    "lag",
+    "time_lag_ms",
+    "state",
+    "error",
+)
+
+
+class LagState(str, Enum):
+    """Why a partition's lag is what it is (see :mod:`kafka_offsets_cli.lag`)."""
+
+    OK = "ok"
+    NO_COMMIT = "no-commit"
+    BELOW_START = "below-start"
+    AHEAD = "ahead"
+    MARKER = "marker"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class LagRow:
+    """The lag of one consumer group on one partition.
+
+    ``lag`` is ``None`` unless ``state`` is ``ok`` or ``marker``; it is never negative.
+    ``time_lag_ms`` is ``None`` until computed (and for states without a lag).
+    """
+
+    group: str
+    topic: str
+    partition: int
+    committed: int | None
+    log_start: int | None
+    end: int | None
+    lag: int | None
+    time_lag_ms: int | None
+    state: LagState
+    error: str | None = None
+
+    @property
+    def tp(self) -> TopicPartition:
+        """The row's topic partition."""
+        return TopicPartition(self.topic, self.partition)
+
+    @property
+    def lagging(self) -> bool:
+        """True when records are left to consume (lag > 0, not a marker) or the group is below log start."""
+        return (self.state is LagState.OK and bool(self.lag)) or self.state is LagState.BELOW_START
+
+    def to_record(self) -> dict[str, Any]:
+        """The documented JSON/CSV record (``null`` where unknown).
+
+        Keys: group, topic, partition, committed, log_start, end, lag,
+        time_lag_ms, state, error (Kafka's error name for state ``error``).
+        """
+        return {
+            "group": self.group,
+            "topic": self.topic,
+            "partition": self.partition,
+            "committed": self.committed,
+            "log_start": self.log_start,
+            "end": self.end,
+            "lag": self.lag,
+            "time_lag_ms": self.time_lag_ms,
+            "state": self.state.value,
+            "error": self.error,
+        }
+
+
+def lag_row(
+    group: str,
+    tp: TopicPartition,
+    committed: int | None,
+    earliest: OffsetResult,
+    latest: OffsetResult,
+    *,
+    marker: bool | None = None,
+) -> LagRow:
+    """Decide the lag and state of ``group`` on ``tp`` (the one place that does).
+
+    ``earliest``/``latest`` are the partition's ListOffsets results (log start; high
+    watermark or LSO); ``committed`` the group's committed offset (``None``: none).
+    ``marker`` says whether the record at ``committed`` is a control record, when
+    known (it matters only when ``committed == end - 1``). Time lag is left
+    ``None`` (see :func:`~kafka_offsets_cli.lag.timelag.time_lags`), except 0 where
+    nothing is left to consume.
+    """
+    err = earliest.error or latest.error
+    start = earliest.offset if earliest.error is None else None
+    end = latest.offset if latest.error is None else None
+
+    def row(
+        state: LagState, lag: int | None = None, time_lag: int | None = None, error: str | None = None
+    ) -> LagRow:
+        return LagRow(group, tp.topic, tp.partition, committed, start, end, lag, time_lag, state, error)
+
+    if err is not None:
+        return row(LagState.ERROR, error=err)
+    if end is None or start is None:
+        return row(LagState.ERROR, error="OFFSET_NOT_AVAILABLE")
+    if committed is None:
+        return row(LagState.NO_COMMIT)
+    if committed > end:
+        return row(LagState.AHEAD)
+    if committed < start:
+        return row(LagState.BELOW_START)
+    lag = end - committed
+    if lag == 0:
+        return row(LagState.OK, 0, 0)
+    if lag == 1 and marker:
+        return row(LagState.MARKER, 1, 0)
+    return row(LagState.OK, lag)
+
+
+def error_row(group: str, tp: TopicPartition, error: str) -> LagRow:
+    """A row that knows nothing but its error (the group's offsets or the whole task failed)."""
+    return LagRow(group, tp.topic, tp.partition, None, None, None, None, None, LagState.ERROR, error)
+
+
+@dataclass(frozen=True)
+class GroupProblem:
+    """A group that could not be read (its offsets or description) or has nothing to show."""
+
+    group: str
+    error: str | None  # Kafka's error name; None: the group has no committed offsets in the selection
+
+    def to_record(self) -> dict[str, Any]:
+        """A lag record with null partition fields, state ``error`` (or ``no-commit`` for an empty group)."""
+        rec: dict[str, Any] = {c: None for c in COLUMNS}
+        rec.update(
+            group=self.group,
+            state=(LagState.ERROR if self.error else LagState.NO_COMMIT).value,
+            error=self.error,
+        )
+        return rec

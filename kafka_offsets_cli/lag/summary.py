@@ -1,0 +1,98 @@
+"""Summaries of lag rows, pure: totals per topic and group, row orders, monitoring status."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from ..errors import MonitoringStatus
+from .rows import LagRow, LagState
+
+
+@dataclass(frozen=True)
+class LagTotal:
+    """Sum of lag over a group's partitions of one topic (``topic`` ``None``: the whole group)."""
+
+    group: str
+    topic: str | None
+    partitions: int
+    lag: int
+    lagging: int
+    max_time_lag_ms: int | None
+    problems: int  # partitions in no-commit, below-start, ahead or error
+
+
+def totals(rows: Sequence[LagRow]) -> list[LagTotal]:
+    """Per (group, topic) then per group totals, sorted by group then topic (group total last)."""
+    buckets: dict[tuple[str, str | None], list[LagRow]] = {}
+    for r in rows:
+        buckets.setdefault((r.group, r.topic), []).append(r)
+        buckets.setdefault((r.group, None), []).append(r)
+    out = []
+    for (group, topic), rs in sorted(
+        buckets.items(), key=lambda kv: (kv[0][0], kv[0][1] is None, kv[0][1] or "")
+    ):
+        times = [r.time_lag_ms for r in rs if r.time_lag_ms is not None]
+        out.append(
+            LagTotal(
+                group,
+                topic,
+                len(rs),
+                sum(r.lag for r in rs if r.lag is not None),
+                sum(1 for r in rs if r.lagging),
+                max(times) if times else None,
+                sum(1 for r in rs if r.state not in (LagState.OK, LagState.MARKER)),
+            )
+        )
+    return out
+
+
+class SortKey(str, Enum):
+    """Row orders of ``lag --sort``."""
+
+    name = "name"
+    lag = "lag"
+    time_lag = "time-lag"
+
+
+def sort_rows(rows: Iterable[LagRow], key: SortKey = SortKey.name) -> list[LagRow]:
+    """Rows by group/topic/partition, or by lag / time lag descending (unknown last)."""
+    base = sorted(rows, key=lambda r: (r.group, r.topic, r.partition))
+    if key is SortKey.lag:
+        return sorted(base, key=lambda r: (r.lag is None, -(r.lag or 0)))
+    if key is SortKey.time_lag:
+        return sorted(base, key=lambda r: (r.time_lag_ms is None, -(r.time_lag_ms or 0)))
+    return base
+
+
+def lag_status(
+    row: LagRow,
+    warn_lag: int | None = None,
+    crit_lag: int | None = None,
+    warn_time_lag_ms: int | None = None,
+    crit_time_lag_ms: int | None = None,
+) -> MonitoringStatus:
+    """Monitoring status of one row against thresholds (a value above a threshold alerts).
+
+    ``ok`` rows compare lag and time lag (a time lag that was not computed is not
+    compared); ``marker`` rows are OK; ``below-start`` is CRITICAL (the group lost
+    records); ``no-commit`` and ``ahead`` are WARNING; ``error`` is UNKNOWN.
+    """
+    if row.state is LagState.ERROR:
+        return MonitoringStatus.UNKNOWN
+    if row.state is LagState.BELOW_START:
+        return MonitoringStatus.CRITICAL
+    if row.state in (LagState.NO_COMMIT, LagState.AHEAD):
+        return MonitoringStatus.WARNING
+    if row.state is LagState.MARKER:
+        return MonitoringStatus.OK
+
+    def over(value: int | None, limit: int | None) -> bool:
+        return value is not None and limit is not None and value > limit
+
+    if over(row.lag, crit_lag) or over(row.time_lag_ms, crit_time_lag_ms):
+        return MonitoringStatus.CRITICAL
+    if over(row.lag, warn_lag) or over(row.time_lag_ms, warn_time_lag_ms):
+        return MonitoringStatus.WARNING
+    return MonitoringStatus.OK

@@ -1,0 +1,126 @@
+"""What the use cases need from a Kafka client: each client method declared once, here.
+
+The use cases take a *source*, not the client, so they run against any object with
+the right methods (in the product :class:`~kafka_offsets_cli.kafka.KafkaClient`;
+in unit tests a few lines of fake). Each small Protocol below declares one job of
+the client; a use case's source is the composition of the jobs it needs, so a fake
+implements just those.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from .models import ClusterMetadata, GroupDescription, GroupOffsets, Isolation, OffsetResult, TopicPartition
+
+if TYPE_CHECKING:
+    from .planner import OffsetRequest
+
+__all__ = [
+    "ConfigSource",
+    "GroupLister",
+    "GroupReader",
+    "GroupWriter",
+    "LagSource",
+    "LivenessSource",
+    "MarkerSource",
+    "OffsetSource",
+    "PlanSource",
+    "RewindSource",
+]
+
+# ----------------------------------------------------------------------------- one job each
+
+
+class OffsetSource(Protocol):
+    """Topic metadata and ListOffsets: what every offset use case needs."""
+
+    def metadata(
+        self,
+        topic: str | None = None,
+        *,
+        only: Callable[[str], bool] | None = None,
+        names: Sequence[str] | None = None,
+    ) -> ClusterMetadata:
+        """Cluster metadata (``only``: just the topics whose name it accepts; ``names``: just these)."""
+        ...
+
+    def list_offsets(
+        self,
+        requests: Sequence[OffsetRequest],
+        *,
+        isolation: Isolation | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[OffsetResult]:
+        """Execute ListOffsets calls."""
+        ...
+
+
+class GroupLister(Protocol):
+    """The cluster's consumer group ids (to match ``--group-regex``)."""
+
+    def group_ids(self) -> list[str]:
+        """All consumer group ids."""
+        ...
+
+
+class GroupReader(Protocol):
+    """What consumer groups have committed and who is consuming."""
+
+    def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
+        """State, members and assignments of each group."""
+        ...
+
+    def committed_offsets(
+        self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
+    ) -> list[GroupOffsets]:
+        """Committed offsets of each group."""
+        ...
+
+
+class GroupWriter(Protocol):
+    """Committing offsets for a group (``rewind --execute``)."""
+
+    def alter_group_offsets(
+        self, group: str, offsets: Mapping[TopicPartition, int]
+    ) -> dict[TopicPartition, str | None]:
+        """Commit offsets for a group; error name per partition."""
+        ...
+
+
+class ConfigSource(Protocol):
+    """Topic configuration values."""
+
+    def topic_configs(self, topics: Sequence[str], keys: Sequence[str]) -> dict[str, dict[str, str]]:
+        """Config values per topic."""
+        ...
+
+
+class MarkerSource(Protocol):
+    """The transaction-marker check (a one-record fetch per offset)."""
+
+    def control_records(
+        self, points: Sequence[tuple[TopicPartition, int]]
+    ) -> dict[tuple[TopicPartition, int], bool | str]:
+        """Whether each (partition, offset) holds a control record (an error name when unknown)."""
+        ...
+
+
+# ----------------------------------------------------------------------------- per use case
+
+
+class LagSource(OffsetSource, GroupReader, MarkerSource, Protocol):
+    """What the lag use case needs (:func:`kafka_offsets_cli.lag.collect.collect`)."""
+
+
+class RewindSource(OffsetSource, GroupReader, GroupWriter, Protocol):
+    """What rewinds need (:mod:`kafka_offsets_cli.rewind`)."""
+
+
+class LivenessSource(OffsetSource, ConfigSource, Protocol):
+    """What the liveness use case needs (:mod:`kafka_offsets_cli.liveness`)."""
+
+
+class PlanSource(OffsetSource, GroupLister, GroupReader, ConfigSource, Protocol):
+    """What planning a Spark ``check`` needs from each cluster (:mod:`kafka_offsets_cli.spark.plan`)."""
