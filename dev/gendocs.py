@@ -123,9 +123,8 @@ def root_command() -> Any:
 
 
 def _context(cmd: Any, name: str, parent: Any = None) -> Any:
-    from typer import _click
-
-    return _click.Context(cmd, info_name=name, parent=parent)
+    # the command's own context class: typer 0.12 runs on click, later typers on a vendored copy
+    return cmd.context_class(cmd, info_name=name, parent=parent)
 
 
 def walk(cmd: Any, ctx: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any, Any]]:

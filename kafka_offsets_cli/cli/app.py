@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated, Any, NamedTuple
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
 
@@ -77,73 +79,69 @@ def load_command(name: str) -> Any:
     return typer.main.get_group(holder).commands[name]
 
 
-class _LazyCommands(MutableMapping[str, Any]):
-    """The root group's commands: known by name up front, imported on first use.
+#: ``ctx.meta`` key set while the root group only lists its commands (help, completion of names).
+_NAMES_ONLY = f"{__name__}.names_only"
 
-    ``kafka-offsets list …`` imports only the ``list`` module (and what it needs);
-    ``kafka-offsets --help`` imports none.
-    """
 
-    def __init__(self) -> None:
-        self._loaded: dict[str, Any] = {}
-        self._names = list(COMMANDS)
-
-    def __getitem__(self, name: str) -> Any:
-        if name not in self._loaded:
-            if name not in COMMANDS:
-                raise KeyError(name)
-            self._loaded[name] = load_command(name)
-        return self._loaded[name]
-
-    def __setitem__(self, name: str, cmd: Any) -> None:
-        self._loaded[name] = cmd
-        if name not in self._names:
-            self._names.append(name)
-
-    def __delitem__(self, name: str) -> None:
-        self._loaded.pop(name, None)
-        self._names.remove(name)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(list(self._names))
-
-    def __len__(self) -> int:
-        return len(self._names)
+@contextmanager
+def _names_only(ctx: Any) -> Iterator[None]:
+    ctx.meta[_NAMES_ONLY] = True
+    try:
+        yield
+    finally:
+        del ctx.meta[_NAMES_ONLY]
 
 
 class LazyGroup(TyperGroup):
-    """The root command group: subcommands load on demand, ``--help`` lists them from :data:`COMMANDS`."""
+    """The root command group, loading its subcommands on demand (click's "lazily loading subcommands").
 
-    def __init__(self, **attrs: Any) -> None:
-        super().__init__(**attrs)
-        lazy = _LazyCommands()
-        for name, cmd in self.commands.items():
-            lazy[name] = cmd
-        self.commands = lazy
+    ``kafka-offsets list …`` imports only the ``list`` module (and what it needs); ``kafka-offsets
+    --help`` and completing a command name import none. Only click's public ``Group`` API is used:
+    typer 0.12 runs on click itself and later typers on a vendored copy (``typer._click``), so a
+    reference to either breaks the other.
+    """
 
     def list_commands(self, ctx: Any) -> list[str]:
         """The subcommands' names, in :data:`COMMANDS` order (nothing imported)."""
-        return list(self.commands)
+        return [*COMMANDS, *(name for name in super().list_commands(ctx) if name not in COMMANDS)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """Subcommand ``cmd_name``, imported on first use.
+
+        While the group only lists its commands (``--help``, completing a name) a stand-in with the
+        one-line help of :data:`COMMANDS` is returned instead, so that listing imports nothing.
+        """
+        if cmd_name not in COMMANDS:
+            return super().get_command(ctx, cmd_name)
+        if ctx.meta.get(_NAMES_ONLY):
+            return TyperCommand(name=cmd_name, short_help=COMMANDS[cmd_name].help)
+        cmd = super().get_command(ctx, cmd_name)
+        if cmd is None:
+            cmd = load_command(cmd_name)
+            self.add_command(cmd, cmd_name)
+        return cmd
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         """The Commands section of ``--help``, without importing the commands."""
-        rows = [(name, COMMANDS[name].help if name in COMMANDS else "") for name in self.list_commands(ctx)]
-        if rows:
-            with formatter.section("Commands"):
-                formatter.write_dl(rows)
+        with _names_only(ctx):
+            super().format_commands(ctx, formatter)
 
     def shell_complete(self, ctx: Any, incomplete: str) -> list[Any]:
-        """Complete command names (with their help) without importing the commands."""
-        from typer._click.shell_completion import CompletionItem
+        """Complete command names (with their help) and the root's options, without importing commands."""
+        with _names_only(ctx):
+            return super().shell_complete(ctx, incomplete)
 
-        items = [
-            CompletionItem(name, help=COMMANDS[name].help)
-            for name in self.list_commands(ctx)
-            if name.startswith(incomplete) and name in COMMANDS
-        ]
-        # the root group's own options, as TyperGroup adds them after the commands
-        items.extend(super(TyperGroup, self).shell_complete(ctx, incomplete))
-        return items
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """The subcommand ``args`` name; a mistyped name is told the close ones (``Did you mean 'list'?``).
+
+        click and typer suggest only among the commands registered so far, which here are none.
+        """
+        name = args[0]
+        if ctx.resilient_parsing or name.startswith("-") or self.get_command(ctx, name) is not None:
+            return super().resolve_command(ctx, args)
+        close = difflib.get_close_matches(name, self.list_commands(ctx))
+        hint = f" Did you mean {', '.join(repr(m) for m in close)}?" if close else ""
+        ctx.fail(f"No such command {name!r}.{hint}")
 
 
 app = typer.Typer(
