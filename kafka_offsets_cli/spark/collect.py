@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..errors import KafkaOffsetsError
 from ..lag.collect import lag_rows
@@ -25,12 +24,10 @@ from ..lag.plan import planned_group
 from ..lag.rows import LagRow, error_row
 from ..models import OffsetResult, OffsetSpec
 from ..queries import fetch_offsets, selection_metadata
+from ..sources import LagSource
 from .plan import WorkUnit, chunk_selection
 
-if TYPE_CHECKING:
-    from ..kafka import KafkaClient
-
-__all__ = ["LagSample", "LiveSample", "Sample", "collect_unit", "run_units"]
+__all__ = ["LagSample", "LiveSample", "Sample", "collect_unit", "run_units", "unit_samples"]
 
 NO_ANSWER = "NO_ANSWER"
 
@@ -78,22 +75,27 @@ def collect_unit(unit: WorkUnit, *, debug: bool = False) -> list[Sample]:
 
     try:
         with KafkaClient(unit.settings, debug=debug) as client:
-            return _collect(client, unit)
+            return unit_samples(client, unit)
     except KafkaOffsetsError as e:
         return _failed(unit, _error_name(e))
 
 
-def _collect(client: KafkaClient, unit: WorkUnit) -> list[Sample]:
+def unit_samples(source: LagSource, unit: WorkUnit) -> list[Sample]:
+    """Samples for every planned partition of ``unit``, read through ``source`` (one client).
+
+    A failure that stops the lag rows (the cluster went away) makes every planned lag
+    row an ``error`` sample; a failure before that is the caller's (:func:`collect_unit`).
+    """
     out: list[Sample] = []
     if unit.live:
         spec = OffsetSpec.max_timestamp()
-        got = {r.tp: r for r in fetch_offsets(client, unit.live, [spec], chunk_size=unit.chunk_size)}
+        got = {r.tp: r for r in fetch_offsets(source, unit.live, [spec], chunk_size=unit.chunk_size)}
         for tp in unit.live:
             r = got.get(tp) or OffsetResult(tp.topic, tp.partition, spec, None, error=NO_ANSWER)
             out.append(LiveSample(unit.cluster, r))
     if unit.groups:
         try:
-            rows = _lag_rows(client, unit)
+            rows = _lag_rows(source, unit)
         except KafkaOffsetsError as e:
             out += _failed(
                 WorkUnit(unit.cluster, unit.index, unit.settings, (), unit.groups, False, 1), _error_name(e)
@@ -103,7 +105,7 @@ def _collect(client: KafkaClient, unit: WorkUnit) -> list[Sample]:
     return out
 
 
-def _lag_rows(client: KafkaClient, unit: WorkUnit) -> tuple[LagRow, ...]:
+def _lag_rows(source: LagSource, unit: WorkUnit) -> tuple[LagRow, ...]:
     """The unit's planned lag rows, made as ``kafka-offsets lag`` makes them.
 
     The driver planned each group's rows (:func:`kafka_offsets_cli.lag.plan.plan_group`);
@@ -112,12 +114,12 @@ def _lag_rows(client: KafkaClient, unit: WorkUnit) -> tuple[LagRow, ...]:
     an ``error`` row; a group whose offsets cannot be read has its error on every
     planned row), then :func:`kafka_offsets_cli.lag.collect.lag_rows`.
     """
-    committed = {o.group: o for o in client.committed_offsets([g for g, _ in unit.groups])}
+    committed = {o.group: o for o in source.committed_offsets([g for g, _ in unit.groups])}
     everything = sorted({tp for _, tps in unit.groups for tp in tps})
-    md = selection_metadata(client, chunk_selection(everything), narrow=True)
+    md = selection_metadata(source, chunk_selection(everything), narrow=True)
     plans = [planned_group(g, committed.get(g), tps, md) for g, tps in unit.groups]
     return lag_rows(
-        client,
+        source,
         plans,
         leaders=md.leaders(),
         time_lag=unit.time_lag,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 
 from kafka_offsets_cli.lag.collect import collect
 from kafka_offsets_cli.lag.markers import count_markers, with_markers
@@ -19,25 +19,18 @@ from kafka_offsets_cli.models import (
     ClusterMetadata,
     GroupDescription,
     GroupOffsets,
-    Isolation,
     OffsetResult,
     OffsetSpec,
-    PartitionInfo,
-    TopicInfo,
     TopicPartition,
 )
-from kafka_offsets_cli.planner import OffsetRequest
 from kafka_offsets_cli.selection import Selection, TopicRule
+from tests.unit.fake_cluster import FakeCluster, topic
 
 E, L = OffsetSpec.earliest(), OffsetSpec.latest()
 
 
 def tp(topic: str, partition: int) -> TopicPartition:
     return TopicPartition(topic, partition)
-
-
-def topic(name: str, partitions: int, *, internal: bool = False, error: str | None = None) -> TopicInfo:
-    return TopicInfo(name, tuple(PartitionInfo(name, p, 1) for p in range(partitions)), internal, error)
 
 
 MD = ClusterMetadata(
@@ -222,64 +215,16 @@ def test_a_failed_time_lag_search_is_the_rows_error_unless_it_has_one() -> None:
 # ----------------------------------------------------------------------------- the I/O shell on a fake
 
 
-class FakeCluster:
-    """Just enough of a Kafka client for :func:`collect`: fixed offsets, one marker."""
-
-    def __init__(
-        self, logs: Mapping[TopicPartition, tuple[int, int]], groups: Sequence[GroupOffsets]
-    ) -> None:
-        self.logs = logs
-        self.groups = {g.group: g for g in groups}
-        self.marker_points: list[tuple[TopicPartition, int]] = []
-
-    def metadata(
-        self,
-        topic: str | None = None,
-        *,
-        only: Callable[[str], bool] | None = None,
-        names: Sequence[str] | None = None,
-    ) -> ClusterMetadata:
-        if names is not None:
-            return ClusterMetadata({n: MD.topics[n] for n in names if n in MD.topics})
-        return MD
-
-    def list_offsets(
-        self,
-        requests: Sequence[OffsetRequest],
-        *,
-        isolation: Isolation | None = None,
-        progress: Callable[[int], None] | None = None,
-    ) -> list[OffsetResult]:
-        out = []
-        for req in requests:
-            for p, spec in req.queries:
-                start, end = self.logs[p]
-                out.append(OffsetResult(p.topic, p.partition, spec, start if spec == E else end))
-        return out
-
-    def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
-        return {g: GroupDescription(g, "empty", 0) for g in groups}
-
-    def committed_offsets(
-        self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
-    ) -> list[GroupOffsets]:
-        return [self.groups[g] for g in groups if g in self.groups]
-
-    def control_records(
-        self, points: Sequence[tuple[TopicPartition, int]]
-    ) -> dict[tuple[TopicPartition, int], bool | str]:
-        self.marker_points += points
-        return {pt: pt == (tp("orders", 1), 9) for pt in points}
-
-
 def test_collect_plans_assembles_and_checks_markers_around_the_io() -> None:
     logs = {tp("orders", p): (0, 10) for p in range(3)} | {tp("audit", 0): (2, 2)}
     cluster = FakeCluster(
+        MD,
         logs,
         [
             offsets("g", {tp("orders", 0): 4, tp("orders", 1): 9, tp("gone", 0): 1}),
             offsets("idle", {tp("payments", 0): 1}),
         ],
+        markers=[(tp("orders", 1), 9)],
     )
     report = collect(cluster, ["g", "idle", "lost"], selection("orders|gone", "audit"), named={"g", "lost"})
     assert [(r.group, r.topic, r.partition, r.lag, r.state.value, r.error) for r in report.rows] == [

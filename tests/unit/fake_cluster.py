@@ -1,0 +1,92 @@
+"""A Kafka cluster in memory: just enough of the client for the lag and check use cases.
+
+Fixed metadata, log start and end per partition, committed offsets per group, and
+the transaction markers at given (partition, offset) points. Satisfies
+:class:`kafka_offsets_cli.sources.LagSource` and :class:`~kafka_offsets_cli.sources.PlanSource`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+
+from kafka_offsets_cli.models import (
+    ClusterMetadata,
+    GroupDescription,
+    GroupOffsets,
+    Isolation,
+    OffsetResult,
+    OffsetSpec,
+    PartitionInfo,
+    TopicInfo,
+    TopicPartition,
+)
+from kafka_offsets_cli.planner import OffsetRequest
+
+
+def topic(name: str, partitions: int, *, internal: bool = False, error: str | None = None) -> TopicInfo:
+    """A topic with ``partitions`` partitions, each led by broker 1."""
+    return TopicInfo(name, tuple(PartitionInfo(name, p, 1) for p in range(partitions)), internal, error)
+
+
+class FakeCluster:
+    """The cluster's answers; ``marker_points`` records what the marker check was asked."""
+
+    def __init__(
+        self,
+        metadata: ClusterMetadata,
+        logs: Mapping[TopicPartition, tuple[int, int]],
+        groups: Sequence[GroupOffsets],
+        *,
+        markers: Collection[tuple[TopicPartition, int]] = (),
+    ) -> None:
+        self.md = metadata
+        self.logs = logs
+        self.groups = {g.group: g for g in groups}
+        self.markers = set(markers)
+        self.marker_points: list[tuple[TopicPartition, int]] = []
+
+    def metadata(
+        self,
+        topic: str | None = None,
+        *,
+        only: Callable[[str], bool] | None = None,
+        names: Sequence[str] | None = None,
+    ) -> ClusterMetadata:
+        if names is not None:
+            return ClusterMetadata({n: self.md.topics[n] for n in names if n in self.md.topics})
+        return ClusterMetadata({n: t for n, t in self.md.topics.items() if only is None or only(n)})
+
+    def list_offsets(
+        self,
+        requests: Sequence[OffsetRequest],
+        *,
+        isolation: Isolation | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[OffsetResult]:
+        out = []
+        for req in requests:
+            for tp, spec in req.queries:
+                start, end = self.logs[tp]
+                offset = start if spec == OffsetSpec.earliest() else end
+                out.append(OffsetResult(tp.topic, tp.partition, spec, offset))
+        return out
+
+    def group_ids(self) -> list[str]:
+        return sorted(self.groups)
+
+    def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
+        return {g: GroupDescription(g, "empty", 0) for g in groups}
+
+    def committed_offsets(
+        self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
+    ) -> list[GroupOffsets]:
+        return [self.groups[g] for g in groups if g in self.groups]
+
+    def control_records(
+        self, points: Sequence[tuple[TopicPartition, int]]
+    ) -> dict[tuple[TopicPartition, int], bool | str]:
+        self.marker_points += points
+        return {pt: pt in self.markers for pt in points}
+
+    def topic_configs(self, topics: Sequence[str], keys: Sequence[str]) -> dict[str, dict[str, str]]:
+        return {t: {} for t in topics}

@@ -1,0 +1,91 @@
+"""`check`'s lag path without a broker or Spark: the driver's plan and a task's rows, on a fake cluster.
+
+Both go through the lag core (:mod:`kafka_offsets_cli.lag.plan`), so a check's
+rows are the rows ``kafka-offsets lag`` shows for the same groups and topics.
+"""
+
+from __future__ import annotations
+
+from kafka_offsets_cli.check.load import parse_spec_text
+from kafka_offsets_cli.models import ClusterMetadata, GroupOffsets, TopicPartition
+from kafka_offsets_cli.spark.collect import LagSample, unit_samples
+from kafka_offsets_cli.spark.plan import plan_checks
+from tests.unit.fake_cluster import FakeCluster, topic
+
+SPEC = parse_spec_text(
+    """
+clusters: {c: {bootstrap_servers: 'h:1'}}
+checks:
+  - {name: lag, type: lag, groups: [g, idle, lost], topics: [orders, audit, gone]}
+  - {name: pay, type: lag, groups: [g], topics: ['pay.*']}
+""",
+    environ={},
+)
+
+
+def tp(topic: str, partition: int) -> TopicPartition:
+    return TopicPartition(topic, partition)
+
+
+def cluster() -> FakeCluster:
+    md = ClusterMetadata(
+        {"orders": topic("orders", 2), "audit": topic("audit", 1), "payments": topic("payments", 1)}
+    )
+    return FakeCluster(
+        md,
+        {
+            tp("orders", 0): (0, 10),
+            tp("orders", 1): (0, 10),
+            tp("audit", 0): (3, 3),
+            tp("payments", 0): (0, 1),
+        },
+        [
+            GroupOffsets("g", {tp("orders", 0): 4, tp("orders", 1): 9, tp("gone", 0): 2}),
+            GroupOffsets("idle", {}),
+        ],
+        markers=[(tp("orders", 1), 9)],
+    )
+
+
+def test_the_plan_has_each_groups_rows_and_problems_as_lag_decides_them() -> None:
+    plan = plan_checks(SPEC, lambda _name: cluster())
+    [unit] = plan.units
+    assert unit.groups == (
+        ("g", (tp("audit", 0), tp("gone", 0), tp("orders", 0), tp("orders", 1))),
+        ("idle", (tp("audit", 0), tp("orders", 0), tp("orders", 1))),
+    )
+    assert sorted((r.check, r.group, r.topic, r.state, r.error) for r in plan.records) == [
+        ("lag", "g", "gone", "error", "UNKNOWN_TOPIC_OR_PARTITION"),  # a named topic that does not exist
+        ("lag", "idle", "gone", "error", "UNKNOWN_TOPIC_OR_PARTITION"),
+        ("lag", "lost", "", "error", "NO_ANSWER"),  # offsets not read: one record, no rows
+        ("pay", "g", "", "no-commit", "the group has no committed offsets on the check's topics"),
+    ]
+    assert plan.lag_routes[("c", "g", "orders")] == ("lag",)
+
+
+def test_a_task_makes_the_planned_rows_with_the_lag_shell() -> None:
+    source = cluster()
+    [unit] = plan_checks(SPEC, lambda _name: source).units
+    rows = [s.row for s in unit_samples(source, unit) if isinstance(s, LagSample)]
+    assert [(r.group, r.topic, r.partition, r.committed, r.lag, r.state.value, r.error) for r in rows] == [
+        ("g", "audit", 0, None, None, "no-commit", None),  # a literal topic the group never touched
+        ("g", "orders", 0, 4, 6, "ok", None),
+        ("g", "orders", 1, 9, 1, "marker", None),
+        ("g", "gone", 0, 2, None, "error", "UNKNOWN_TOPIC_OR_PARTITION"),
+        ("idle", "audit", 0, None, None, "no-commit", None),
+        ("idle", "orders", 0, None, None, "no-commit", None),
+        ("idle", "orders", 1, None, None, "no-commit", None),
+    ]
+    assert source.marker_points == [(tp("orders", 1), 9)]
+
+
+def test_a_task_whose_group_cannot_be_read_any_more_has_its_error_on_every_planned_row() -> None:
+    source = cluster()
+    [unit] = plan_checks(SPEC, lambda _name: source).units
+    del source.groups["idle"]  # the coordinator stopped answering for it after planning
+    rows = [s.row for s in unit_samples(source, unit) if isinstance(s, LagSample) and s.row.group == "idle"]
+    assert [(r.topic, r.partition, r.state.value, r.error) for r in rows] == [
+        ("audit", 0, "error", "NO_ANSWER"),
+        ("orders", 0, "error", "NO_ANSWER"),
+        ("orders", 1, "error", "NO_ANSWER"),
+    ]
