@@ -113,9 +113,9 @@ def cross_check(check_doc: dict[str, Any], live: list[dict[str, Any]], lag: list
     if mine_lag.keys() != direct_lag.keys():
         raise AssertionError("lag: different rows")
     fields = ("committed", "log_start", "end", "lag", "state")
-    for k, d in direct_lag.items():
-        if [mine_lag[k][f] for f in fields] != [d[f] for f in fields]:
-            raise AssertionError(f"lag differs on {k}: {mine_lag[k]} vs {d}")
+    for row, d in direct_lag.items():
+        if [mine_lag[row][f] for f in fields] != [d[f] for f in fields]:
+            raise AssertionError(f"lag differs on {row}: {mine_lag[row]} vs {d}")
     return f"{len(mine_live)} liveness and {len(mine_lag)} lag records identical"
 
 

@@ -173,10 +173,10 @@ def wait_transactions_settled(
     and the last stable offset are not there yet.
     """
     from confluent_kafka import IsolationLevel
-    from confluent_kafka.admin import OffsetSpec
+    from confluent_kafka.admin import OffsetSpec  # type: ignore[attr-defined]
 
     client = admin(bootstrap)
-    query = {TopicPartition(topic, p): OffsetSpec.latest() for p in partitions}
+    query = {TopicPartition(topic, p): OffsetSpec.latest() for p in partitions}  # type: ignore[no-untyped-call]
     deadline = time.monotonic() + timeout
     while True:
         ends = []

@@ -196,15 +196,15 @@ def test_check_equals_direct_commands_partition_by_partition(
     mine_lag = {(r["group"], r["topic"], r["partition"]): r for r in _records(doc, "fleet-lag")}
     assert len(mine_lag) == len(direct_lag) >= 8000
     assert mine_lag.keys() == direct_lag.keys()
-    for key, d in direct_lag.items():
-        m = mine_lag[key]
+    for lag_key, d in direct_lag.items():
+        m = mine_lag[lag_key]
         assert [m[k] for k in ("committed", "log_start", "end", "lag", "state", "error")] == [
             d[k] for k in ("committed", "log_start", "end", "lag", "state", "error")
-        ], key
+        ], lag_key
         if d["time_lag_ms"] is None:
-            assert m["time_lag_ms"] is None, key
+            assert m["time_lag_ms"] is None, lag_key
         else:  # M(c) is the same; the direct command's clock read it later
-            assert -1000 <= d["time_lag_ms"] - m["time_lag_ms"] <= (t3 - t0) * 1000 + 1000, key
+            assert -1000 <= d["time_lag_ms"] - m["time_lag_ms"] <= (t3 - t0) * 1000 + 1000, lag_key
     by_group = {g["group"]: g for g in checks["fleet-lag"]["groups"]}
     g = fleet.groups
     assert [by_group[x]["status"] for x in g] == (

@@ -258,7 +258,7 @@ def test_watch_rates_from_latest_offsets_and_the_prometheus_file_each_refresh(
 
     produce(bootstrap, topic, records(0, 10, 0))  # partition 1 stays empty: CRITICAL
     path = tmp_path / "live.prom"
-    files: list[dict[str, Any]] = []
+    files: list[dict[int, float]] = []
 
     def offsets_in(text: str) -> dict[int, float]:
         fams = parse_prometheus_text(text)

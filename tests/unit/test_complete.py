@@ -7,16 +7,18 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import cast
 
 import pytest
 import typer.main
+from typer.core import TyperGroup
 
 from kafka_offsets_cli.cli.app import app
 from kafka_offsets_cli.cli.complete import complete_topic_partitions, context_connection
 
 
 def _context(*words: str) -> object:
-    root = typer.main.get_command(app)
+    root = cast(TyperGroup, typer.main.get_command(app))
     ctx = root.make_context("kafka-offsets", list(words), resilient_parsing=True)
     sub = root.get_command(ctx, words[0])
     assert sub is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import sys
 from datetime import timezone
 
 import pytest
@@ -89,14 +90,14 @@ def test_no_color_turns_colour_off_on_a_terminal(monkeypatch: pytest.MonkeyPatch
     buf = io.StringIO()
     monkeypatch.setenv("COLUMNS", "200")
     monkeypatch.setattr(output, "stdout_is_tty", lambda: True)
-    monkeypatch.setattr(output.sys, "stdout", buf)
+    monkeypatch.setattr(sys, "stdout", buf)
     monkeypatch.delenv("NO_COLOR", raising=False)
     v = list_view.ListView(Format.table, timezone.utc)
     output.print_renderable(list_view.render(table(), v))
     assert _COLOUR.search(buf.getvalue()), "expected colour on a terminal"
 
     buf2 = io.StringIO()
-    monkeypatch.setattr(output.sys, "stdout", buf2)
+    monkeypatch.setattr(sys, "stdout", buf2)
     monkeypatch.setenv("NO_COLOR", "1")
     output.print_renderable(list_view.render(table(), v))
     assert "NOT_LEADER_OR_FOLLOWER" in buf2.getvalue()
@@ -106,7 +107,7 @@ def test_no_color_turns_colour_off_on_a_terminal(monkeypatch: pytest.MonkeyPatch
 def test_no_colour_at_all_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     buf = io.StringIO()
     monkeypatch.setattr(output, "stdout_is_tty", lambda: False)
-    monkeypatch.setattr(output.sys, "stdout", buf)
+    monkeypatch.setattr(sys, "stdout", buf)
     monkeypatch.delenv("NO_COLOR", raising=False)
     output.print_renderable(list_view.render(table(), list_view.ListView(Format.table, timezone.utc)))
     assert "\x1b[" not in buf.getvalue()

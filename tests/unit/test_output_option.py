@@ -62,7 +62,7 @@ def test_a_given_choice_becomes_the_format_and_the_defaults_follow_the_terminal(
 
 
 def test_records_text_is_the_one_record_dispatch() -> None:
-    recs = [{"a": 1, "b": True}, {"a": None, "b": False}]
+    recs: list[dict[str, object]] = [{"a": 1, "b": True}, {"a": None, "b": False}]
     assert emit.records_text(recs, Format.jsonl, ("a", "b"), ("b",)) == '{"b":true}\n{"b":false}\n'
     assert emit.records_text(recs, Format.csv, ("a", "b"), header=False) == "1,true\n,false\n"
     with pytest.raises(ValueError, match="not a record format: nagios"):

@@ -10,9 +10,11 @@ import json
 import subprocess
 import sys
 import textwrap
+from typing import cast
 
 import pytest
 import typer.main
+from typer.core import TyperGroup
 
 from kafka_offsets_cli.cli import app as app_module
 
@@ -59,7 +61,7 @@ def test_a_command_imports_only_its_own_module(name: str) -> None:
 
 def test_the_help_table_matches_each_commands_own_help() -> None:
     """``kafka-offsets --help`` lists COMMANDS' one-liners: each must be what the command itself says."""
-    root = typer.main.get_command(app_module.app)
+    root = cast(TyperGroup, typer.main.get_command(app_module.app))
     ctx = root.make_context("kafka-offsets", [], resilient_parsing=True)
     assert root.list_commands(ctx) == list(app_module.COMMANDS)
     for name, entry in app_module.COMMANDS.items():
