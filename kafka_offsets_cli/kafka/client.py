@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+import confluent_kafka
+
 from ..config import ClientSettings
 from ..models import ClusterMetadata, GroupDescription, GroupOffsets, Isolation, OffsetResult, TopicPartition
 from ..planner import OffsetRequest
@@ -117,8 +119,6 @@ class KafkaClient:
 
 def library_versions() -> tuple[str, str]:
     """confluent-kafka's and librdkafka's versions."""
-    import confluent_kafka
-
     ck = confluent_kafka.version()  # a (str, int) tuple in older releases, a str in newer ones
     rd = confluent_kafka.libversion()
     return str(ck[0] if isinstance(ck, tuple) else ck), str(rd[0] if isinstance(rd, tuple) else rd)
