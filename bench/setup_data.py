@@ -26,8 +26,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from confluent_kafka import ConsumerGroupTopicPartitions, KafkaException, Producer, TopicPartition
-from confluent_kafka.admin import AdminClient, NewTopic, OffsetSpec  # type: ignore[attr-defined]
+from confluent_kafka import ConsumerGroupTopicPartitions, KafkaException, TopicPartition
+from confluent_kafka.admin import OffsetSpec  # type: ignore[attr-defined]
+
+from dev.kafka_data import Record, admin, create_topic, produce, wait_for_leaders
 
 #: CreateTime of record 0 in every partition (2025-01-01T00:00:00Z).
 T0 = 1_735_689_600_000
@@ -97,13 +99,9 @@ def group_offsets(index: int) -> dict[tuple[str, int], int]:
     return out
 
 
-def _admin(bootstrap: str) -> Any:
-    return AdminClient({"bootstrap.servers": bootstrap, "socket.connection.setup.timeout.ms": 10000})
-
-
-def _ensure_topics(admin: Any, timeout: float) -> None:
+def _ensure_topics(bootstrap: str, client: Any, timeout: float) -> None:
     want = wanted_topics()
-    md = admin.list_topics(timeout=timeout)
+    md = client.list_topics(timeout=timeout)
     for name, parts in want.items():
         t = md.topics.get(name)
         if t is not None and t.error is None:
@@ -114,33 +112,9 @@ def _ensure_topics(admin: Any, timeout: float) -> None:
                 )
             continue
         t0 = time.monotonic()
-        fut = admin.create_topics(
-            [NewTopic(name, num_partitions=parts, replication_factor=1, config=dict(TOPIC_CONFIG))],
-            operation_timeout=timeout,
-            request_timeout=timeout,
-        )[name]
-        try:
-            fut.result(timeout=timeout + 5)
-        except KafkaException as e:
-            if "TOPIC_ALREADY_EXISTS" not in str(e):
-                raise
+        create_topic(bootstrap, name, parts, 1, TOPIC_CONFIG, timeout, exist_ok=True, client=client)
         _log(f"created {name} ({parts} partitions) in {time.monotonic() - t0:.1f}s")
-    # wait until every partition has a leader
-    deadline = time.monotonic() + timeout
-    while True:
-        md = admin.list_topics(timeout=timeout)
-        leaderless = sum(
-            1
-            for name in want
-            for p in (md.topics[name].partitions.values() if name in md.topics else ())
-            if p.leader < 0
-        )
-        missing = [n for n in want if n not in md.topics or len(md.topics[n].partitions) != want[n]]
-        if not leaderless and not missing:
-            return
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"{leaderless} partitions without leader, missing topics {missing}")
-        time.sleep(0.5)
+    wait_for_leaders(client, want, timeout)
 
 
 def _latest(admin: Any, tps: Sequence[tuple[str, int]], timeout: float) -> dict[tuple[str, int], int]:
@@ -176,42 +150,13 @@ def _latest(admin: Any, tps: Sequence[tuple[str, int]], timeout: float) -> dict[
 
 
 def _produce(bootstrap: str, todo: dict[tuple[str, int], range], timeout: float) -> int:
-    producer = Producer(
-        {
-            "bootstrap.servers": bootstrap,
-            "enable.idempotence": True,
-            "linger.ms": 20,
-            "message.timeout.ms": int(timeout * 1000),
-        }
-    )
-    errors: list[str] = []
-
-    def on_delivery(err: Any, _msg: Any) -> None:
-        if err is not None:
-            errors.append(str(err))
-
-    n = 0
+    by_topic: dict[str, list[Record]] = {}
     for (topic, partition), idx in todo.items():
-        for i in idx:
-            value = f"{topic}:{partition}:{i}".encode()
-            while True:
-                try:
-                    producer.produce(
-                        topic,
-                        value=value,
-                        partition=partition,
-                        timestamp=T0 + i * STEP_MS,
-                        on_delivery=on_delivery,
-                    )
-                    break
-                except BufferError:
-                    producer.poll(0.1)
-            n += 1
-        producer.poll(0)
-    left = producer.flush(timeout)
-    if left or errors:
-        raise RuntimeError(f"producing failed: {left} undelivered, errors {errors[:3]}")
-    return n
+        by_topic.setdefault(topic, []).extend(
+            (partition, T0 + i * STEP_MS, None, f"{topic}:{partition}:{i}".encode()) for i in idx
+        )
+    conf = {"linger.ms": 20, "message.timeout.ms": int(timeout * 1000)}
+    return sum(len(produce(bootstrap, topic, recs, timeout, **conf)) for topic, recs in by_topic.items())
 
 
 def _ensure_records(bootstrap: str, admin: Any, timeout: float) -> None:
@@ -265,10 +210,10 @@ def expected_group_lag() -> dict[str, int]:
 def ensure(bootstrap: str, *, timeout: float = 120.0) -> DataSet:
     """Create whatever part of the data set is missing on ``bootstrap``; return its description."""
     t0 = time.monotonic()
-    admin = _admin(bootstrap)
-    _ensure_topics(admin, timeout)
-    _ensure_records(bootstrap, admin, timeout)
-    _ensure_groups(admin, bootstrap, timeout)
+    client = admin(bootstrap, **{"socket.connection.setup.timeout.ms": 10000})
+    _ensure_topics(bootstrap, client, timeout)
+    _ensure_records(bootstrap, client, timeout)
+    _ensure_groups(client, bootstrap, timeout)
     _log(f"data set ready in {time.monotonic() - t0:.1f}s")
     return DataSet(bootstrap=bootstrap, group_lag=expected_group_lag())
 

@@ -20,10 +20,11 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
-from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
+from confluent_kafka import KafkaError, KafkaException
+from confluent_kafka.admin import AdminClient  # type: ignore[attr-defined]
+
+from dev.kafka_data import admin, commit_group_offsets, create_topic, produce, wait_for_leaders, watermarks
 
 ORDERS = "orders"
 PAYMENTS = "payments"
@@ -55,18 +56,6 @@ TOPICS = (
 )
 
 
-#: errors while a just-created topic's partition leaders are still being set up
-_LEADERS_SETTLING = frozenset(
-    {
-        KafkaError.NOT_LEADER_FOR_PARTITION,
-        KafkaError.LEADER_NOT_AVAILABLE,
-        KafkaError.UNKNOWN_TOPIC_OR_PART,
-        KafkaError._UNKNOWN_PARTITION,
-        KafkaError._UNKNOWN_TOPIC,
-    }
-)
-
-
 def _log(msg: str) -> None:
     print(f"[dev.seed] {msg}", file=sys.stderr, flush=True)
 
@@ -89,93 +78,25 @@ def order_timestamps(count: int, now_ms: int, rng: random.Random) -> list[int]:
     return ts
 
 
-def _admin(bootstrap: str) -> AdminClient:
-    return AdminClient({"bootstrap.servers": bootstrap})
+def _broker_count(client: AdminClient) -> int:
+    return len(client.list_topics(timeout=15).brokers)
 
 
-def _broker_count(admin: AdminClient) -> int:
-    return len(admin.list_topics(timeout=15).brokers)
-
-
-def _ensure_topics(admin: AdminClient, replication: int) -> list[str]:
-    existing = set(admin.list_topics(timeout=15).topics)
-    new = [
-        NewTopic(t.name, num_partitions=t.partitions, replication_factor=replication, config=t.config)
-        for t in TOPICS
-        if t.name not in existing
-    ]
+def _ensure_topics(bootstrap: str, client: AdminClient, replication: int) -> list[str]:
+    existing = set(client.list_topics(timeout=15).topics)
     created = []
-    if new:
-        for name, fut in admin.create_topics(new, operation_timeout=30).items():
-            try:
-                fut.result()
-                created.append(name)
-            except KafkaException as exc:
-                if exc.args[0].code() != KafkaError.TOPIC_ALREADY_EXISTS:
-                    raise
-    _wait_for_leaders(admin)
+    for t in TOPICS:
+        if t.name not in existing:
+            create_topic(bootstrap, t.name, t.partitions, replication, t.config, exist_ok=True, client=client)
+            created.append(t.name)
+    wait_for_leaders(client, {t.name: t.partitions for t in TOPICS})
     return created
 
 
-def _wait_for_leaders(admin: AdminClient, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        md = admin.list_topics(timeout=10)
-        ok = all(
-            t.name in md.topics
-            and len(md.topics[t.name].partitions) == t.partitions
-            and all(p.leader >= 0 for p in md.topics[t.name].partitions.values())
-            for t in TOPICS
-        )
-        if ok:
-            return
-        if time.monotonic() > deadline:
-            raise TimeoutError("demo topics have no leaders after 30s")
-        time.sleep(0.2)
-
-
-def _end_offsets(bootstrap: str, topic: str, partitions: int, timeout: float = 30.0) -> list[tuple[int, int]]:
-    """(low, high) watermarks per partition; retries while a just-created topic's leaders settle."""
-    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "dev-seed-watermarks"})
-    deadline = time.monotonic() + timeout
-    try:
-        while True:
-            try:
-                return [
-                    consumer.get_watermark_offsets(TopicPartition(topic, p), timeout=10)
-                    for p in range(partitions)
-                ]
-            except KafkaException as exc:
-                err = exc.args[0]
-                settling = err.retriable() or err.code() in _LEADERS_SETTLING
-                if not settling or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.2)
-    finally:
-        consumer.close()
-
-
-def _produce(bootstrap: str, topic: str, records: Sequence[tuple[int, int | None, str, str]]) -> None:
-    producer = Producer({"bootstrap.servers": bootstrap, "enable.idempotence": True, "linger.ms": 5})
-    errors: list[Any] = []
-
-    def on_delivery(err: Any, _msg: Any) -> None:
-        if err is not None:
-            errors.append(err)
-
-    for partition, ts, key, value in records:
-        kwargs: dict[str, Any] = {
-            "partition": partition,
-            "key": key,
-            "value": value,
-            "on_delivery": on_delivery,
-        }
-        if ts is not None:
-            kwargs["timestamp"] = ts
-        producer.produce(topic, **kwargs)
-        producer.poll(0)
-    if producer.flush(30) or errors:
-        raise RuntimeError(f"producing to {topic} failed: {errors[:3] or 'flush timed out'}")
+def _end_offsets(bootstrap: str, topic: str, partitions: int) -> list[tuple[int, int]]:
+    """(low, high) watermarks per partition (asked again while a just-created topic's leaders settle)."""
+    marks = watermarks(bootstrap, [(topic, p) for p in range(partitions)])
+    return [marks[(topic, p)] for p in range(partitions)]
 
 
 def seed_orders(bootstrap: str, now_ms: int) -> bool:
@@ -197,7 +118,7 @@ def seed_orders(bootstrap: str, now_ms: int) -> bool:
                 "ts": ts,
             }
             records.append((partition, ts, customer, json.dumps(value)))
-    _produce(bootstrap, ORDERS, records)
+    produce(bootstrap, ORDERS, records)
     return True
 
 
@@ -218,7 +139,7 @@ def seed_payments(bootstrap: str) -> bool:
     for n, batch in enumerate(rounds):
         if n:
             time.sleep(0.05)
-        _produce(bootstrap, PAYMENTS, batch)
+        produce(bootstrap, PAYMENTS, batch)
     return True
 
 
@@ -226,44 +147,25 @@ def seed_billing(bootstrap: str) -> dict[int, int]:
     """Commit ``billing``'s offsets on ``orders`` (end minus BILLING_LAG); returns {partition: offset}."""
     ends = _end_offsets(bootstrap, ORDERS, len(ORDERS_COUNTS))
     offsets = {p: max(low, high - BILLING_LAG[p]) for p, (low, high) in enumerate(ends)}
-    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": GROUP, "enable.auto.commit": False})
-    deadline = time.monotonic() + 60
-    try:
-        while True:
-            try:
-                result = consumer.commit(
-                    offsets=[TopicPartition(ORDERS, p, o) for p, o in offsets.items()], asynchronous=False
-                )
-                errors = [tp.error for tp in result or [] if tp.error is not None]
-                if errors:
-                    raise KafkaException(errors[0])
-                return offsets
-            except KafkaException as exc:
-                # the first commit on a fresh broker creates __consumer_offsets: wait for its coordinator
-                if not exc.args[0].retriable() and exc.args[0].code() != KafkaError.NOT_COORDINATOR:
-                    raise
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.25)
-    finally:
-        consumer.close()
+    commit_group_offsets(bootstrap, GROUP, {(ORDERS, p): o for p, o in offsets.items()})
+    return offsets
 
 
 def reset(bootstrap: str) -> None:
     """Delete the demo topics and the ``billing`` group (missing ones are ignored)."""
-    admin = _admin(bootstrap)
+    client = admin(bootstrap)
     try:
-        admin.delete_consumer_groups([GROUP], request_timeout=15)[GROUP].result()
+        client.delete_consumer_groups([GROUP], request_timeout=15)[GROUP].result()
     except KafkaException as exc:
         if exc.args[0].code() not in (KafkaError.GROUP_ID_NOT_FOUND, KafkaError._UNKNOWN_GROUP):
             _log(f"could not delete group {GROUP}: {exc}")
-    existing = set(admin.list_topics(timeout=15).topics)
+    existing = set(client.list_topics(timeout=15).topics)
     names = [t.name for t in TOPICS if t.name in existing]
     if names:
-        for fut in admin.delete_topics(names, operation_timeout=30).values():
+        for fut in client.delete_topics(names, operation_timeout=30).values():
             fut.result()
         deadline = time.monotonic() + 30
-        while set(names) & set(admin.list_topics(timeout=10).topics):
+        while set(names) & set(client.list_topics(timeout=10).topics):
             if time.monotonic() > deadline:
                 raise TimeoutError(f"topics {names} still listed 30s after deletion")
             time.sleep(0.2)
@@ -273,9 +175,9 @@ def seed(bootstrap: str, *, do_reset: bool = False, replication: int | None = No
     """Create the demo topics, records and group on ``bootstrap`` (idempotent)."""
     if do_reset:
         reset(bootstrap)
-    admin = _admin(bootstrap)
-    rf = replication or min(3, _broker_count(admin))
-    created = _ensure_topics(admin, rf)
+    client = admin(bootstrap)
+    rf = replication or min(3, _broker_count(client))
+    created = _ensure_topics(bootstrap, client, rf)
     now_ms = int(time.time() * 1000)
     orders_new = seed_orders(bootstrap, now_ms)
     payments_new = seed_payments(bootstrap)

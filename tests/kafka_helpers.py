@@ -1,7 +1,6 @@
-"""Helpers for tests that talk to the real broker: create topics, produce, commit, delete, run Kafka's tools.
-
-These use confluent-kafka directly (allowed in tests/ and dev/) and Kafka's own Java tools through
-``dev.kafka``, so tests can compare kafka-offsets against the reference implementation.
+"""Broker test helpers beyond the shared data ones (``dev.kafka_data``: topics, produce, commit, watermarks):
+transactions, deleting records, and Kafka's own Java tools through ``dev.kafka``, so tests can compare
+kafka-offsets against the reference implementation.
 """
 
 from __future__ import annotations
@@ -10,119 +9,14 @@ import subprocess
 import time
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
-from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
-from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
+from confluent_kafka import Producer, TopicPartition
 
 from dev import kafka as dev_kafka
-
-TP = tuple[str, int]
-#: (partition, offset) of a delivered record
-Delivered = tuple[int, int]
-#: (partition, CreateTime timestamp in ms or None for "now", key, value)
-Record = tuple[int, int | None, bytes | str | None, bytes | str | None]
+from dev.kafka_data import TP, Delivered, Record, admin, producer_conf, send
 
 GET_OFFSET_SHELL = "org.apache.kafka.tools.GetOffsetShell"
 CONSUMER_GROUP_COMMAND = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"
-
-
-def admin(bootstrap: str) -> AdminClient:
-    """A fresh AdminClient for ``bootstrap``."""
-    return AdminClient({"bootstrap.servers": bootstrap})
-
-
-def create_topic(
-    bootstrap: str,
-    name: str,
-    partitions: int = 1,
-    replication: int = 1,
-    config: Mapping[str, str] | None = None,
-    timeout: float = 30.0,
-) -> str:
-    """Create topic ``name`` and wait until metadata shows every partition with a leader; returns the name."""
-    client = admin(bootstrap)
-    futures = client.create_topics(
-        [
-            NewTopic(
-                name, num_partitions=partitions, replication_factor=replication, config=dict(config or {})
-            )
-        ],
-        operation_timeout=timeout,
-        request_timeout=timeout,
-    )
-    futures[name].result(timeout=timeout)
-    deadline = time.monotonic() + timeout
-    while True:
-        md = client.list_topics(topic=name, timeout=5)
-        t = md.topics.get(name)
-        if (
-            t is not None
-            and t.error is None
-            and len(t.partitions) == partitions
-            and all(p.leader >= 0 for p in t.partitions.values())
-        ):
-            return name
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"topic {name} not visible in metadata after {timeout}s")
-        time.sleep(0.1)
-
-
-def _producer_conf(bootstrap: str, **extra: Any) -> dict[str, Any]:
-    conf: dict[str, Any] = {
-        "bootstrap.servers": bootstrap,
-        "enable.idempotence": True,  # keeps per-partition order exactly as given
-        "linger.ms": 5,
-        "message.timeout.ms": 30000,
-    }
-    conf.update(extra)
-    return conf
-
-
-def _send(
-    producer: Producer, topic: str, records: Iterable[Record], sink: list[Delivered | Exception]
-) -> None:
-    def on_delivery(err: Any, msg: Any) -> None:
-        if err is not None:
-            sink.append(KafkaException(err))
-        else:
-            sink.append((msg.partition(), msg.offset()))
-
-    for partition, ts, key, value in records:
-        kwargs: dict[str, Any] = {
-            "partition": partition,
-            "key": key,
-            "value": value,
-            "on_delivery": on_delivery,
-        }
-        if ts is not None:
-            kwargs["timestamp"] = ts
-        while True:
-            try:
-                producer.produce(topic, **kwargs)
-                break
-            except BufferError:
-                producer.poll(0.1)
-        producer.poll(0)
-
-
-def produce(bootstrap: str, topic: str, records: Iterable[Record], timeout: float = 30.0) -> list[Delivered]:
-    """Produce ``records`` (partition, ts_ms|None, key, value) in order, flush, return (partition, offset)s.
-
-    Timestamps are producer-side CreateTime (the broker keeps them unless the topic is LogAppendTime);
-    None (or 0, which librdkafka treats as unset) means "now".
-    Raises on any delivery error.
-    """
-    producer = Producer(_producer_conf(bootstrap))
-    results: list[Delivered | Exception] = []
-    _send(producer, topic, records, results)
-    remaining = producer.flush(timeout)
-    if remaining:
-        raise TimeoutError(f"{remaining} record(s) to {topic} not delivered within {timeout}s")
-    errors = [r for r in results if isinstance(r, Exception)]
-    if errors:
-        raise errors[0]
-    return [r for r in results if not isinstance(r, Exception)]
 
 
 def produce_transactional(
@@ -140,12 +34,12 @@ def produce_transactional(
     transaction pins the partition's last stable offset, which read_committed readers see).
     """
     producer = Producer(
-        _producer_conf(bootstrap, **{"transactional.id": transactional_id or f"tx-{uuid.uuid4().hex[:12]}"})
+        producer_conf(bootstrap, **{"transactional.id": transactional_id or f"tx-{uuid.uuid4().hex[:12]}"})
     )
     producer.init_transactions(timeout)
     producer.begin_transaction()
     results: list[Delivered | Exception] = []
-    _send(producer, topic, records, results)
+    send(producer, topic, records, results)
     remaining = producer.flush(timeout)
     if remaining:
         raise TimeoutError(f"{remaining} transactional record(s) not delivered within {timeout}s")
@@ -188,63 +82,6 @@ def wait_transactions_settled(
         if time.monotonic() > deadline:
             raise TimeoutError(f"transactions on {topic} {list(partitions)} open after {timeout}s: {ends}")
         time.sleep(0.02)
-
-
-_COORDINATOR_NOT_READY = frozenset(
-    {
-        KafkaError.NOT_COORDINATOR,
-        KafkaError.COORDINATOR_NOT_AVAILABLE,
-        KafkaError.COORDINATOR_LOAD_IN_PROGRESS,
-        KafkaError._WAIT_COORD,
-        KafkaError._TRANSPORT,
-        KafkaError._TIMED_OUT,
-    }
-)
-
-
-def commit_group_offsets(
-    bootstrap: str,
-    group: str,
-    offsets: Mapping[TP, int],
-    metadata: str | None = None,
-    timeout: float = 60.0,
-) -> None:
-    """Commit ``offsets`` {(topic, partition): offset} for consumer group ``group`` with a real consumer.
-
-    The consumer does not join the group (standalone commit), so the group ends up Empty with those
-    committed offsets, as after a consumer application stopped.  Retries while the group coordinator
-    is not ready (the first commit on a fresh broker creates __consumer_offsets).
-    """
-    tps = []
-    for (topic, partition), offset in offsets.items():
-        tp = TopicPartition(topic, partition, offset)
-        if metadata is not None:
-            tp.metadata = metadata
-        tps.append(tp)
-    consumer = Consumer(
-        {
-            "bootstrap.servers": bootstrap,
-            "group.id": group,
-            "enable.auto.commit": False,
-            "enable.auto.offset.store": False,
-        }
-    )
-    deadline = time.monotonic() + timeout
-    try:
-        while True:
-            try:
-                result = consumer.commit(offsets=tps, asynchronous=False)
-                errors = [tp.error for tp in result or [] if tp.error is not None]
-                if errors:
-                    raise KafkaException(errors[0])
-                return
-            except KafkaException as exc:
-                err = exc.args[0]
-                if err.code() not in _COORDINATOR_NOT_READY or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.25)
-    finally:
-        consumer.close()
 
 
 def delete_records(bootstrap: str, offsets: Mapping[TP, int], timeout: float = 30.0) -> dict[TP, int]:
@@ -302,16 +139,3 @@ def get_offset_shell(bootstrap: str, *args: str, timeout: float = 120.0) -> Offs
 def consumer_groups(bootstrap: str, *args: str, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
     """Run kafka-consumer-groups (ConsumerGroupCommand) with ``--bootstrap-server bootstrap *args``."""
     return dev_kafka.run_tool(CONSUMER_GROUP_COMMAND, "--bootstrap-server", bootstrap, *args, timeout=timeout)
-
-
-def watermarks(bootstrap: str, tps: Sequence[TP], timeout: float = 10.0) -> dict[TP, tuple[int, int]]:
-    """(low, high) watermarks per partition, read with a plain consumer (independent of kafka-offsets)."""
-    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": f"wm-{uuid.uuid4().hex[:8]}"})
-    try:
-        out: dict[TP, tuple[int, int]] = {}
-        for topic, partition in tps:
-            low, high = consumer.get_watermark_offsets(TopicPartition(topic, partition), timeout=timeout)
-            out[(topic, partition)] = (int(low), int(high))
-        return out
-    finally:
-        consumer.close()

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from dev import kafka as dev_kafka
+from dev.kafka_data import produce
 from tests.cli_runner import cli
 from tests.fault_helpers import (
     REPO_ROOT,
@@ -34,7 +35,6 @@ from tests.fault_helpers import (
     start,
     wait_gone,
 )
-from tests.kafka_helpers import produce
 
 NOWHERE = "127.0.0.1:9"  # never contacted: every error below is found first
 

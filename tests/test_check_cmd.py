@@ -24,10 +24,10 @@ import pytest
 from confluent_kafka import Consumer
 from confluent_kafka import TopicPartition as CTP
 
+from dev.kafka_data import commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
 from tests.availability import unavailable
 from tests.cli_runner import cli, subprocess_cli
-from tests.kafka_helpers import commit_group_offsets, create_topic, produce
 
 KEEP = {"retention.ms": "-1"}
 MIN = 60_000

@@ -20,6 +20,7 @@ import pytest
 from confluent_kafka import Producer
 
 from dev import kafka as dev_kafka
+from dev.kafka_data import produce, producer_conf, send
 from kafka_offsets_cli.config import build_settings
 from kafka_offsets_cli.kafka import KafkaClient
 from kafka_offsets_cli.models import ClusterMetadata, OffsetSpec
@@ -34,7 +35,7 @@ from tests.fault_helpers import (
     run_timed,
     start,
 )
-from tests.kafka_helpers import _producer_conf, _send, get_offset_shell, produce
+from tests.kafka_helpers import get_offset_shell
 
 VICTIM = 2
 OTHERS = (1, 3)
@@ -151,9 +152,9 @@ def big(cluster: dev_kafka.Cluster) -> Iterator[BigLayout]:
 def _produce_slowly(bootstrap: str, topic: str, counts: dict[int, int]) -> None:
     """Produce counts[p] records to each partition p, exactly once (idempotent), with time to spare:
     brokers that just created thousands of partitions answer slowly."""
-    producer = Producer(_producer_conf(bootstrap, **{"message.timeout.ms": 180_000}))
+    producer = Producer(producer_conf(bootstrap, **{"message.timeout.ms": 180_000}))
     sink: list[Any] = []
-    _send(producer, topic, [(p, None, None, "x") for p, n in counts.items() for _ in range(n)], sink)
+    send(producer, topic, [(p, None, None, "x") for p, n in counts.items() for _ in range(n)], sink)
     assert producer.flush(200) == 0
     failed = [r for r in sink if isinstance(r, Exception)]
     assert not failed, failed[0]

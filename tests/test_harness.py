@@ -10,17 +10,13 @@ from confluent_kafka.admin import AdminClient, ConfigResource  # type: ignore[at
 
 from dev import kafka as dev_kafka
 from dev import seed
+from dev.kafka_data import admin, commit_group_offsets, create_topic, produce, watermarks
 from tests.kafka_helpers import (
-    admin,
-    commit_group_offsets,
     consumer_groups,
-    create_topic,
     delete_records,
     get_offset_shell,
     parse_offset_shell,
-    produce,
     produce_transactional,
-    watermarks,
 )
 
 

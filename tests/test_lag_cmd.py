@@ -12,6 +12,7 @@ import pytest
 from confluent_kafka import Consumer, KafkaError
 from confluent_kafka import TopicPartition as CTP
 
+from dev.kafka_data import admin, commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.config import build_settings
 from kafka_offsets_cli.kafka import KafkaClient
 from kafka_offsets_cli.lag.rows import lag_row
@@ -19,15 +20,7 @@ from kafka_offsets_cli.lag.timelag import time_lags
 from kafka_offsets_cli.models import Isolation, OffsetResult, OffsetSpec, TopicPartition
 from kafka_offsets_cli.planner import OffsetRequest
 from tests.cli_runner import bounded_watch, cli, subprocess_cli
-from tests.kafka_helpers import (
-    admin,
-    commit_group_offsets,
-    consumer_groups,
-    create_topic,
-    delete_records,
-    produce,
-    produce_transactional,
-)
+from tests.kafka_helpers import consumer_groups, delete_records, produce_transactional
 
 #: Keep every record whatever its timestamp (the broker's retention check would delete old ones).
 KEEP = {"retention.ms": "-1"}

@@ -10,15 +10,9 @@ from typing import Any
 
 import pytest
 
+from dev.kafka_data import commit_group_offsets, create_topic, produce
 from tests.cli_runner import cli, subprocess_cli
-from tests.kafka_helpers import (
-    commit_group_offsets,
-    create_topic,
-    delete_records,
-    get_offset_shell,
-    produce,
-    produce_transactional,
-)
+from tests.kafka_helpers import delete_records, get_offset_shell, produce_transactional
 
 BASE = 1_700_000_000_000
 # CreateTime timestamps deliberately out of order within partition 0: the highest (BASE+9s)

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from dev.kafka_data import create_topic, produce
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
 from tests.cli_runner import bounded_watch, cli, subprocess_cli
-from tests.kafka_helpers import create_topic, produce
 
 MIN = 60_000
 KEEP = {"retention.ms": "-1"}

@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 from confluent_kafka import Consumer
 
+from dev.kafka_data import commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.config import build_settings
 from kafka_offsets_cli.kafka import KafkaClient
 from kafka_offsets_cli.models import TopicPartition
 from tests.cli_runner import cli, subprocess_cli
-from tests.kafka_helpers import commit_group_offsets, consumer_groups, create_topic, produce
+from tests.kafka_helpers import consumer_groups
 
 KEEP = {"retention.ms": "-1"}
 S = 1000

@@ -21,10 +21,10 @@ import pytest
 
 from dev import kafka as dev_kafka
 from dev import secure
+from dev.kafka_data import commit_group_offsets, create_topic, produce
 from tests.availability import unavailable
 from tests.fault_helpers import Timed, assert_one_error_line, run_timed
 from tests.fault_helpers import admin as fault_admin
-from tests.kafka_helpers import commit_group_offsets, create_topic, produce
 
 pytestmark = pytest.mark.broker  # every test uses the module's own secure Kafka (``sec``)
 

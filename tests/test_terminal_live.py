@@ -18,7 +18,7 @@ import termios
 import time
 from pathlib import Path
 
-from tests import kafka_helpers as kh
+from dev import kafka_data as kd
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -37,10 +37,10 @@ def complete_bash(words: str, cword: int, **env: str) -> list[str]:
 
 
 def test_topics_and_groups_complete_live(bootstrap: str, topic_name: str) -> None:
-    kh.create_topic(bootstrap, topic_name, 2)
+    kd.create_topic(bootstrap, topic_name, 2)
     group = f"g-{topic_name}"
-    kh.produce(bootstrap, topic_name, [(0, None, None, b"x")])
-    kh.commit_group_offsets(bootstrap, group, {(topic_name, 0): 1})
+    kd.produce(bootstrap, topic_name, [(0, None, None, b"x")])
+    kd.commit_group_offsets(bootstrap, group, {(topic_name, 0): 1})
     prefix = topic_name[:-3]
     assert complete_bash(f"kafka-offsets list -b {bootstrap} -t {prefix}", 5) == [topic_name]
     words = f"kafka-offsets list --bootstrap-server={bootstrap} --topic-partitions x:1,{prefix}"
@@ -54,7 +54,7 @@ def test_topics_and_groups_complete_live(bootstrap: str, topic_name: str) -> Non
 
 
 def test_completion_from_environment_and_profiles(bootstrap: str, topic_name: str, tmp_path: Path) -> None:
-    kh.create_topic(bootstrap, topic_name, 1)
+    kd.create_topic(bootstrap, topic_name, 1)
     prefix = topic_name[:-3]
     got = complete_bash(f"kafka-offsets list -t {prefix}", 3, KAFKA_BOOTSTRAP_SERVERS=bootstrap)
     assert got == [topic_name]
@@ -68,8 +68,8 @@ def test_completion_from_environment_and_profiles(bootstrap: str, topic_name: st
 
 
 def test_list_uses_a_cluster_profile(bootstrap: str, topic_name: str, tmp_path: Path) -> None:
-    kh.create_topic(bootstrap, topic_name, 1)
-    kh.produce(bootstrap, topic_name, [(0, None, None, b"x")] * 3)
+    kd.create_topic(bootstrap, topic_name, 1)
+    kd.produce(bootstrap, topic_name, [(0, None, None, b"x")] * 3)
     cfg = tmp_path / "config.toml"
     cfg.write_text(f'[clusters.dev]\nbootstrap_servers = "{bootstrap}"\n')
     env = _env(KAFKA_OFFSETS_CONFIG=str(cfg), KAFKA_OFFSETS_CLUSTER="dev")
@@ -98,8 +98,8 @@ def _read_until(fd: int, deadline: float, done: object) -> bytes:
 
 
 def test_watch_jsonl_blocks_rates_and_ctrl_c(bootstrap: str, topic_name: str) -> None:
-    kh.create_topic(bootstrap, topic_name, 1)
-    kh.produce(bootstrap, topic_name, [(0, None, None, b"x")] * 10)
+    kd.create_topic(bootstrap, topic_name, 1)
+    kd.produce(bootstrap, topic_name, [(0, None, None, b"x")] * 10)
     p = subprocess.Popen(
         [sys.executable, "-m", "kafka_offsets_cli", "list", "-b", bootstrap, "-t", topic_name,
          "--watch", "1s", "-o", "jsonl"],
@@ -109,7 +109,7 @@ def test_watch_jsonl_blocks_rates_and_ctrl_c(bootstrap: str, topic_name: str) ->
     try:
         records = [json.loads(p.stdout.readline())]
         assert records[0]["offset"] == 10 and records[0]["in_per_s"] is None
-        kh.produce(bootstrap, topic_name, [(0, None, None, b"x")] * 500)
+        kd.produce(bootstrap, topic_name, [(0, None, None, b"x")] * 500)
         deadline = time.monotonic() + 60
         while records[-1]["offset"] < 510 and time.monotonic() < deadline:
             records.append(json.loads(p.stdout.readline()))
@@ -149,8 +149,8 @@ _COLOUR = re.compile(rb"\x1b\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38;[25];[0-9;]+)m")
 
 
 def test_terminal_table_groups_digits_and_honours_no_color(bootstrap: str, topic_name: str) -> None:
-    kh.create_topic(bootstrap, topic_name, 1)
-    kh.produce(bootstrap, topic_name, [(0, None, None, b"x")] * 1234)
+    kd.create_topic(bootstrap, topic_name, 1)
+    kd.produce(bootstrap, topic_name, [(0, None, None, b"x")] * 1234)
     args = [sys.executable, "-m", "kafka_offsets_cli", "list", "-b", bootstrap, "-t", topic_name]
     out = _pty_run(args, _env(TERM="xterm-256color"))
     assert b"1,234" in out
@@ -167,8 +167,8 @@ def test_terminal_table_groups_digits_and_honours_no_color(bootstrap: str, topic
 
 
 def test_watch_on_a_terminal_redraws_a_live_table_with_rates(bootstrap: str, topic_name: str) -> None:
-    kh.create_topic(bootstrap, topic_name, 1)
-    kh.produce(bootstrap, topic_name, [(0, None, None, b"x")] * 2000)
+    kd.create_topic(bootstrap, topic_name, 1)
+    kd.produce(bootstrap, topic_name, [(0, None, None, b"x")] * 2000)
     args = [sys.executable, "-m", "kafka_offsets_cli", "list", "-b", bootstrap, "-t", topic_name,
             "--watch", "1s"]
     out = _pty_run(args, _env(TERM="xterm-256color"), until=b"refresh 3 ")
