@@ -1,5 +1,5 @@
 """Developer tooling for kafka-offsets: a real Kafka harness (``dev.kafka``), demo data (``dev.seed``) and
-the topic/record/group-offset helpers the demo, the benchmarks and the broker tests share (``dev.kafka_data``).
+the topic, record and group-offset helpers the demo, the benchmarks and the tests share (``dev.kafka_data``).
 
 Not part of the installed package; run from the repository root, e.g. ``python -m dev.kafka up``.
 """
