@@ -252,25 +252,10 @@ class _Planner:
                     rec = _error_record(c.name, "lag", cluster, m.topic, m.partition, g, m.error)
                     self.records.append(rec)
                 if plan.empty:
+                    text = "the group has no committed offsets on the check's topics"
                     self.records.append(
-                        PartitionRecord(
-                            c.name,
-                            "lag",
-                            cluster,
-                            "",
-                            None,
-                            g,
-                            None,
-                            None,
-                            None,
-                            None,
-                            None,
-                            None,
-                            None,
-                            None,
-                            "no-commit",
-                            MonitoringStatus.WARNING,
-                            "the group has no committed offsets on the check's topics",
+                        _record(
+                            c.name, "lag", cluster, "", None, g, "no-commit", MonitoringStatus.WARNING, text
                         )
                     )
                     continue
@@ -314,25 +299,24 @@ def _literal_topics(checks: Sequence[LivenessCheck | LagCheck]) -> list[str]:
 def _error_record(
     check: str, kind: str, cluster: str, topic: str, partition: int | None, group: str | None, error: str
 ) -> PartitionRecord:
-    return PartitionRecord(
-        check,
-        kind,
-        cluster,
-        topic,
-        partition,
-        group,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        "error",
-        MonitoringStatus.UNKNOWN,
-        error or UNKNOWN_TOPIC_OR_PARTITION,
-    )
+    error = error or UNKNOWN_TOPIC_OR_PARTITION
+    return _record(check, kind, cluster, topic, partition, group, "error", MonitoringStatus.UNKNOWN, error)
+
+
+def _record(
+    check: str,
+    kind: str,
+    cluster: str,
+    topic: str,
+    partition: int | None,
+    group: str | None,
+    state: str,
+    status: MonitoringStatus,
+    error: str,
+) -> PartitionRecord:
+    """A record planning already decided: no offsets, a state and why."""
+    none = (None,) * 8  # committed, log_start, end, lag, time_lag_ms, offset, timestamp, age_ms
+    return PartitionRecord(check, kind, cluster, topic, partition, group, *none, state, status, error)
 
 
 def plan_checks(spec: CheckSpec, connect: Callable[[str], PlanSource]) -> CheckPlan:
