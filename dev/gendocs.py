@@ -123,7 +123,7 @@ def root_command() -> Any:
 
 
 def _context(cmd: Any, name: str, parent: Any = None) -> Any:
-    # the command's own context class: typer 0.12 runs on click, later typers on a vendored copy
+    # the command's own context class: older typers run on click, newer ones on a vendored copy
     return cmd.context_class(cmd, info_name=name, parent=parent)
 
 

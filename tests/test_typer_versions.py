@@ -1,8 +1,8 @@
 """The oldest and the newest typer that pyproject.toml allows both run the CLI: ``--help`` of the root and
 of every command, completion of a command name, the suggestion for a mistyped one.
 
-Each runs in a throwaway virtualenv holding only that typer (and what pip picks for it: typer 0.12–0.15
-runs on click, later ones on a vendored copy), with this source tree on PYTHONPATH. Needs PyPI (or a
+Each runs in a throwaway virtualenv holding only that typer (and what pip picks for it: older typers run
+on click, newer ones on a vendored copy), with this source tree on PYTHONPATH. Needs PyPI (or a
 pip cache); without it the test is skipped locally and fails under CI=true.
 """
 

@@ -97,7 +97,7 @@ class LazyGroup(TyperGroup):
 
     ``kafka-offsets list …`` imports only the ``list`` module (and what it needs); ``kafka-offsets
     --help`` and completing a command name import none. Only click's public ``Group`` API is used:
-    typer 0.12 runs on click itself and later typers on a vendored copy (``typer._click``), so a
+    older typers run on click itself and newer ones on a vendored copy (``typer._click``), so a
     reference to either breaks the other.
     """
 
