@@ -178,7 +178,7 @@ def _ensure_records(bootstrap: str, admin: Any, timeout: float) -> None:
 def _ensure_groups(admin: Any, bootstrap: str, timeout: float) -> None:
     # committed offsets through the product's client: on a cluster this new, a raw ListConsumerGroupOffsets
     # can crash the process (librdkafka#5040; KafkaClient.committed_offsets waits for the coordinator)
-    from kafka_offsets_cli.config import build_settings
+    from kafka_offsets_cli.connection.settings import build_settings
     from kafka_offsets_cli.kafka import KafkaClient
 
     with KafkaClient(build_settings(bootstrap, timeout_ms=int(timeout * 1000))) as client:

@@ -412,7 +412,8 @@ SEE_ALSO = (
 
 
 def _times() -> str:
-    from kafka_offsets_cli.timeparse import DURATION_FORMS, TIME_FORMS
+    from kafka_offsets_cli.parse.durations import DURATION_FORMS
+    from kafka_offsets_cli.parse.times import TIME_FORMS
 
     return (
         f"A TIME is one of: {TIME_FORMS}. A time without a zone is read in the --tz zone (UTC by default). "

@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from .models import ClusterMetadata, GroupDescription, GroupOffsets, Isolation, OffsetResult, TopicPartition
+from .models.groups import GroupDescription, GroupOffsets
+from .models.offsets import Isolation, OffsetResult
+from .models.topics import ClusterMetadata, TopicPartition
 
 if TYPE_CHECKING:
-    from .planner import OffsetRequest
+    from .plan.requests import OffsetRequest
 
 __all__ = [
     "ConfigSource",
@@ -115,12 +117,12 @@ class LagSource(OffsetSource, GroupReader, MarkerSource, Protocol):
 
 
 class RewindSource(OffsetSource, GroupReader, GroupWriter, Protocol):
-    """What rewinds need (:mod:`kafka_offsets_cli.rewind`)."""
+    """What rewinds need (:mod:`kafka_offsets_cli.rewind.execute`)."""
 
 
 class LivenessSource(OffsetSource, ConfigSource, Protocol):
-    """What the liveness use case needs (:mod:`kafka_offsets_cli.liveness`)."""
+    """What the liveness use case needs (:mod:`kafka_offsets_cli.liveness.collect`)."""
 
 
 class PlanSource(OffsetSource, GroupLister, GroupReader, ConfigSource, Protocol):
-    """What planning a Spark ``check`` needs from each cluster (:mod:`kafka_offsets_cli.spark.plan`)."""
+    """What planning a Spark ``check`` needs from each cluster (:mod:`kafka_offsets_cli.check.plan`)."""

@@ -21,11 +21,12 @@ from confluent_kafka import Producer
 
 from dev import kafka as dev_kafka
 from dev.kafka_data import produce, producer_conf, send
-from kafka_offsets_cli.config import build_settings
+from kafka_offsets_cli.connection.settings import build_settings
 from kafka_offsets_cli.kafka import KafkaClient
-from kafka_offsets_cli.models import ClusterMetadata, OffsetSpec
-from kafka_offsets_cli.queries import list_table
-from kafka_offsets_cli.selection import parse_selection
+from kafka_offsets_cli.models.offsets import OffsetSpec
+from kafka_offsets_cli.models.topics import ClusterMetadata
+from kafka_offsets_cli.parse.selection import parse_selection
+from kafka_offsets_cli.plan.queries import list_table
 from tests.fault_helpers import (
     assert_one_error_line,
     create_assigned,

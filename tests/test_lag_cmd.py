@@ -13,12 +13,13 @@ from confluent_kafka import Consumer, KafkaError
 from confluent_kafka import TopicPartition as CTP
 
 from dev.kafka_data import admin, commit_group_offsets, create_topic, produce
-from kafka_offsets_cli.config import build_settings
+from kafka_offsets_cli.connection.settings import build_settings
 from kafka_offsets_cli.kafka import KafkaClient
 from kafka_offsets_cli.lag.rows import lag_row
 from kafka_offsets_cli.lag.timelag import time_lags
-from kafka_offsets_cli.models import Isolation, OffsetResult, OffsetSpec, TopicPartition
-from kafka_offsets_cli.planner import OffsetRequest
+from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec
+from kafka_offsets_cli.models.topics import TopicPartition
+from kafka_offsets_cli.plan.requests import OffsetRequest
 from tests.cli_runner import bounded_watch, cli, subprocess_cli
 from tests.kafka_helpers import consumer_groups, delete_records, produce_transactional
 
@@ -277,7 +278,7 @@ def test_time_lag_matches_the_produced_timestamps(
     bootstrap: str, timed: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, prefix = timed
-    monkeypatch.setattr("kafka_offsets_cli.timeparse.now_ms", lambda: FIXED_NOW)
+    monkeypatch.setattr("kafka_offsets_cli.parse.times.now_ms", lambda: FIXED_NOW)
     run = cli("lag", "-b", bootstrap, "--group-regex", f"{prefix}-.*", "--time-lag", "-o", "json")
     assert run.code == 0, run.stderr
     times = {0: P0, 1: P1, 2: P2}

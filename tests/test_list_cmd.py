@@ -274,11 +274,12 @@ def test_a_dotted_topic_name_is_a_regex_as_in_getoffsetshell(bootstrap: str, top
 
 def test_plain_names_are_described_not_listed(bootstrap: str, topics: Topics) -> None:
     """A selection of plain names costs one describe request, not a listing of the whole cluster."""
-    from kafka_offsets_cli.config import build_settings
+    from kafka_offsets_cli.connection.settings import build_settings
     from kafka_offsets_cli.kafka import KafkaClient
-    from kafka_offsets_cli.models import ClusterMetadata, OffsetSpec
-    from kafka_offsets_cli.queries import list_table
-    from kafka_offsets_cli.selection import parse_selection
+    from kafka_offsets_cli.models.offsets import OffsetSpec
+    from kafka_offsets_cli.models.topics import ClusterMetadata
+    from kafka_offsets_cli.parse.selection import parse_selection
+    from kafka_offsets_cli.plan.queries import list_table
 
     class Recorder:
         """The real client, recording each metadata call's arguments (nothing is faked)."""

@@ -14,9 +14,9 @@ import pytest
 from confluent_kafka import Consumer
 
 from dev.kafka_data import commit_group_offsets, create_topic, produce
-from kafka_offsets_cli.config import build_settings
+from kafka_offsets_cli.connection.settings import build_settings
 from kafka_offsets_cli.kafka import KafkaClient
-from kafka_offsets_cli.models import TopicPartition
+from kafka_offsets_cli.models.topics import TopicPartition
 from tests.cli_runner import cli, subprocess_cli
 from tests.kafka_helpers import consumer_groups
 

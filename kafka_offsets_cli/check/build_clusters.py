@@ -11,9 +11,10 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..config import Setting, build_settings, is_secret, load_command_config, translate_java
+from ..connection.properties import Setting, load_command_config, translate_java
+from ..connection.settings import build_settings, is_secret
 from ..errors import ConfigError, UsageError
-from ..models import Isolation
+from ..models.offsets import Isolation
 from .document import Node
 from .problems import child
 from .spec import CLUSTER_KEYS, ClusterSpec

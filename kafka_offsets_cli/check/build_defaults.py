@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..planner import DEFAULT_CHUNK
+from ..plan.requests import DEFAULT_CHUNK
 from .document import Node
 from .problems import child
 from .spec import DEFAULT_KEYS, DEFAULT_TASK_SIZE, HISTORY_KEYS, HistoryRules

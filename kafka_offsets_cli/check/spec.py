@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
-from ..config import ClientSettings
-from ..planner import DEFAULT_CHUNK
+from ..connection.settings import ClientSettings
+from ..plan.requests import DEFAULT_CHUNK
 
 __all__ = [
     "CHECK_TYPES",

@@ -11,9 +11,9 @@ import re
 import warnings
 from collections.abc import Mapping
 
-from ..config import is_secret
+from ..connection.settings import is_secret
 from ..errors import UsageError
-from ..timeparse import parse_duration
+from ..parse.durations import parse_duration
 from .document import Node
 from .problems import Problems, child, describe
 

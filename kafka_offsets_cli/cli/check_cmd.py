@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from ..errors import KafkaOffsetsError, MonitoringStatus, UsageError, interrupted
+from ..errors import KafkaOffsetsError, MonitoringStatus, UsageError
 from .app import command_help, is_debug
 from .boundary import boundary
 from .options import OUT, OUTPUTS, CheckOutputOpt, Format, TzOpt
-
-if TYPE_CHECKING:
-    from ..check.spec import CheckSpec
-    from ..check_report import CheckReport
-    from ..spark.plan import CheckPlan
-    from ..spark.progress import StageProgress
 
 SPARK = "Spark"
 HISTORY = "History and files"
@@ -156,7 +150,8 @@ def check_cmd(
     status = MonitoringStatus.UNKNOWN
     with boundary(debug, monitoring=True):
         from ..check.load import load_spec
-        from ..timeparse import parse_tz
+        from ..parse.times import parse_tz
+        from .check_run import run, show, show_timings, unknown, validated
 
         zone = parse_tz(tz)
         fmt = OUTPUTS["check"].choose(output)
@@ -175,25 +170,25 @@ def check_cmd(
             check_dir(history)
         parsed = load_spec(spec)
         if validate:
-            _validated(parsed)
+            validated(parsed)
             raise typer.Exit(0)
         try:
             everything = fmt is Format.json or prometheus_file is not None
-            report = _run(
+            report = run(
                 parsed, master, spark_conf, spark_ui, history, write, write_dir, everything, worst, debug
             )
         except KafkaOffsetsError as e:
             if not isinstance(e, UsageError):
-                _unknown(e, fmt, prometheus_file)
+                unknown(e, fmt, prometheus_file)
             raise
         if prometheus_file:
-            from ..render.check import prometheus
+            from ..render.check_monitoring import prometheus
             from .textfile import write_atomic
 
             write_atomic(prometheus_file, prometheus(report))
         if timings:
-            _show_timings(report)
-        _show(report, fmt, zone, worst)
+            show_timings(report)
+        show(report, fmt, zone, worst)
         status = report.status
     raise typer.Exit(int(status))
 
@@ -206,169 +201,3 @@ def _parse_conf(items: list[str]) -> list[tuple[str, str]]:
             raise UsageError(f"--conf {item!r}: expected KEY=VALUE")
         out.append((key.strip(), value))
     return out
-
-
-def _validated(spec: CheckSpec) -> None:
-    from .output import err_console
-
-    kinds = {t: sum(1 for c in spec.checks if c.type == t) for t in ("liveness", "lag")}
-    err_console().print(
-        f"{spec.source}: valid: {len(spec.checks)} check(s) "
-        f"({kinds['liveness']} liveness, {kinds['lag']} lag) on {len(spec.clusters)} cluster(s)",
-        highlight=False,
-        soft_wrap=True,
-    )
-
-
-def _run(
-    spec: CheckSpec,
-    master: str,
-    conf: list[tuple[str, str]],
-    ui: bool,
-    history: str | None,
-    write: WriteFormat | None,
-    write_dir: str | None,
-    everything: bool,
-    worst: int,
-    debug: bool,
-) -> CheckReport:
-    import time
-
-    from ..spark.progress import StageProgress
-    from .output import err_console, stderr_is_tty
-
-    progress = StageProgress(console=err_console() if stderr_is_tty() else None)
-    t0 = time.monotonic()
-    with progress.shown():
-        progress.set("planning")
-        plan = _plan(spec, debug)
-        plan_s = time.monotonic() - t0
-        if not plan.units and not plan.records:
-            report = _without_data(spec, plan)
-        else:
-            report = _spark(
-                spec, plan, progress, master, conf, ui, history, write, write_dir, everything, worst, debug
-            )
-    times = {"plan": round(plan_s, 3), **report.timings, "total": round(time.monotonic() - t0, 3)}
-    from dataclasses import replace
-
-    return replace(report, timings=times)
-
-
-def _plan(spec: CheckSpec, debug: bool) -> CheckPlan:
-    from ..kafka import KafkaClient
-    from ..spark.plan import plan_checks
-
-    clients: list[KafkaClient] = []
-
-    def connect(name: str) -> KafkaClient:
-        c = KafkaClient(spec.clusters[name].settings, debug=debug)
-        clients.append(c)
-        return c
-
-    try:
-        return plan_checks(spec, connect)
-    finally:
-        for c in clients:
-            c.close()
-
-
-def _without_data(spec: CheckSpec, plan: CheckPlan) -> CheckReport:
-    """Nothing reachable or selected: every check is UNKNOWN with its problems (no Spark needed)."""
-    from ..check_report import CheckReport
-    from ..liveness import worst
-    from ..spark.evaluate import check_result
-    from ..timeparse import now_ms
-
-    results = tuple(check_result(c, plan.problems.get(c.name, ()), {}, 0) for c in spec.checks)
-    return CheckReport(
-        worst(r.status for r in results),
-        results,
-        (),
-        now_ms(),
-        0,
-        True,
-        {},
-        None,
-        tuple(spec.clusters),
-        plan.down,
-    )
-
-
-def _spark(
-    spec: CheckSpec,
-    plan: CheckPlan,
-    progress: StageProgress,
-    master: str,
-    conf: list[tuple[str, str]],
-    ui: bool,
-    history: str | None,
-    write: WriteFormat | None,
-    write_dir: str | None,
-    everything: bool,
-    worst: int,
-    debug: bool,
-) -> CheckReport:
-    from dataclasses import replace
-
-    from ..spark.pipeline import RunOptions, run_check
-    from ..spark.session import SessionOptions, job_failure, start_session
-
-    progress.set("starting Spark")
-    runtime = start_session(SessionOptions(master=master, debug=debug, ui=ui, conf=tuple(conf)))
-    try:
-        options = RunOptions(
-            history_dir=history,
-            write_format=write.value if write else None,
-            write_dir=write_dir,
-            all_records=everything,
-            worst=worst,
-            debug=debug,
-        )
-        try:
-            report = run_check(runtime, spec, plan, options, progress)
-        except Exception as e:
-            if isinstance(e, KafkaOffsetsError) or interrupted(e):
-                raise  # the boundary's: a tool error, or a Ctrl-C that surfaced as a py4j error
-            raise job_failure(e) from e  # a failed Spark job (Py4JJavaError, PySparkException…): one line
-    finally:
-        progress.set("stopping Spark")
-        runtime.stop()
-    return replace(report, timings={"session": round(runtime.started_s, 3), **report.timings})
-
-
-def _unknown(err: KafkaOffsetsError, fmt: Format, prometheus_file: str | None) -> None:
-    """When the check could not run: the UNKNOWN nagios line and an ``up 0`` textfile."""
-    from ..render.check import SERVICE, prometheus_down
-    from ..render.monitoring import nagios_line
-    from ..timeparse import now_ms
-    from .output import write
-
-    if prometheus_file:
-        from .textfile import write_atomic
-
-        write_atomic(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()))
-    if fmt is Format.nagios:
-        write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))
-
-
-def _show_timings(report: CheckReport) -> None:
-    from .output import err_console
-
-    text = ", ".join(f"{k} {v:.2f}s" for k, v in report.timings.items())
-    err_console().print(f"kafka-offsets: timings: {text}", highlight=False, soft_wrap=True)
-
-
-def _show(report: CheckReport, fmt: Format, zone: object, worst: int) -> None:
-    from datetime import tzinfo
-
-    from ..render import check as r
-    from .output import print_renderable, write
-
-    assert isinstance(zone, tzinfo)
-    if fmt is Format.table:
-        print_renderable(r.rich_summary(report, zone, worst=worst))
-    elif fmt is Format.nagios:
-        write(r.nagios(report))
-    elif fmt is Format.json:
-        write(r.json_document(report))

@@ -106,7 +106,7 @@ def complete_groups(ctx: typer.Context, args: list[str], incomplete: str) -> lis
 def complete_clusters(ctx: typer.Context, args: list[str], incomplete: str) -> list[str]:
     """Completion of ``--cluster``: profile names from the config file."""
     try:
-        from ..profiles import load_file
+        from ..connection.profiles import load_file
 
         return [n for n in load_file().names() if n.startswith(incomplete)]
     except Exception:  # a completion is silent on every failure

@@ -7,9 +7,10 @@ from typing import Any
 
 import typer
 
-from ..config import is_secret
-from ..models import Isolation
-from ..profiles import Connection, config_path
+from ..connection.profiles import config_path
+from ..connection.resolver import Connection
+from ..connection.settings import is_secret
+from ..models.offsets import Isolation
 from .app import command_help, is_debug
 from .boundary import boundary
 from .connection import connect, connection_options
@@ -107,7 +108,7 @@ def _print(doc: Mapping[str, Any], fmt: Format) -> None:
 def path_cmd(ctx: typer.Context) -> None:
     """The config file's path."""
     with boundary(is_debug(ctx)):
-        from ..profiles import config_path
+        from ..connection.profiles import config_path
         from .output import warn, write
 
         p = config_path()
@@ -120,7 +121,7 @@ def path_cmd(ctx: typer.Context) -> None:
 def list_profiles_cmd(ctx: typer.Context, output: ConfigOutputOpt = Format.text) -> None:
     """The cluster profiles (name, bootstrap servers; the default marked)."""
     with boundary(is_debug(ctx)):
-        from ..profiles import load_file
+        from ..connection.profiles import load_file
         from .emit import records_text
         from .output import write
 

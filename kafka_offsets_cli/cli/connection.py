@@ -3,7 +3,7 @@
 Every command declares the connection options for typer (``BootstrapOpt``,
 ``ClusterOpt``… in :mod:`.options`) and reads them here; shell completion reads
 them the same way; all resolve them with
-:func:`kafka_offsets_cli.profiles.resolve_connection`, so ``config show`` reports
+:func:`kafka_offsets_cli.connection.resolver.resolve_connection`, so ``config show`` reports
 what a command would use.
 """
 
@@ -13,9 +13,9 @@ from collections.abc import Mapping
 
 import typer
 
-from ..config import ClientSettings
-from ..models import Isolation
-from ..profiles import Connection, ConnectionOptions, resolve_connection
+from ..connection.resolver import Connection, ConnectionOptions, resolve_connection
+from ..connection.settings import ClientSettings
+from ..models.offsets import Isolation
 from .complete import context_connection
 from .output import warn
 
@@ -41,7 +41,10 @@ def connection_options(ctx: typer.Context, *, timeout: str | None = None) -> Con
 
 
 def connect(options: ConnectionOptions, environ: Mapping[str, str] | None = None) -> Connection:
-    """The options resolved by :func:`~kafka_offsets_cli.profiles.resolve_connection`, warnings on stderr."""
+    """The options resolved by :func:`~kafka_offsets_cli.connection.resolver.resolve_connection`.
+
+    Warnings go to stderr.
+    """
     return resolve_connection(options, environ, warn=warn)
 
 

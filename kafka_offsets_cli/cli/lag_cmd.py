@@ -11,7 +11,7 @@ import typer
 from ..errors import NotFound, PartialFailure, UsageError
 from ..lag.rows import COLUMNS
 from ..lag.summary import SortKey
-from ..models import Isolation
+from ..models.offsets import Isolation
 from .app import command_help, is_debug
 from .boundary import boundary
 from .connection import connection_settings
@@ -40,10 +40,10 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from ..config import ClientSettings
+    from ..connection.settings import ClientSettings
     from ..kafka import KafkaClient
     from ..lag.collect import LagReport
-    from ..selection import Selection
+    from ..parse.selection import Selection
     from .lag_view import LagView
 
 

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..errors import PartialFailure, UsageError
-from ..models import Isolation
+from ..models.offsets import Isolation
 from ..render.order import SortKey
 
 if TYPE_CHECKING:
-    from ..config import ClientSettings
-    from ..models import OffsetSpec, OffsetTable
-    from ..selection import Selection
+    from ..connection.settings import ClientSettings
+    from ..models.offsets import OffsetSpec, OffsetTable
+    from ..parse.selection import Selection
     from .list_view import ListView
 from .app import command_help, is_debug
 from .boundary import boundary
@@ -103,9 +103,9 @@ def list_cmd(
     """Offsets of partitions by spec."""
     debug = is_debug(ctx)
     with boundary(debug):
+        from ..parse.specs import parse_specs
+        from ..parse.times import now_ms, parse_tz
         from ..render.offsets import COLUMNS
-        from ..specs import parse_specs
-        from ..timeparse import now_ms, parse_tz
         from .emit import parse_columns
         from .list_view import RATE_FIELD
 
@@ -142,7 +142,7 @@ def _fetch(
     settings: ClientSettings, selection: Selection, specs: Sequence[OffsetSpec], debug: bool
 ) -> OffsetTable:
     from ..kafka import KafkaClient
-    from ..queries import list_table
+    from ..plan.queries import list_table
     from .output import progress
 
     with progress("Fetching metadata…") as update, KafkaClient(settings, debug=debug) as client:
@@ -165,7 +165,7 @@ def _watch(
     debug: bool,
 ) -> None:
     from ..kafka import KafkaClient
-    from ..queries import list_table
+    from ..plan.queries import list_table
     from . import list_view
 
     with KafkaClient(settings, debug=debug) as client:

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from datetime import tzinfo
 from typing import TYPE_CHECKING, Any
 
-from ..models import OffsetSpec, OffsetTable, SpecKind, TopicPartition
+from ..models.offsets import OffsetSpec, OffsetTable, SpecKind
+from ..models.topics import TopicPartition
 from ..render.order import SortKey, partition_order
 from .emit import block_text, records_text
 from .emit import show as show_output

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ..errors import ClusterError, KafkaOffsetsError, MonitoringStatus, UsageError
-from ..liveness import COLUMNS, DEFAULT_FUTURE_TOLERANCE_MS
-from ..models import Isolation
+from ..liveness.rules import COLUMNS, DEFAULT_FUTURE_TOLERANCE_MS
+from ..models.offsets import Isolation
 from .app import command_help, is_debug
 from .boundary import boundary
 from .connection import connection_settings
@@ -39,10 +39,10 @@ from .options import (
 
 if TYPE_CHECKING:
 
-    from ..config import ClientSettings
+    from ..connection.settings import ClientSettings
     from ..kafka import KafkaClient
-    from ..liveness import LivenessReport
-    from ..selection import Selection
+    from ..liveness.report import LivenessReport
+    from ..parse.selection import Selection
     from .liveness_view import LivenessSnapshot, LivenessView
 
 CHECK = "Check"
@@ -197,7 +197,8 @@ def liveness_cmd(
     debug = is_debug(ctx)
     status = MonitoringStatus.UNKNOWN
     with boundary(debug, monitoring=True):
-        from ..timeparse import parse_duration, parse_tz
+        from ..parse.durations import parse_duration
+        from ..parse.times import parse_tz
         from .emit import parse_columns
         from .liveness_view import RATE_FIELD, LivenessView
 
@@ -257,13 +258,13 @@ class _Check:
 
     def run(self, client: KafkaClient) -> LivenessReport:
         """One max-timestamp round."""
-        from ..liveness import collect
+        from ..liveness.collect import collect
 
         return collect(client, self.selection, self.warn_ms, self.crit_ms, **self._options())
 
     def snapshot(self, client: KafkaClient) -> LivenessSnapshot:
         """One max-timestamp + latest round, for ``--watch``."""
-        from ..liveness import collect_with_ends
+        from ..liveness.collect import collect_with_ends
         from .liveness_view import LivenessSnapshot
 
         report, ends = collect_with_ends(
@@ -313,8 +314,8 @@ def _watch(
             snap = check.snapshot(client)
         except ClusterError:
             if prometheus_file:
+                from ..parse.times import now_ms
                 from ..render.liveness import prometheus_down
-                from ..timeparse import now_ms
                 from .textfile import write_atomic
 
                 write_atomic(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()))
@@ -329,9 +330,9 @@ def _watch(
 
 def _unknown(err: KafkaOffsetsError, fmt: Format, prometheus_file: str | None) -> None:
     """On a cluster failure: the UNKNOWN nagios line on stdout and an ``up 0`` textfile, then exit 3."""
+    from ..parse.times import now_ms
     from ..render.liveness import SERVICE, prometheus_down
     from ..render.monitoring import nagios_line
-    from ..timeparse import now_ms
     from .output import write
 
     if prometheus_file and isinstance(err, ClusterError):

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from datetime import tzinfo
 from typing import Any
 
-from ..liveness import COLUMNS, LivenessReport
-from ..models import TopicPartition
+from ..liveness.report import LivenessReport
+from ..liveness.rules import COLUMNS
+from ..models.topics import TopicPartition
 from .emit import block_text, records_text
 from .emit import show as show_output
 from .options import Format

@@ -9,16 +9,11 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
 
 import typer
 
-from ..models import Isolation
-from .complete import (
-    complete_clusters,
-    complete_groups,
-    complete_topic_partitions,
-    complete_topics,
-)
+from ..models.offsets import Isolation
+from .complete import complete_clusters, complete_groups, complete_topic_partitions, complete_topics
 
 if TYPE_CHECKING:
-    from ..selection import Selection
+    from ..parse.selection import Selection
 
 CONN = "Connection"
 SEL = "Selection"
@@ -290,7 +285,7 @@ def selection_from(
     exclude_internal_topics: bool,
 ) -> Selection:
     """The shared selection options as a :class:`Selection` (none given: all topics)."""
-    from ..selection import parse_selection
+    from ..parse.selection import parse_selection
 
     return parse_selection(
         topics=topic or (),

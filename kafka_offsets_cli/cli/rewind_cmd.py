@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..errors import PartialFailure, UsageError
-from ..models import Isolation
-from ..rewind import COLUMNS
+from ..models.offsets import Isolation
+from ..rewind.plan import COLUMNS
 from .app import command_help, is_debug
 from .boundary import boundary
 from .connection import connection_settings
@@ -36,9 +36,9 @@ from .options import (
 if TYPE_CHECKING:
     from datetime import tzinfo
 
-    from ..config import ClientSettings
-    from ..rewind import Plan, Target
-    from ..selection import Selection
+    from ..connection.settings import ClientSettings
+    from ..parse.selection import Selection
+    from ..rewind.plan import Plan, Target
 
 RESET = "Reset"
 
@@ -143,7 +143,7 @@ def rewind_cmd(
     """Reset a consumer group's offsets (dry run by default)."""
     debug = is_debug(ctx)
     with boundary(debug):
-        from ..timeparse import now_ms, parse_tz
+        from ..parse.times import now_ms, parse_tz
         from .emit import parse_columns
 
         groups = list(dict.fromkeys(group or ()))
@@ -159,9 +159,9 @@ def rewind_cmd(
 
 
 def _target(to: str | None, shift_by: int | None, now: int, zone: tzinfo) -> Target:
-    from ..models import SpecKind
-    from ..rewind import Target
-    from ..specs import parse_spec
+    from ..models.offsets import SpecKind
+    from ..parse.specs import parse_spec
+    from ..rewind.plan import Target
 
     if (to is None) == (shift_by is None):
         raise UsageError("give one target: --to TIME|earliest|latest or --shift-by N")
@@ -189,8 +189,9 @@ def _run(
 ) -> None:
     from ..kafka import KafkaClient
     from ..render.rewind import summary
-    from ..rewind import build_plan, export_csv
-    from ..rewind import execute as commit
+    from ..rewind.execute import build_plan
+    from ..rewind.execute import execute as commit
+    from ..rewind.plan import export_csv
     from .output import err_console, progress
 
     with KafkaClient(settings, debug=debug) as client:
@@ -225,8 +226,8 @@ def _show(plan: Plan, fmt: Format, cols: list[str] | None, no_headers: bool) -> 
 
 
 def _warnings(plan: Plan, zone: tzinfo) -> None:
-    from ..rewind import Note
-    from ..timeparse import format_time
+    from ..parse.times import format_time
+    from ..rewind.plan import Note
     from .output import warn
 
     for topic, err in plan.missing_topics:

@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..errors import KafkaOffsetsError, UsageError, interrupted
-from ..timeparse import format_duration, parse_duration
+from ..parse.durations import format_duration, parse_duration
 
 K = TypeVar("K", bound=Hashable)
 S = TypeVar("S")

@@ -8,7 +8,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from confluent_kafka import KafkaException, TopicCollection
 from confluent_kafka.admin import ConfigResource, ResourceType  # type: ignore[attr-defined]
 
-from ..models import ClusterMetadata, PartitionInfo, TopicInfo
+from ..models.topics import ClusterMetadata, PartitionInfo, TopicInfo
 from .errors import error_name
 from .session import Session
 from .settings import log

@@ -6,9 +6,11 @@ from collections.abc import Callable, Mapping, Sequence
 
 import confluent_kafka
 
-from ..config import ClientSettings
-from ..models import ClusterMetadata, GroupDescription, GroupOffsets, Isolation, OffsetResult, TopicPartition
-from ..planner import OffsetRequest
+from ..connection.settings import ClientSettings
+from ..models.groups import GroupDescription, GroupOffsets
+from ..models.offsets import Isolation, OffsetResult
+from ..models.topics import ClusterMetadata, TopicPartition
+from ..plan.requests import OffsetRequest
 from .admin import TopicReader
 from .groups import GroupReader
 from .list_offsets import OffsetLister

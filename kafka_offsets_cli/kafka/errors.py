@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from confluent_kafka import KafkaError, KafkaException
 
-from ..config import ClientSettings, is_secret
+from ..connection.settings import ClientSettings, is_secret
 from ..errors import AuthenticationFailed, ClusterUnreachable, ConfigError
 
 #: Kafka protocol error names by code (librdkafka's names differ for some).

@@ -10,7 +10,8 @@ from typing import Any
 from confluent_kafka import ConsumerGroupTopicPartitions, KafkaException
 from confluent_kafka import TopicPartition as CTopicPartition
 
-from ..models import GroupDescription, GroupOffsets, TopicPartition
+from ..models.groups import GroupDescription, GroupOffsets
+from ..models.topics import TopicPartition
 from .errors import COORDINATOR_NOT_READY, error_name
 from .session import Session
 from .settings import log

@@ -24,8 +24,9 @@ from confluent_kafka import TopicPartition as CTopicPartition
 from confluent_kafka import cimpl as _cimpl
 from confluent_kafka.admin import OffsetSpec as COffsetSpec  # type: ignore[attr-defined]
 
-from ..models import Isolation, OffsetResult, OffsetSpec, SpecKind, TopicPartition
-from ..planner import DEFAULT_CHUNK, OffsetRequest, plan_queries
+from ..models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
+from ..models.topics import TopicPartition
+from ..plan.requests import DEFAULT_CHUNK, OffsetRequest, plan_queries
 from .errors import RETRIABLE, error_name
 from .session import Session
 from .settings import log

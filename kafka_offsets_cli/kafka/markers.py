@@ -14,7 +14,7 @@ from typing import Any
 from confluent_kafka import Consumer, KafkaError, KafkaException
 from confluent_kafka import TopicPartition as CTopicPartition
 
-from ..models import TopicPartition
+from ..models.topics import TopicPartition
 from .errors import error_name
 from .session import Session
 from .settings import marker_consumer_config

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from confluent_kafka import KafkaError, KafkaException
 from confluent_kafka.admin import AdminClient
 
-from ..config import ClientSettings, redact
+from ..connection.settings import ClientSettings, redact
 from ..errors import AuthenticationFailed, ConfigError, KafkaOffsetsError
 from .deadline import Deadline, answer_wait
 from .errors import CLUSTER_DOWN, auth_failure, cluster_unreachable, config_error, error_name

@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..config import ClientSettings, is_secret, redact
+from ..connection.settings import ClientSettings, is_secret, redact
 
 log = logging.getLogger("kafka_offsets.client")
 rdlog = logging.getLogger("kafka_offsets.librdkafka")

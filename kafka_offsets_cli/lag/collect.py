@@ -16,10 +16,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import NotFound, UsageError
-from ..models import GroupDescription, Isolation, OffsetSpec, TopicPartition
-from ..planner import DEFAULT_CHUNK
-from ..queries import fetch_offsets, selection_metadata
-from ..selection import Missing, Selection, resolve
+from ..models.groups import GroupDescription
+from ..models.offsets import Isolation, OffsetSpec
+from ..models.topics import TopicPartition
+from ..parse.selection import Selection
+from ..plan.queries import fetch_offsets, selection_metadata
+from ..plan.requests import DEFAULT_CHUNK
+from ..plan.resolve import Missing, resolve
 from ..sources import GroupLister, LagSource
 from .markers import MarkerCount, count_markers, marker_candidates, with_markers
 from .plan import GroupPlan, assemble_rows, offsets_needed, plan_group
@@ -133,7 +136,7 @@ def lag_rows(
     if not time_lag:
         return LagRows(rows=tuple(rows), markers=markers)
 
-    from ..timeparse import now_ms
+    from ..parse.times import now_ms
 
     lags = time_lags(source, rows, isolation=isolation, chunk_size=chunk_size, leaders=leaders)
     rows = with_time_lag_errors(with_time_lags(rows, lags, now_ms()), lags)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from ..models import TopicPartition
+from ..models.topics import TopicPartition
 from .rows import LagRow, LagState
 
 #: The marker check's answer for each (partition, offset): control record or not, or an error name.

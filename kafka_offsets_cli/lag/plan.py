@@ -3,7 +3,7 @@
 The one place both lag paths decide a group's rows and problems: ``kafka-offsets
 lag`` (:func:`kafka_offsets_cli.lag.collect.collect`) plans each group with
 :func:`plan_group`, as the Spark planner does for each lag check
-(:mod:`kafka_offsets_cli.spark.plan`); a Spark task re-plans its chunk of those
+(:mod:`kafka_offsets_cli.check.plan`); a Spark task re-plans its chunk of those
 rows with :func:`planned_group`. Every path turns the plans and the partitions'
 log start and end into rows with :func:`assemble_rows`.
 """
@@ -13,15 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..models import (
-    ClusterMetadata,
-    GroupDescription,
-    GroupOffsets,
-    OffsetResult,
-    OffsetSpec,
-    TopicPartition,
-)
-from ..selection import Selection, resolve
+from ..models.groups import GroupDescription, GroupOffsets
+from ..models.offsets import OffsetResult, OffsetSpec
+from ..models.topics import ClusterMetadata, TopicPartition
+from ..parse.selection import Selection
+from ..plan.resolve import resolve
 from .rows import NO_ANSWER, UNKNOWN_TOPIC, GroupProblem, LagRow, error_row, lag_row
 
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from ..models import OffsetResult, TopicPartition
+from ..models.offsets import OffsetResult
+from ..models.topics import TopicPartition
 
 #: Error for committed offsets on a topic or partition that no longer exists.
 UNKNOWN_TOPIC = "UNKNOWN_TOPIC_OR_PARTITION"

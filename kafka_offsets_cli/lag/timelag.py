@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from ..models import Isolation, OffsetResult, OffsetSpec, TopicPartition
-from ..planner import DEFAULT_CHUNK, plan_queries
-from ..queries import fetch_offsets
+from ..models.offsets import Isolation, OffsetResult, OffsetSpec
+from ..models.topics import TopicPartition
+from ..plan.queries import fetch_offsets
+from ..plan.requests import DEFAULT_CHUNK, plan_queries
 from ..sources import OffsetSource
 from .rows import LagRow, LagState
 
@@ -117,7 +118,7 @@ def time_lags(
     One max-timestamp call for the lagging partitions gives each search its upper
     bound (and often the answer); then every round sends one timestamp lookup per
     unfinished (partition, committed offset) — all partitions in the same round go
-    out together, planned by :func:`~kafka_offsets_cli.planner.plan_queries` (per
+    out together, planned by :func:`~kafka_offsets_cli.plan.requests.plan_queries` (per
     leader when ``leaders`` is given: one request per leader per round).
     Rows that share a partition and committed offset (several groups) share a
     search. Keys: ``(partition, committed)``; turn them into ``time_lag_ms`` with

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine 
 
 from ..lag.rows import COLUMNS, LagRow, LagState
 from ..lag.summary import LagTotal, totals
-from ..timeparse import format_duration
+from ..parse.durations import format_duration
 from .offsets import rate
 
 __all__ = ["COLUMNS", "LagRates", "records", "rich_table", "time_lag_note"]

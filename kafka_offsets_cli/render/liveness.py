@@ -26,9 +26,11 @@ if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine 
     from rich.text import Text
 
 from ..errors import MonitoringStatus
-from ..liveness import COLUMNS, LivenessReport, LiveState
-from ..models import TopicPartition
-from ..timeparse import format_duration, format_time
+from ..liveness.report import LivenessReport
+from ..liveness.rules import COLUMNS, LiveState
+from ..models.topics import TopicPartition
+from ..parse.durations import format_duration
+from ..parse.times import format_time
 from .monitoring import MetricFamily, PerfDatum, Sample, nagios_line, prometheus_text, status_families
 from .offsets import rate
 

@@ -19,8 +19,9 @@ if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine 
     from rich.table import Table
     from rich.text import Text
 
-from ..models import OffsetResult, OffsetSpec, OffsetTable, SpecKind, TopicPartition
-from ..timeparse import format_time
+from ..models.offsets import OffsetResult, OffsetSpec, OffsetTable, SpecKind
+from ..models.topics import TopicPartition
+from ..parse.times import format_time
 
 #: Columns of the list record, in order.
 COLUMNS = ("topic", "partition", "spec", "offset", "timestamp", "leader_epoch", "error")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from enum import Enum
 
-from ..models import OffsetTable, TopicPartition
+from ..models.offsets import OffsetTable
+from ..models.topics import TopicPartition
 
 
 class SortKey(str, Enum):

@@ -22,8 +22,8 @@ if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine 
     from rich.table import Table
     from rich.text import Text
 
-from ..rewind import COLUMNS, Plan, PlanRow, TargetKind
-from ..timeparse import format_time
+from ..parse.times import format_time
+from ..rewind.plan import COLUMNS, Plan, PlanRow, TargetKind
 
 __all__ = ["COLUMNS", "effect", "records", "rich_table", "summary", "target_text"]
 

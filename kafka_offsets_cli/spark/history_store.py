@@ -4,7 +4,7 @@ Layout: ``DIR/date=YYYY-MM-DD/part-*.parquet`` (UTC dates), columns
 :data:`COLUMNS`. Each run appends its lag samples (every (cluster, group,
 topic, partition) a lag check evaluated); liveness partitions are not sampled.
 Reading takes the dates within the lookback and, per partition, the newest
-``window`` samples, which :func:`kafka_offsets_cli.history.evaluate_partition`
+``window`` samples, which :func:`kafka_offsets_cli.check.history.evaluate_partition`
 judges.
 """
 

@@ -25,15 +25,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..check.collect import run_units
+from ..check.evaluate import EvalContext, check_result, evaluate_sample, group_rollup, topic_rollup
+from ..check.history import PartitionHistory
+from ..check.plan import CheckPlan
+from ..check.report import CheckReport, GroupResult, PartitionRecord, TopicResult
 from ..check.spec import CheckSpec, LagCheck, LivenessCheck
-from ..check_report import CheckReport, GroupResult, PartitionRecord, TopicResult
 from ..errors import MonitoringStatus, UsageError
-from ..history import PartitionHistory, Sample
-from ..liveness import severity, worst
-from ..timeparse import now_ms
-from .collect import LagSample, run_units
-from .evaluate import EvalContext, check_result, evaluate_history, evaluate_sample, group_rollup, topic_rollup
-from .plan import CheckPlan
+from ..liveness.rules import severity, worst
+from ..parse.times import now_ms
+from .history_stage import join_history
 from .progress import StageProgress
 
 __all__ = ["RECORD_SCHEMA", "RunOptions", "run_check"]
@@ -112,23 +113,6 @@ def _row(r: PartitionRecord) -> tuple[Any, ...]:
     )
 
 
-def _history_row(s: LagSample, run_ms: int, date: str) -> tuple[Any, ...]:
-    r = s.row
-    return (
-        run_ms,
-        s.cluster,
-        r.group,
-        r.topic,
-        r.partition,
-        r.committed,
-        r.log_start,
-        r.end,
-        r.lag,
-        r.state.value,
-        date,
-    )
-
-
 def _worst_key(r: PartitionRecord) -> tuple[int, int, int, str, str, str, int]:
     return (
         -severity(r.status),
@@ -183,8 +167,8 @@ def run_check(
     if with_history:
         assert options.history_dir is not None
         prog.set("updating history")
-        pairs, trends, history_runs = _history(
-            spark, sc, options.history_dir, samples_rdd, records, plan, lag_checks, run_ms
+        pairs, trends, history_runs = join_history(
+            spark, sc, options.history_dir, samples_rdd, records, plan, lag_checks, run_ms, _parallelism(sc)
         )
         clock.lap("history")
         prog.set("evaluating")
@@ -292,70 +276,3 @@ def _with_history(pair: tuple[PartitionRecord, PartitionHistory | None]) -> Part
 
 def _parallelism(sc: Any) -> int:
     return max(1, min(int(sc.defaultParallelism), 64))
-
-
-def _history(
-    spark: Any,
-    sc: Any,
-    path: str,
-    samples_rdd: Any,
-    records: Any,
-    plan: CheckPlan,
-    lag_checks: list[LagCheck],
-    run_ms: int,
-) -> tuple[Any, dict[tuple[str, str], list[int | None]], int]:
-    """Append the run's samples, read the windows back; (record, verdict) pairs, lag trends, runs."""
-    from pyspark.sql import functions as F
-
-    from .history_store import append_samples, check_dir, load_window, utc_date
-
-    check_dir(path)
-    date = utc_date(run_ms)
-    rows = samples_rdd.filter(lambda s: isinstance(s, LagSample)).map(lambda s: _history_row(s, run_ms, date))
-    append_samples(spark, path, rows)
-    window = max(c.history.window for c in lag_checks)
-    lookback = max(c.history.lookback_ms for c in lag_checks)
-    win = load_window(spark, path, run_ms, lookback, window)
-    trend_rows = win.groupBy("cluster", "group", "run_ms").agg(F.sum("lag").alias("lag")).collect()
-    series: dict[tuple[str, str], list[tuple[int, int | None]]] = {}
-    for t in trend_rows:
-        series.setdefault((t["cluster"], t["group"]), []).append((t["run_ms"], t["lag"]))
-    trends = {k: [lag for _, lag in sorted(v)][-window:] for k, v in series.items()}
-    runs = len({t["run_ms"] for t in trend_rows})
-
-    by_name = {c.name: c for c in lag_checks}
-    routes = sc.broadcast(
-        {k: tuple(by_name[n] for n in v if n in by_name) for k, v in plan.lag_routes.items()}
-    )
-    owners = sc.broadcast(plan.owners)
-
-    def judge(kv: tuple[tuple[str, str, str, int], Iterable[Sample]]) -> list[Any]:
-        from ..models import TopicPartition
-
-        key, samples = kv
-        cluster, group, topic, partition = key
-        chk = routes.value.get((cluster, group, topic), ())
-        owned = (cluster, group, TopicPartition(topic, partition)) in owners.value
-        return evaluate_history(key, samples, chk, run_ms, owned)
-
-    verdicts = (
-        win.rdd.map(
-            lambda r: (
-                (r["cluster"], r["group"], r["topic"], r["partition"]),
-                Sample(r["run_ms"], r["committed"], r["end"], r["lag"]),
-            )
-        )
-        .groupByKey(_parallelism(sc))
-        .flatMap(judge)
-    )
-    pairs = (
-        records.map(
-            lambda r: (
-                (r.check, r.cluster, r.group or "", r.topic, -1 if r.partition is None else r.partition),
-                r,
-            )
-        )
-        .leftOuterJoin(verdicts, _parallelism(sc))
-        .values()
-    )
-    return pairs, trends, runs

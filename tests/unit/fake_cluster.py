@@ -9,18 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-from kafka_offsets_cli.models import (
-    ClusterMetadata,
-    GroupDescription,
-    GroupOffsets,
-    Isolation,
-    OffsetResult,
-    OffsetSpec,
-    PartitionInfo,
-    TopicInfo,
-    TopicPartition,
-)
-from kafka_offsets_cli.planner import OffsetRequest
+from kafka_offsets_cli.models.groups import GroupDescription, GroupOffsets
+from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec
+from kafka_offsets_cli.models.topics import ClusterMetadata, PartitionInfo, TopicInfo, TopicPartition
+from kafka_offsets_cli.plan.requests import OffsetRequest
 
 
 def topic(name: str, partitions: int, *, internal: bool = False, error: str | None = None) -> TopicInfo:

@@ -6,10 +6,11 @@ rows are the rows ``kafka-offsets lag`` shows for the same groups and topics.
 
 from __future__ import annotations
 
+from kafka_offsets_cli.check.collect import LagSample, unit_samples
 from kafka_offsets_cli.check.load import parse_spec_text
-from kafka_offsets_cli.models import ClusterMetadata, GroupOffsets, TopicPartition
-from kafka_offsets_cli.spark.collect import LagSample, unit_samples
-from kafka_offsets_cli.spark.plan import plan_checks
+from kafka_offsets_cli.check.plan import plan_checks
+from kafka_offsets_cli.models.groups import GroupOffsets
+from kafka_offsets_cli.models.topics import ClusterMetadata, TopicPartition
 from tests.unit.fake_cluster import FakeCluster, topic
 
 SPEC = parse_spec_text(

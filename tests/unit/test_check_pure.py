@@ -7,24 +7,26 @@ from __future__ import annotations
 
 import json
 
-from kafka_offsets_cli.check.load import parse_spec_text
-from kafka_offsets_cli.check_report import RECORD_KEYS, CheckReport, PartitionRecord
-from kafka_offsets_cli.errors import MonitoringStatus
-from kafka_offsets_cli.history import HistoryStatus, PartitionHistory
-from kafka_offsets_cli.lag.rows import LagRow, LagState
-from kafka_offsets_cli.models import OffsetResult, OffsetSpec, TopicPartition
-from kafka_offsets_cli.render import check as render
-from kafka_offsets_cli.render.monitoring import parse_prometheus_text
-from kafka_offsets_cli.selection import resolve
-from kafka_offsets_cli.spark.collect import LagSample, LiveSample
-from kafka_offsets_cli.spark.evaluate import (
+from kafka_offsets_cli.check.collect import LagSample, LiveSample
+from kafka_offsets_cli.check.evaluate import (
     EvalContext,
     check_result,
     evaluate_sample,
     group_rollup,
     topic_rollup,
 )
-from kafka_offsets_cli.spark.plan import chunk_selection
+from kafka_offsets_cli.check.history import HistoryStatus, PartitionHistory
+from kafka_offsets_cli.check.load import parse_spec_text
+from kafka_offsets_cli.check.plan import chunk_selection
+from kafka_offsets_cli.check.report import RECORD_KEYS, CheckReport, PartitionRecord
+from kafka_offsets_cli.errors import MonitoringStatus
+from kafka_offsets_cli.lag.rows import LagRow, LagState
+from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
+from kafka_offsets_cli.models.topics import TopicPartition
+from kafka_offsets_cli.plan.resolve import resolve
+from kafka_offsets_cli.render import check as render
+from kafka_offsets_cli.render import check_monitoring
+from kafka_offsets_cli.render.monitoring import parse_prometheus_text
 
 NOW = 1_800_000_000_000
 MIN = 60_000
@@ -66,7 +68,7 @@ def lag_sample(
 
 
 def test_chunk_selection_selects_exactly_the_chunk() -> None:
-    from kafka_offsets_cli.models import ClusterMetadata, PartitionInfo, TopicInfo
+    from kafka_offsets_cli.models.topics import ClusterMetadata, PartitionInfo, TopicInfo
 
     tps = [TopicPartition("a.b", p) for p in (0, 1, 2, 5, 7, 8)] + [TopicPartition("c", 3)]
     sel = chunk_selection(tps)
@@ -242,11 +244,11 @@ def test_json_document_schema() -> None:
 
 
 def test_nagios_line_and_prometheus_round_trip() -> None:
-    line = render.nagios(_report())
+    line = check_monitoring.nagios(_report())
     assert line.endswith("\n") and line.count("\n") == 1
     assert line.startswith("KAFKA CHECK WARNING - 2 check(s): 2 WARNING; live WARNING: ")
     assert "'live/c/t1 age'=600s;;;0" in line and "'lag/c/g lag'=50;;;0" in line
-    m = parse_prometheus_text(render.prometheus(_report()))
+    m = parse_prometheus_text(check_monitoring.prometheus(_report()))
     assert m["kafka_offsets_check_status"] == [({}, 1.0)]
     assert m["kafka_offsets_check_up"] == [({}, 1.0)]
     assert m["kafka_offsets_check_cluster_up"] == [({"cluster": "c"}, 1.0)]
@@ -256,7 +258,7 @@ def test_nagios_line_and_prometheus_round_trip() -> None:
     assert ({"check": "live", "cluster": "c", "topic": "t1"}, 1.0) in m[
         "kafka_offsets_check_topic_alive_partitions"
     ]
-    down = parse_prometheus_text(render.prometheus_down(MonitoringStatus.UNKNOWN, NOW))
+    down = parse_prometheus_text(check_monitoring.prometheus_down(MonitoringStatus.UNKNOWN, NOW))
     assert down["kafka_offsets_check_up"] == [({}, 0.0)] and down["kafka_offsets_check_status"] == [({}, 3.0)]
 
 

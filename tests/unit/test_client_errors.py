@@ -8,7 +8,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 import pytest
 from confluent_kafka import KafkaError, KafkaException
 
-from kafka_offsets_cli.config import build_settings
+from kafka_offsets_cli.connection.settings import build_settings
 from kafka_offsets_cli.errors import ClusterUnreachable, ConfigError
 from kafka_offsets_cli.kafka import KafkaClient
 from kafka_offsets_cli.kafka.deadline import ANSWER_SLACK_S, MIN_REQUEST_S, Deadline, answer_wait

@@ -6,15 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kafka_offsets_cli.config import (
-    build_settings,
-    load_command_config,
-    mask,
-    parse_jaas,
-    parse_overrides,
-    parse_properties,
-    redact,
-)
+from kafka_offsets_cli.connection.properties import load_command_config, parse_jaas, parse_properties
+from kafka_offsets_cli.connection.settings import build_settings, mask, parse_overrides, redact
 from kafka_offsets_cli.errors import ConfigError, UsageError
 
 

@@ -10,9 +10,9 @@ import typer.main
 
 from kafka_offsets_cli.cli.app import app
 from kafka_offsets_cli.cli.connection import connection_options
+from kafka_offsets_cli.connection.resolver import ConnectionOptions, resolve_connection
 from kafka_offsets_cli.errors import UsageError
-from kafka_offsets_cli.models import Isolation
-from kafka_offsets_cli.profiles import ConnectionOptions, resolve_connection
+from kafka_offsets_cli.models.offsets import Isolation
 from tests.cli_runner import cli
 
 

@@ -1,12 +1,10 @@
-"""Burrow-style history rules (kafka_offsets_cli.history): pure, no broker."""
+"""Burrow-style history rules (kafka_offsets_cli.check.history): pure, no broker."""
 
 from __future__ import annotations
 
 import pytest
 
-from kafka_offsets_cli.check.spec import HistoryRules
-from kafka_offsets_cli.errors import MonitoringStatus
-from kafka_offsets_cli.history import (
+from kafka_offsets_cli.check.history import (
     HistoryStatus,
     PartitionHistory,
     Sample,
@@ -18,6 +16,8 @@ from kafka_offsets_cli.history import (
     window,
     worst_status,
 )
+from kafka_offsets_cli.check.spec import HistoryRules
+from kafka_offsets_cli.errors import MonitoringStatus
 
 RULES = HistoryRules(window=5, allowed_lag=0, min_samples=3)
 MIN = 60_000

@@ -13,7 +13,8 @@ from kafka_offsets_cli.lag.markers import marker_candidates
 from kafka_offsets_cli.lag.rows import LagRow, LagState, lag_row
 from kafka_offsets_cli.lag.summary import SortKey, lag_status, sort_rows, totals
 from kafka_offsets_cli.lag.timelag import MAX_TIMESTAMP, Bisection, TimeLag, with_time_lags
-from kafka_offsets_cli.models import OffsetResult, OffsetSpec, TopicPartition
+from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
+from kafka_offsets_cli.models.topics import TopicPartition
 
 TP = TopicPartition("orders", 3)
 E, L = OffsetSpec.earliest(), OffsetSpec.latest()

@@ -16,8 +16,9 @@ from kafka_offsets_cli.cli.options import Format
 from kafka_offsets_cli.cli.watch import Counters, Rates, run_watch
 from kafka_offsets_cli.lag.collect import LagReport
 from kafka_offsets_cli.lag.rows import GroupProblem, LagRow, LagState
-from kafka_offsets_cli.liveness import LivenessReport, build_report
-from kafka_offsets_cli.models import OffsetResult, OffsetSpec, TopicPartition
+from kafka_offsets_cli.liveness.report import LivenessReport, build_report
+from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
+from kafka_offsets_cli.models.topics import TopicPartition
 
 S = TypeVar("S")
 K = TypeVar("K")

@@ -6,24 +6,13 @@ from collections.abc import Mapping
 
 from kafka_offsets_cli.lag.collect import collect
 from kafka_offsets_cli.lag.markers import count_markers, with_markers
-from kafka_offsets_cli.lag.plan import (
-    GroupPlan,
-    assemble_rows,
-    offsets_needed,
-    plan_group,
-    planned_group,
-)
+from kafka_offsets_cli.lag.plan import GroupPlan, assemble_rows, offsets_needed, plan_group, planned_group
 from kafka_offsets_cli.lag.rows import GroupProblem, LagRow, LagState
 from kafka_offsets_cli.lag.timelag import TimeLag, with_time_lag_errors
-from kafka_offsets_cli.models import (
-    ClusterMetadata,
-    GroupDescription,
-    GroupOffsets,
-    OffsetResult,
-    OffsetSpec,
-    TopicPartition,
-)
-from kafka_offsets_cli.selection import Selection, TopicRule
+from kafka_offsets_cli.models.groups import GroupDescription, GroupOffsets
+from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
+from kafka_offsets_cli.models.topics import ClusterMetadata, TopicPartition
+from kafka_offsets_cli.parse.selection import Selection, TopicRule
 from tests.unit.fake_cluster import FakeCluster, topic
 
 E, L = OffsetSpec.earliest(), OffsetSpec.latest()

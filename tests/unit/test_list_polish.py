@@ -12,7 +12,8 @@ import pytest
 
 from kafka_offsets_cli.cli import list_view, output
 from kafka_offsets_cli.cli.options import Format
-from kafka_offsets_cli.models import OffsetResult, OffsetSpec, OffsetTable, TopicPartition
+from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec, OffsetTable
+from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.render.order import SortKey, partition_order
 
 L, M = OffsetSpec.latest(), OffsetSpec.max_timestamp()

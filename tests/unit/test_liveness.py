@@ -7,18 +7,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kafka_offsets_cli.errors import MonitoringStatus as S
-from kafka_offsets_cli.liveness import (
+from kafka_offsets_cli.liveness.report import build_report, deciding_age
+from kafka_offsets_cli.liveness.rules import (
     DEFAULT_FUTURE_TOLERANCE_MS,
     LiveRow,
     LiveState,
-    build_report,
-    deciding_age,
     liveness_row,
     row_status,
     topic_status,
     worst,
 )
-from kafka_offsets_cli.models import OffsetResult, OffsetSpec
+from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 
 NOW = 1_800_000_000_000
 MIN = 60_000
@@ -117,7 +116,7 @@ def test_min_alive_takes_the_nth_best_partition() -> None:
 @given(st.lists(st.sampled_from([0, 6 * MIN, 20 * MIN, -10 * MIN, None]), min_size=1, max_size=12))
 def test_min_alive_is_monotonic_and_all_equals_worst(ages: list[int | None]) -> None:
     rows = [live(a, offset=None) if a is None else live(a) for a in ages]
-    from kafka_offsets_cli.liveness import severity
+    from kafka_offsets_cli.liveness.rules import severity
 
     levels = [severity(topic_status(rows, n)) for n in range(1, len(rows) + 1)]
     assert levels == sorted(levels)

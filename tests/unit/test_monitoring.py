@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from kafka_offsets_cli.cli.textfile import write_atomic
 from kafka_offsets_cli.errors import MonitoringStatus as S
 from kafka_offsets_cli.errors import UsageError
-from kafka_offsets_cli.liveness import LivenessReport, build_report
-from kafka_offsets_cli.models import OffsetResult, OffsetSpec
+from kafka_offsets_cli.liveness.report import LivenessReport, build_report
+from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.render import liveness as rl
 from kafka_offsets_cli.render.monitoring import (
     MetricFamily,

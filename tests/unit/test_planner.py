@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kafka_offsets_cli.models import OffsetSpec, TopicPartition
-from kafka_offsets_cli.planner import chunked, plan_queries, plan_requests
+from kafka_offsets_cli.models.offsets import OffsetSpec
+from kafka_offsets_cli.models.topics import TopicPartition
+from kafka_offsets_cli.plan.requests import chunked, plan_queries, plan_requests
 
 
 def tps(n: int) -> list[TopicPartition]:

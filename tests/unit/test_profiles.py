@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from kafka_offsets_cli import profiles
 from kafka_offsets_cli.cli.connection import settings_from
+from kafka_offsets_cli.connection import profiles
+from kafka_offsets_cli.connection.resolver import ConnectionOptions
 from kafka_offsets_cli.errors import ConfigError, UsageError
-from kafka_offsets_cli.profiles import ConnectionOptions
 
 CONFIG = """\
 default = "local"

@@ -25,18 +25,18 @@ from kafka_offsets_cli.check.document import MAX_SPEC_VALUES
 from kafka_offsets_cli.check.load import MAX_SPEC_BYTES, load_spec, parse_spec_text
 from kafka_offsets_cli.check.spec import CheckSpec
 from kafka_offsets_cli.cli.watch import parse_interval
-from kafka_offsets_cli.config import (
-    build_settings,
+from kafka_offsets_cli.connection.properties import (
     load_command_config,
     parse_jaas,
-    parse_overrides,
     parse_properties,
     translate_java,
 )
+from kafka_offsets_cli.connection.settings import build_settings, parse_overrides
 from kafka_offsets_cli.errors import ExitCode, SpecFileError, UsageError
-from kafka_offsets_cli.selection import parse_partitions, parse_selection, parse_topic_partitions
-from kafka_offsets_cli.specs import parse_spec, parse_specs
-from kafka_offsets_cli.timeparse import MAX_MS, parse_duration, parse_time, parse_tz
+from kafka_offsets_cli.parse.durations import MAX_MS, parse_duration
+from kafka_offsets_cli.parse.selection import parse_partitions, parse_selection, parse_topic_partitions
+from kafka_offsets_cli.parse.specs import parse_spec, parse_specs
+from kafka_offsets_cli.parse.times import parse_time, parse_tz
 
 T = TypeVar("T")
 NOW = 1_795_000_000_000

@@ -11,7 +11,8 @@ from rich.console import Console
 
 from kafka_offsets_cli.cli.emit import records_text
 from kafka_offsets_cli.cli.options import Format
-from kafka_offsets_cli.models import OffsetResult, OffsetSpec, OffsetTable, TopicPartition
+from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec, OffsetTable
+from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.render import offsets as r
 
 

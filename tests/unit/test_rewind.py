@@ -7,8 +7,9 @@ import io
 
 import pytest
 
-from kafka_offsets_cli.models import OffsetResult, OffsetSpec, TopicPartition
-from kafka_offsets_cli.rewind import (
+from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
+from kafka_offsets_cli.models.topics import TopicPartition
+from kafka_offsets_cli.rewind.plan import (
     Note,
     Plan,
     PlanRow,

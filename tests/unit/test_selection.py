@@ -1,4 +1,4 @@
-"""Unit and property tests of kafka_offsets_cli.selection (pure; no broker).
+"""Unit and property tests of kafka_offsets_cli.parse.selection (pure; no broker).
 
 The tables mirror Kafka's own GetOffsetShellParsingTest and GetOffsetShellTest
 (org.apache.kafka.tools), so the semantics stay those of kafka-get-offsets.sh.
@@ -13,22 +13,19 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from kafka_offsets_cli.errors import NotFound, UsageError
-from kafka_offsets_cli.models import ClusterMetadata, PartitionInfo, TopicInfo, TopicPartition
-from kafka_offsets_cli.selection import (
+from kafka_offsets_cli.models.topics import ClusterMetadata, PartitionInfo, TopicInfo, TopicPartition
+from kafka_offsets_cli.parse.selection import (
     INT_MAX,
     MAX_REPORTED_RANGE,
-    UNKNOWN_TOPIC_OR_PARTITION,
-    Missing,
     PartitionRange,
-    Resolution,
     Selection,
     TopicRule,
     parse_partitions,
     parse_selection,
     parse_topic_partitions,
-    resolve,
     selection_summary,
 )
+from kafka_offsets_cli.plan.resolve import UNKNOWN_TOPIC_OR_PARTITION, Missing, Resolution, resolve
 
 
 def topic(name: str, partitions: int, *, internal: bool = False, error: str | None = None) -> TopicInfo:
@@ -665,7 +662,7 @@ _LEGAL = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
 def test_topic_candidates_are_exactly_the_names_a_plain_name_matches(
     head: str, tail: str, middle: str, probe: str
 ) -> None:
-    from kafka_offsets_cli.selection import LEGAL_TOPIC_CHARS, topic_candidates
+    from kafka_offsets_cli.plan.resolve import LEGAL_TOPIC_CHARS, topic_candidates
 
     assert sorted(LEGAL_TOPIC_CHARS) == sorted(_LEGAL)
     name = f"{head}.{tail}"
@@ -679,7 +676,7 @@ def test_topic_candidates_are_exactly_the_names_a_plain_name_matches(
 
 
 def test_topic_candidates_give_up_on_regexes_and_several_dots() -> None:
-    from kafka_offsets_cli.selection import topic_candidates
+    from kafka_offsets_cli.plan.resolve import topic_candidates
 
     assert topic_candidates(parse_selection(topics=["orders.*"])) is None
     assert topic_candidates(parse_selection(topics=["a.b.c"])) is None

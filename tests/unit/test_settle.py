@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from kafka_offsets_cli.errors import MonitoringStatus
-from kafka_offsets_cli.liveness import LiveState, build_report
-from kafka_offsets_cli.models import Isolation, OffsetResult, OffsetSpec, TopicPartition
-from kafka_offsets_cli.planner import OffsetRequest
-from kafka_offsets_cli.settle import PENDING, settle, unsettled, verdict
+from kafka_offsets_cli.liveness.report import build_report
+from kafka_offsets_cli.liveness.rules import LiveState
+from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec
+from kafka_offsets_cli.models.topics import TopicPartition
+from kafka_offsets_cli.plan.requests import OffsetRequest
+from kafka_offsets_cli.plan.settle import PENDING, settle, unsettled, verdict
 
 TP = TopicPartition("t", 0)
 E, L, M = OffsetSpec.earliest(), OffsetSpec.latest(), OffsetSpec.max_timestamp()

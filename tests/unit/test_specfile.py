@@ -28,7 +28,7 @@ from kafka_offsets_cli.check.spec import (
     LivenessCheck,
 )
 from kafka_offsets_cli.errors import ExitCode, SpecFileError, UsageError
-from kafka_offsets_cli.models import Isolation
+from kafka_offsets_cli.models.offsets import Isolation
 
 PACKAGE = Path(__file__).resolve().parents[2] / "kafka_offsets_cli"
 EXAMPLE = PACKAGE / "examples" / "check-spec.example.yaml"
@@ -437,7 +437,7 @@ def test_schema_required_keys_match_the_minimal_form() -> None:
 
 def test_the_spec_models_load_no_parser() -> None:
     """history and the Spark engine use the spec models: importing them must not load yaml."""
-    code = "import sys, kafka_offsets_cli.check.spec, kafka_offsets_cli.history; print('yaml' in sys.modules)"
+    code = "import sys, kafka_offsets_cli.check.spec, kafka_offsets_cli.check.history; print('yaml' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.strip() == "False"
 

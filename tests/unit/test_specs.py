@@ -1,4 +1,4 @@
-"""Unit and property tests of kafka_offsets_cli.specs (pure; no broker)."""
+"""Unit and property tests of kafka_offsets_cli.parse.specs (pure; no broker)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from kafka_offsets_cli.errors import UsageError
-from kafka_offsets_cli.models import OffsetSpec, SpecKind
-from kafka_offsets_cli.specs import SPEC_FORMS, parse_spec, parse_specs
-from kafka_offsets_cli.timeparse import format_time, parse_time
+from kafka_offsets_cli.models.offsets import OffsetSpec, SpecKind
+from kafka_offsets_cli.parse.specs import SPEC_FORMS, parse_spec, parse_specs
+from kafka_offsets_cli.parse.times import format_time, parse_time
 
 NOW = 1_800_000_000_000
 UTC = timezone.utc

@@ -1,4 +1,4 @@
-"""Unit and property tests of kafka_offsets_cli.timeparse (pure; no broker)."""
+"""Unit and property tests of kafka_offsets_cli.parse.times (pure; no broker)."""
 
 from __future__ import annotations
 
@@ -11,16 +11,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kafka_offsets_cli.errors import UsageError
-from kafka_offsets_cli.timeparse import (
-    MAX_MS,
-    format_duration,
-    format_time,
-    local_tz,
-    now_ms,
-    parse_duration,
-    parse_time,
-    parse_tz,
-)
+from kafka_offsets_cli.parse.durations import MAX_MS, format_duration, parse_duration
+from kafka_offsets_cli.parse.times import format_time, local_tz, now_ms, parse_time, parse_tz
 
 S = 1000
 M = 60 * S

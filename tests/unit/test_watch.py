@@ -12,7 +12,8 @@ from kafka_offsets_cli.cli import list_view
 from kafka_offsets_cli.cli.options import Format
 from kafka_offsets_cli.cli.watch import Counters, Rates, parse_interval, rates_between, run_watch
 from kafka_offsets_cli.errors import ClusterUnreachable, NotFound, UsageError
-from kafka_offsets_cli.models import OffsetResult, OffsetSpec, OffsetTable, TopicPartition
+from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec, OffsetTable
+from kafka_offsets_cli.models.topics import TopicPartition
 from tests.unit.ctrl_c import wrapped_by_c_extension
 
 L, E = OffsetSpec.latest(), OffsetSpec.earliest()

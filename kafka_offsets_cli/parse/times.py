@@ -1,4 +1,4 @@
-"""Parse and format times, time zones and durations (pure, no I/O except the local zone).
+"""Parse and format times and time zones (pure, no I/O except the local zone; durations: :mod:`.durations`).
 
 Every parser raises :class:`~kafka_offsets_cli.errors.UsageError` for bad input and
 nothing else; every returned time is epoch milliseconds (``int``). The grammar is
@@ -13,28 +13,18 @@ import os
 import re
 import time
 from datetime import datetime, timedelta, timezone, tzinfo
-from typing import TYPE_CHECKING
 
-from .errors import UsageError
-
-if TYPE_CHECKING:
-    from fractions import Fraction
+from ..errors import UsageError
+from .durations import BARE_NUMBER, DURATION, MAX_MS, duration_or_reason
 
 __all__ = [
-    "DURATION_FORMS",
-    "MAX_MS",
     "TIME_FORMS",
-    "format_duration",
     "format_time",
     "local_tz",
     "now_ms",
-    "parse_duration",
     "parse_time",
     "parse_tz",
 ]
-
-#: Largest value a Kafka timestamp (a Java ``long``) can carry.
-MAX_MS = 2**63 - 1
 
 #: Accepted forms of a time, for error messages.
 TIME_FORMS = (
@@ -42,58 +32,7 @@ TIME_FORMS = (
     "2026-11-21 06:00, 2026-11-21), or relative (now, now-6h, 6h ago, 6 hours ago, -30m, 2d)"
 )
 
-#: Accepted forms of a duration, for error messages.
-DURATION_FORMS = "250ms, 30s, 5m, 1h30m, 2d, 1w, 1.5h, or a bare number of seconds"
-
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-
-_MS_PER_UNIT = {
-    "ms": 1,
-    "s": 1000,
-    "m": 60_000,
-    "h": 3_600_000,
-    "d": 86_400_000,
-    "w": 604_800_000,
-}
-
-# Unit spellings, longest first so that "ms" is not read as "m" followed by "s".
-_UNIT_ALIASES = {
-    "milliseconds": "ms",
-    "millisecond": "ms",
-    "millis": "ms",
-    "msecs": "ms",
-    "msec": "ms",
-    "ms": "ms",
-    "minutes": "m",
-    "minute": "m",
-    "mins": "m",
-    "min": "m",
-    "m": "m",
-    "seconds": "s",
-    "second": "s",
-    "secs": "s",
-    "sec": "s",
-    "s": "s",
-    "hours": "h",
-    "hour": "h",
-    "hrs": "h",
-    "hr": "h",
-    "h": "h",
-    "days": "d",
-    "day": "d",
-    "d": "d",
-    "weeks": "w",
-    "week": "w",
-    "wks": "w",
-    "wk": "w",
-    "w": "w",
-}
-_UNIT_RE = "|".join(sorted(_UNIT_ALIASES, key=len, reverse=True))
-_NUMBER_RE = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
-_COMPONENT = re.compile(rf"({_NUMBER_RE})\s*({_UNIT_RE})(?![a-z])")
-_DURATION = re.compile(rf"(?:{_NUMBER_RE}\s*(?:{_UNIT_RE})(?![a-z])\s*)+")
-_BARE_NUMBER = re.compile(_NUMBER_RE)
-_MAX_NUMBER_CHARS = 40  # longer numerals are typos, and int() limits digit strings anyway
 
 # ISO-8601 as people type it: date, optional time (T or spaces), optional offset.
 _ISO = re.compile(
@@ -103,83 +42,6 @@ _ISO = re.compile(
 )
 _OFFSET = re.compile(r"(?:utc|gmt)?\s*([+-])([0-9]{1,2})(?::?([0-9]{2})(?::?([0-9]{2}))?)?")
 _UTC_NAMES = frozenset({"", "utc", "z", "gmt", "etc/utc", "zulu"})
-
-
-# --------------------------------------------------------------------------- durations
-
-
-def _duration_or_reason(text: str) -> int | str:
-    """The duration in ms, or why ``text`` is not one (internal)."""
-    s = text.strip().lower()
-    if not s:
-        return "empty duration"
-    if s[0] == "-":
-        return "durations cannot be negative"
-    if s[0] == "+":
-        s = s[1:].lstrip()
-    if len(s) > 200:
-        return "too long"
-    if _BARE_NUMBER.fullmatch(s):
-        if len(s) > _MAX_NUMBER_CHARS:
-            return "too large"
-        total = _exact(s) * 1000
-    elif _DURATION.fullmatch(s):
-        total = 0
-        for number, unit in _COMPONENT.findall(s):
-            if len(number) > _MAX_NUMBER_CHARS:
-                return "too large"
-            total += _exact(number) * _MS_PER_UNIT[_UNIT_ALIASES[unit]]
-    else:
-        return "not a duration"
-    ms = round(total)
-    if ms > MAX_MS:
-        return "too large"
-    return ms
-
-
-def parse_duration(text: str) -> int:
-    """Parse a duration such as ``250ms``, ``30s``, ``5m``, ``1h30m``, ``2d``, ``1w`` or ``1.5h``.
-
-    Returns whole milliseconds (fractions are rounded to the nearest ms). A bare
-    number means seconds. Units may be spelled out (``6 hours``, ``90 sec``),
-    combined in any order (``1h 30m``), and are case-insensitive; whitespace is
-    ignored. Zero is fine; a negative or unparsable duration raises
-    :class:`UsageError`.
-    """
-    result = _duration_or_reason(text)
-    if isinstance(result, str):
-        raise UsageError(f"invalid duration {text!r}: {result}; expected {DURATION_FORMS}")
-    return result
-
-
-def format_duration(ms: int | None) -> str:
-    """Render a duration compactly: ``850ms``, ``41s``, ``5m 03s``, ``2h 05m``, ``3d 4h``.
-
-    Two units at most, the smaller truncated (never rounded up); ``''`` for
-    ``None``; negative durations get a leading ``-``. ``0`` is ``0s``.
-    """
-    if ms is None:
-        return ""
-    sign = "-" if ms < 0 else ""
-    ms = abs(ms)
-    if ms == 0:
-        return "0s"
-    if ms < 1000:
-        return f"{sign}{ms}ms"
-    secs = ms // 1000
-    if secs < 60:
-        return f"{sign}{secs}s"
-    mins, secs = divmod(secs, 60)
-    if mins < 60:
-        return f"{sign}{mins}m {secs:02d}s"
-    hours, mins = divmod(mins, 60)
-    if hours < 24:
-        return f"{sign}{hours}h {mins:02d}m"
-    days, hours = divmod(hours, 24)
-    return f"{sign}{days}d {hours}h"
-
-
-# --------------------------------------------------------------------------- time zones
 
 
 def _offset_tz(sign: str, hours: str, minutes: str | None, seconds: str | None) -> tzinfo | str:
@@ -193,18 +55,6 @@ def _offset_tz(sign: str, hours: str, minutes: str | None, seconds: str | None) 
     if not delta:
         return timezone.utc
     return timezone(-delta if sign == "-" else delta)
-
-
-def _exact(number: str) -> int | Fraction:
-    """A decimal number without rounding: an int, or a Fraction when it has a fractional part.
-
-    (``fractions`` pulls in ``decimal``, slow to import: most durations are whole numbers.)
-    """
-    if number.isdigit():
-        return int(number)
-    from fractions import Fraction
-
-    return Fraction(number)
 
 
 def _fixed_local() -> tzinfo:
@@ -364,20 +214,20 @@ def _time_or_reason(text: str, now: int, tz: tzinfo) -> int | str:
         if not rest:
             result = now
         elif rest[0] in "+-":
-            result = _relative(now, _duration_or_reason(rest[1:]), -1 if rest[0] == "-" else 1)
+            result = _relative(now, duration_or_reason(rest[1:]), -1 if rest[0] == "-" else 1)
         else:
             return "expected now, now-DURATION or now+DURATION"
     elif s.endswith("ago"):
-        result = _relative(now, _duration_or_reason(s[:-3]))
+        result = _relative(now, duration_or_reason(s[:-3]))
     elif s[0] == "-":
         rest = s[1:].strip()
-        if _BARE_NUMBER.fullmatch(rest):
+        if BARE_NUMBER.fullmatch(rest):
             return "negative numbers are not times (Kafka codes -1, -2, -3 are offset specs)"
-        result = _relative(now, _duration_or_reason(rest) if rest[:1] != "+" else "not a duration")
+        result = _relative(now, duration_or_reason(rest) if rest[:1] != "+" else "not a duration")
     elif m := _ISO.fullmatch(s):
         result = _iso_or_reason(m, tz)
-    elif _DURATION.fullmatch(s):
-        result = _relative(now, _duration_or_reason(s))
+    elif DURATION.fullmatch(s):
+        result = _relative(now, duration_or_reason(s))
     else:
         return "not recognised"
     if isinstance(result, str):
@@ -411,7 +261,7 @@ def parse_time(
       :func:`parse_duration` form with a unit.
 
     A result before the epoch or beyond a Java ``long`` is rejected: negative
-    values are Kafka's codes (see :mod:`kafka_offsets_cli.specs`), never times.
+    values are Kafka's codes (see :mod:`kafka_offsets_cli.parse.specs`), never times.
     Anything else raises :class:`UsageError` naming the value and, via
     ``what``/``accepted`` (for callers that accept more than times), the forms.
     """

@@ -17,7 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .models import OffsetSpec, TopicPartition
+from ..models.offsets import OffsetSpec
+from ..models.topics import TopicPartition
 
 #: Partitions per ``list_offsets`` call (one leader's). librdkafka's cost per call grows with
 #: the square of its size: 10,000 partitions x 4 specs took ~2.7 s CPU in calls of 10,000,

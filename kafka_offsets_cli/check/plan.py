@@ -5,7 +5,7 @@ Runs on the driver with one client per cluster (anything satisfying
 :class:`~kafka_offsets_cli.kafka.KafkaClient`):
 
 * liveness checks: the topic patterns are resolved against the cluster's
-  metadata (:func:`kafka_offsets_cli.selection.resolve`); selected topics that do
+  metadata (:func:`kafka_offsets_cli.plan.resolve.resolve`); selected topics that do
   not exist become error records;
 * lag checks: groups by name or pattern (:func:`kafka_offsets_cli.lag.collect.resolve_groups`),
   then each group's partitions by the function ``kafka-offsets lag`` chooses them with
@@ -24,18 +24,19 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..check.spec import CheckSpec, LagCheck, LivenessCheck
-from ..check_report import PartitionRecord
-from ..config import ClientSettings
+from ..connection.settings import ClientSettings
 from ..errors import KafkaOffsetsError, MonitoringStatus, NotFound, UsageError
 from ..lag.collect import resolve_groups
 from ..lag.plan import plan_group
-from ..liveness import TIMESTAMP_TYPE_KEY
-from ..models import ClusterMetadata, TopicPartition
-from ..planner import chunked
-from ..queries import with_named_errors
-from ..selection import UNKNOWN_TOPIC_OR_PARTITION, PartitionRange, Selection, TopicRule, resolve
+from ..liveness.collect import TIMESTAMP_TYPE_KEY
+from ..models.topics import ClusterMetadata, TopicPartition
+from ..parse.selection import PartitionRange, Selection, TopicRule
+from ..plan.queries import with_named_errors
+from ..plan.requests import chunked
+from ..plan.resolve import UNKNOWN_TOPIC_OR_PARTITION, resolve
 from ..sources import PlanSource
+from .report import PartitionRecord
+from .spec import CheckSpec, LagCheck, LivenessCheck
 
 __all__ = ["CheckPlan", "WorkUnit", "check_selection", "chunk_selection", "plan_checks"]
 
@@ -102,7 +103,7 @@ def chunk_selection(partitions: Sequence[TopicPartition]) -> Selection:
     Each topic is an exact (escaped, grouped) pattern, never a literal name, so the
     metadata holds just the chunk's topics (without asking for them by name) and a
     planned partition that is gone since planning shows as such
-    (:func:`kafka_offsets_cli.spark.collect.collect_unit`).
+    (:func:`kafka_offsets_cli.check.collect.collect_unit`).
     """
     by_topic: dict[str, list[int]] = {}
     for tp in partitions:

@@ -27,34 +27,30 @@ Options, as in ``kafka-get-offsets.sh``:
 Regexes match the WHOLE topic name (Java's ``String.matches``); they are Python
 ``re`` patterns compiled with ``re.ASCII`` (Java's ``\\w``, ``\\d``, ``\\s`` are ASCII).
 
-Unlike GetOffsetShell, :func:`resolve` reports what was asked for but does not
-exist (:class:`Missing`) instead of silently dropping it.
+Applying a selection to a cluster's metadata (what is selected, what is missing) is
+:mod:`kafka_offsets_cli.plan.resolve`.
 """
 
 from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .errors import NotFound, UsageError
-from .models import ClusterMetadata, TopicInfo, TopicPartition
+from ..errors import UsageError
+from .java import include_list_regex, java_split_commas
 
 __all__ = [
     "INT_MAX",
     "MAX_REPORTED_RANGE",
     "TOPIC_PARTITION_PATTERN",
-    "UNKNOWN_TOPIC_OR_PARTITION",
-    "Missing",
     "PartitionRange",
-    "Resolution",
     "Selection",
     "TopicRule",
     "parse_partitions",
     "parse_selection",
     "parse_topic_partitions",
-    "resolve",
     "selection_summary",
 ]
 
@@ -64,47 +60,13 @@ TOPIC_PARTITION_PATTERN = re.compile(r"([^:,]*)(?::(?:([0-9]*)|(?:([0-9]*)-([0-9
 #: Java's ``Integer.MAX_VALUE``: partition numbers are Java ints.
 INT_MAX = 2**31 - 1
 
-#: Kafka's error name for a topic or partition that does not exist.
-UNKNOWN_TOPIC_OR_PARTITION = "UNKNOWN_TOPIC_OR_PARTITION"
-
 #: A bounded range wider than this is not treated as naming each of its
 #: partitions: ``t:0-100000`` reports no Missing entries for absent partitions.
 MAX_REPORTED_RANGE = 1000
 
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]+")
 
-#: The characters Kafka allows in a topic name (org.apache.kafka.common.internals.Topic).
-LEGAL_TOPIC_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
 _ID_ITEM = re.compile(r"([0-9]+)(?:(-)([0-9]*))?")
-
-
-def _java_trim(s: str) -> str:
-    """Java's ``String.trim``: strip every char <= U+0020 from both ends."""
-    start, end = 0, len(s)
-    while start < end and s[start] <= " ":
-        start += 1
-    while end > start and s[end - 1] <= " ":
-        end -= 1
-    return s[start:end]
-
-
-def _java_split_commas(s: str) -> list[str]:
-    """Java's ``s.split(",")``: like ``str.split`` but trailing empty items are dropped.
-
-    A string without a comma is returned whole (even ``""``); ``","`` gives ``[]``.
-    """
-    if "," not in s:
-        return [s]
-    parts = s.split(",")
-    while parts and parts[-1] == "":
-        parts.pop()
-    return parts
-
-
-def _include_list_regex(raw: str) -> str:
-    """The regex Kafka's ``TopicFilter.IncludeList`` builds from user input."""
-    regex = _java_trim(raw).replace(",", "|").replace(" ", "")
-    return re.sub(r"[\"']+$", "", re.sub(r"^[\"']+", "", regex))
 
 
 def _partition_number(digits: str, where: str) -> int:
@@ -240,32 +202,6 @@ class Selection:
         return tuple(dict.fromkeys(names))
 
 
-def topic_candidates(selection: Selection) -> tuple[str, ...] | None:
-    """Every topic name ``selection`` can match, when that is a short list; else ``None``.
-
-    A selection that spells out plain names (see :meth:`Selection.literal_topics`) can
-    only match names of their shape: ``orders`` is itself, and in ``orders.v1`` the dot,
-    a regex wildcard, stands for any of the 65 characters Kafka allows in a topic name.
-    Describing those names by name answers the selection exactly without listing the
-    whole cluster. ``None`` when a rule is a real regex, or a name has more than one dot
-    (65^2 names and more: listing the cluster is cheaper).
-    """
-    names = selection.literal_topics()
-    if names is None:
-        return None
-    out: list[str] = []
-    for name in names:
-        dots = name.count(".")
-        if dots > 1:
-            return None
-        if dots == 0:
-            out.append(name)
-            continue
-        head, tail = name.split(".")
-        out += [head + c + tail for c in LEGAL_TOPIC_CHARS]
-    return tuple(dict.fromkeys(out))
-
-
 def parse_topic_partitions(text: str) -> tuple[TopicRule, ...]:
     """Parse a ``--topic-partitions`` list the way GetOffsetShell does.
 
@@ -276,7 +212,7 @@ def parse_topic_partitions(text: str) -> tuple[TopicRule, ...]:
     number beyond a Java int, or an invalid regex raises :class:`UsageError`.
     """
     rules: list[TopicRule] = []
-    for item in _java_split_commas(text):
+    for item in java_split_commas(text):
         m = TOPIC_PARTITION_PATTERN.fullmatch(item)
         if m is None:
             raise UsageError(
@@ -284,7 +220,7 @@ def parse_topic_partitions(text: str) -> tuple[TopicRule, ...]:
                 "(range upper bound exclusive), e.g. topic1:1,topic2:0-3,topic3,topic4:5-,topic5:-3"
             )
         topic, single, lower, upper = (g if g else None for g in m.groups())
-        regex = _include_list_regex(topic) if topic is not None else ".*"
+        regex = include_list_regex(topic) if topic is not None else ".*"
         where = f"--topic-partitions rule {item!r}"
         if single is not None:
             ranges: tuple[PartitionRange, ...] = (PartitionRange.single(_partition_number(single, where)),)
@@ -309,7 +245,7 @@ def parse_partitions(text: str | None) -> tuple[PartitionRange, ...]:
         return ()
     ranges: list[PartitionRange] = []
     where = f"--partitions {text!r}"
-    for raw in _java_split_commas(text):
+    for raw in java_split_commas(text):
         item = raw.strip()
         m = _ID_ITEM.fullmatch(item)
         if m is None:
@@ -359,126 +295,9 @@ def parse_selection(
             topic_partitions=topic_partitions,
         )
     ranges = parse_partitions(partitions)
-    regexes = [_include_list_regex(t) for t in topics] or [".*"]
+    regexes = [include_list_regex(t) for t in topics] or [".*"]
     rules = tuple(TopicRule(r, ranges) for r in dict.fromkeys(regexes))
     return Selection(rules, exclude_internal, topics=topics, partitions=partitions)
-
-
-@dataclass(frozen=True)
-class Missing:
-    """Something the selection names that the cluster cannot serve.
-
-    ``partition`` is ``None`` for a whole topic. ``error`` is Kafka's error name
-    (``UNKNOWN_TOPIC_OR_PARTITION``, ``TOPIC_AUTHORIZATION_FAILED``…).
-    """
-
-    topic: str
-    partition: int | None
-    error: str
-
-    def __str__(self) -> str:
-        where = self.topic if self.partition is None else f"{self.topic}:{self.partition}"
-        return f"{where}: {self.error}"
-
-
-def _missing_key(m: Missing) -> tuple[str, int, str]:
-    return (m.topic, -1 if m.partition is None else m.partition, m.error)
-
-
-@dataclass(frozen=True)
-class Resolution:
-    """A selection applied to cluster metadata.
-
-    ``partitions`` are sorted by topic then partition, without duplicates;
-    ``missing`` lists what the selection names that does not exist or carries
-    an error, sorted the same way (whole topics first).
-    """
-
-    partitions: tuple[TopicPartition, ...]
-    missing: tuple[Missing, ...] = ()
-    selection: Selection | None = None
-
-    @property
-    def empty(self) -> bool:
-        """True when nothing was selected and nothing is missing."""
-        return not self.partitions and not self.missing
-
-    @property
-    def topics(self) -> tuple[str, ...]:
-        """The distinct topics of :attr:`partitions`, sorted."""
-        return tuple(dict.fromkeys(tp.topic for tp in self.partitions))
-
-    def describe_empty(self) -> str:
-        """A one-line message for a selection that matched nothing."""
-        what = selection_summary(self.selection) if self.selection is not None else "the selection"
-        return f"no topic partitions matched {what}"
-
-    def require_any(self) -> Resolution:
-        """Return ``self``, or raise :class:`NotFound` when :attr:`empty`."""
-        if self.empty:
-            hint = "topic regexes must match the whole topic name"
-            if self.selection is not None and self.selection.exclude_internal:
-                hint += "; internal topics are excluded"
-            raise NotFound(self.describe_empty(), hint=hint)
-        return self
-
-
-def _usable(info: TopicInfo, exclude_internal: bool) -> bool:
-    return not (exclude_internal and info.internal)
-
-
-def resolve(selection: Selection, metadata: ClusterMetadata) -> Resolution:
-    """Apply ``selection`` to ``metadata``: the selected partitions and what is missing.
-
-    Selected: every partition of every topic (internal ones unless excluded by
-    their metadata flag) that some rule allows. Reported as :class:`Missing`:
-
-    * a topic the selection matches whose metadata carries an error (e.g.
-      ``TOPIC_AUTHORIZATION_FAILED``): ``Missing(topic, None, error)``;
-    * a plain topic name (see :attr:`TopicRule.literal_names`) that matches no
-      topic: ``Missing(name, None, "UNKNOWN_TOPIC_OR_PARTITION")``;
-    * a partition named one by one (``t:7``, ``t:0-3``, ``--topic t --partitions 7``)
-      that the existing topic ``t`` does not have: ``Missing(t, 7, ...)``.
-
-    Pure: no I/O.
-    """
-    rules = selection.rules
-    found: set[TopicPartition] = set()
-    missing: set[Missing] = set()
-    exclude = selection.exclude_internal
-    usable = [n for n in sorted(metadata.topics) if _usable(metadata.topics[n], exclude)]
-    for name in usable:
-        info = metadata.topics[name]
-        matching = [r for r in rules if r.allows_topic(name)]
-        if not matching:
-            continue
-        if info.error is not None:
-            missing.add(Missing(name, None, info.error))
-            continue
-        for p in info.partitions:
-            if any(r.allows_partition(p.partition) for r in matching):
-                found.add(TopicPartition(name, p.partition))
-    for rule in rules:
-        for name in rule.literal_names:
-            missing.update(_missing_for_literal(rule, name, metadata, usable, exclude))
-    return Resolution(tuple(sorted(found)), tuple(sorted(missing, key=_missing_key)), selection)
-
-
-def _missing_for_literal(
-    rule: TopicRule, name: str, metadata: ClusterMetadata, usable: Sequence[str], exclude_internal: bool
-) -> Iterator[Missing]:
-    info = metadata.topics.get(name)
-    if info is None:
-        literal = re.compile(name, re.ASCII)
-        if not any(literal.fullmatch(t) for t in usable):
-            yield Missing(name, None, UNKNOWN_TOPIC_OR_PARTITION)
-        return
-    if info.error is not None or not _usable(info, exclude_internal):
-        return  # reported above as an error, or excluded on purpose
-    existing = {p.partition for p in info.partitions}
-    for p in rule.explicit_partitions:
-        if p not in existing:
-            yield Missing(name, p, UNKNOWN_TOPIC_OR_PARTITION)
 
 
 def _quote(regex: str) -> str:

@@ -3,7 +3,7 @@
 An offset spec says which offset a ListOffsets query asks for. Kafka's own
 tools take the codes ``-2`` (earliest), ``-1`` (latest) and ``-3``
 (max-timestamp, KIP-734); every other value is a target time (KIP-79), which
-here may be written in any form :func:`~kafka_offsets_cli.timeparse.parse_time`
+here may be written in any form :func:`~kafka_offsets_cli.parse.times.parse_time`
 accepts.
 """
 
@@ -13,9 +13,9 @@ import re
 from collections.abc import Sequence
 from datetime import tzinfo
 
-from .errors import UsageError
-from .models import KAFKA_CODE, OffsetSpec, SpecKind
-from .timeparse import parse_time
+from ..errors import UsageError
+from ..models.offsets import KAFKA_CODE, OffsetSpec, SpecKind
+from .times import parse_time
 
 __all__ = ["SPEC_FORMS", "parse_spec", "parse_specs"]
 
@@ -44,7 +44,7 @@ def parse_spec(text: str, *, now_ms: int, tz: tzinfo) -> OffsetSpec:
 
     ``earliest``, ``latest``, ``max-timestamp`` (also ``max_timestamp``,
     ``maxtimestamp``; case-insensitive), Kafka's codes ``-2``, ``-1``, ``-3``,
-    or any time :func:`~kafka_offsets_cli.timeparse.parse_time` accepts (epoch ms,
+    or any time :func:`~kafka_offsets_cli.parse.times.parse_time` accepts (epoch ms,
     ISO-8601, ``6h ago``, ``-30m``…), which becomes :meth:`OffsetSpec.at`.
     ``-30m`` is a relative time; ``-5`` is an error. Bad input raises
     :class:`UsageError` naming the value and the accepted forms.

@@ -1,17 +1,19 @@
-"""Frozen result and request models shared by every layer.
+"""Frozen result and request models of ListOffsets: what is asked (:class:`OffsetSpec`) and answered.
 
-Data flows one way: parsers build :class:`OffsetSpec` and :class:`Selection`,
-the planner turns them into :class:`TopicPartition` lists, the client returns
+Data flows one way: parsers build :class:`OffsetSpec` and
+:class:`~kafka_offsets_cli.parse.selection.Selection`, the planner turns them into
+:class:`~kafka_offsets_cli.models.topics.TopicPartition` lists, the client returns
 :class:`OffsetResult` objects, and renderers turn results into text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
+
+from .topics import TopicPartition, fields_repr
 
 
 class SpecKind(str, Enum):
@@ -95,114 +97,6 @@ class Isolation(str, Enum):
     READ_COMMITTED = "read_committed"
 
 
-class TopicPartition(tuple[str, int]):
-    """A topic and partition number: an immutable ``(topic, partition)`` pair.
-
-    A tuple subclass, so hashing, equality and ordering (topic, then partition) run in C:
-    results, plans and renderers key and sort tens of thousands of them. (Not a
-    ``NamedTuple``: PySpark replaces ``collections.namedtuple`` with a version whose
-    instances unpickle as a different class.)
-    """
-
-    __slots__ = ()
-
-    def __new__(cls, topic: str, partition: int) -> TopicPartition:
-        return tuple.__new__(cls, (topic, partition))
-
-    if TYPE_CHECKING:
-
-        @property
-        def topic(self) -> str:
-            """The topic name."""
-            ...
-
-        @property
-        def partition(self) -> int:
-            """The partition number."""
-            ...
-
-    else:
-        topic = property(itemgetter(0), doc="The topic name.")
-        partition = property(itemgetter(1), doc="The partition number.")
-
-    def __getnewargs__(self) -> tuple[str, int]:
-        return (self[0], self[1])
-
-    def __repr__(self) -> str:
-        return f"TopicPartition(topic={self[0]!r}, partition={self[1]!r})"
-
-    def __str__(self) -> str:
-        return f"{self[0]}:{self[1]}"
-
-
-class PartitionInfo(tuple[str, int, int, tuple[int, ...], tuple[int, ...], "str | None"]):
-    """Metadata for one partition as the cluster reports it (immutable; a tuple, cheap to build)."""
-
-    __slots__ = ()
-
-    if TYPE_CHECKING:
-        topic: str
-        partition: int
-        leader: int  # -1 when the partition has no leader
-        replicas: tuple[int, ...]
-        isr: tuple[int, ...]
-        error: str | None
-    else:
-        topic = property(itemgetter(0))
-        partition = property(itemgetter(1))
-        leader = property(itemgetter(2))
-        replicas = property(itemgetter(3))
-        isr = property(itemgetter(4))
-        error = property(itemgetter(5))
-
-    def __new__(
-        cls,
-        topic: str,
-        partition: int,
-        leader: int,
-        replicas: tuple[int, ...] = (),
-        isr: tuple[int, ...] = (),
-        error: str | None = None,
-    ) -> PartitionInfo:
-        return tuple.__new__(cls, (topic, partition, leader, replicas, isr, error))
-
-    def __getnewargs__(self) -> tuple[Any, ...]:
-        return tuple(self)
-
-    def __repr__(self) -> str:
-        return _fields_repr(self, ("topic", "partition", "leader", "replicas", "isr", "error"))
-
-
-@dataclass(frozen=True)
-class TopicInfo:
-    """Metadata for one topic."""
-
-    name: str
-    partitions: tuple[PartitionInfo, ...]
-    internal: bool = False
-    error: str | None = None
-
-
-@dataclass(frozen=True)
-class ClusterMetadata:
-    """A snapshot of topic metadata, enough to resolve selections and plan requests."""
-
-    topics: dict[str, TopicInfo]
-    brokers: dict[int, str] = field(default_factory=dict)
-    cluster_id: str | None = None
-    controller_id: int | None = None
-
-    def topic_names(self) -> list[str]:
-        """All topic names, sorted."""
-        return sorted(self.topics)
-
-    def leaders(self) -> dict[TopicPartition, int]:
-        """Each known partition's leader broker id (-1: none), for planning requests per leader."""
-        return {
-            TopicPartition(p.topic, p.partition): p.leader for t in self.topics.values() for p in t.partitions
-        }
-
-
 class OffsetResult(
     tuple[str, int, OffsetSpec, "int | None", "int | None", "int | None", "str | None"]
 ):
@@ -253,7 +147,7 @@ class OffsetResult(
         return tuple(self)
 
     def __repr__(self) -> str:
-        return _fields_repr(
+        return fields_repr(
             self, ("topic", "partition", "spec", "offset", "timestamp", "leader_epoch", "error")
         )
 
@@ -323,39 +217,3 @@ class OffsetTable:
             for s in self.specs
         ]
 
-
-@dataclass(frozen=True)
-class GroupOffsets:
-    """Committed offsets of one consumer group (``None`` offset: nothing committed)."""
-
-    group: str
-    offsets: Mapping[TopicPartition, int | None]
-    error: str | None = None
-
-
-@dataclass(frozen=True)
-class GroupDescription:
-    """A consumer group's state as the coordinator describes it.
-
-    ``state`` is Kafka's state name in lower case (``stable``, ``empty``, ``dead``,
-    ``preparing_rebalance``…; ``dead`` also for a group that does not exist);
-    ``members`` the number of active members; ``assigned`` the partitions assigned
-    to them.
-    """
-
-    group: str
-    state: str | None
-    members: int
-    assigned: tuple[TopicPartition, ...] = ()
-    error: str | None = None
-
-    @property
-    def active(self) -> bool:
-        """True when the group has members (a reset would be rejected or overwritten)."""
-        return self.members > 0
-
-
-def _fields_repr(obj: tuple[Any, ...], names: tuple[str, ...]) -> str:
-    """``Name(field=value, …)`` for the tuple-based models, as a dataclass would show them."""
-    inner = ", ".join(f"{n}={v!r}" for n, v in zip(names, obj, strict=True))
-    return f"{type(obj).__name__}({inner})"

@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from enum import Enum
 from itertools import pairwise
 
-from .check.spec import HistoryRules
-from .errors import MonitoringStatus
+from ..errors import MonitoringStatus
+from .spec import HistoryRules
 
 __all__ = [
     "SPARK_CHARS",

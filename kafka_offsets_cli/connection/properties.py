@@ -1,4 +1,4 @@
-"""Client connection settings: bootstrap servers, Java properties files, ``-X`` overrides.
+"""Java client properties files (``--command-config``) read and translated for librdkafka.
 
 Kafka's Java tools take ``--command-config FILE`` with Java client properties.
 librdkafka shares most key names; the ones it does not are translated here
@@ -6,27 +6,17 @@ librdkafka shares most key names; the ones it does not are translated here
 to ``ssl.ca.location``…) and Java-only keys that have no meaning for a
 read-only admin client are dropped. Anything else is passed on, and a key
 librdkafka does not know is reported by the client with the place it came
-from (``FILE:LINE`` or ``-X``).
-
-Secrets never leave this module unmasked: :func:`mask` is the one way settings
-are shown.
+from (:class:`Setting`: ``FILE:LINE`` or ``-X``).
 """
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import ConfigError, UsageError
-from .models import Isolation
-
-#: Environment variable read when ``--bootstrap-server`` is not given.
-BOOTSTRAP_ENV = "KAFKA_BOOTSTRAP_SERVERS"
-
-_SECRET_KEY = re.compile(r"(password|secret|jaas|token|credential|\.key\.pem|ssl\.key\b|private)", re.I)
+from ..errors import ConfigError
 
 #: Java client keys that are meaningless for this tool (serialisation, producer or
 #: consumer tuning); they are accepted and ignored so shared client files work.
@@ -81,50 +71,6 @@ class Setting:
 
     value: str
     source: str
-
-
-@dataclass(frozen=True)
-class ClientSettings:
-    """Everything needed to talk to one cluster."""
-
-    bootstrap_servers: str
-    properties: Mapping[str, Setting] = field(default_factory=dict)
-    timeout_ms: int = 30_000
-    isolation: Isolation = Isolation.READ_UNCOMMITTED
-    #: where ``bootstrap_servers`` came from (each property's source is in its :class:`Setting`)
-    bootstrap_source: str = "?"
-
-    def librdkafka_config(self) -> dict[str, str]:
-        """The plain ``{key: value}`` configuration for librdkafka."""
-        conf = {k: s.value for k, s in self.properties.items()}
-        conf["bootstrap.servers"] = self.bootstrap_servers
-        return conf
-
-    def source_of(self, key: str) -> str:
-        """Where a property was set, for error messages."""
-        s = self.properties.get(key)
-        return s.source if s else "the defaults"
-
-    def masked(self) -> dict[str, str]:
-        """Settings with every secret replaced by ``***``."""
-        return mask(self.librdkafka_config())
-
-
-def is_secret(key: str) -> bool:
-    """True for keys whose values must never be printed."""
-    return bool(_SECRET_KEY.search(key))
-
-
-def mask(conf: Mapping[str, str]) -> dict[str, str]:
-    """A copy of ``conf`` with secret values masked."""
-    return {k: ("***" if is_secret(k) else v) for k, v in conf.items()}
-
-
-def redact(text: str, secrets: Iterable[str]) -> str:
-    """Remove every occurrence of the given secret values from ``text``."""
-    for s in sorted({s for s in secrets if s and len(s) >= 3}, key=len, reverse=True):
-        text = text.replace(s, "***")
-    return text
 
 
 def parse_properties(text: str, source: str) -> list[tuple[str, str, int]]:
@@ -244,60 +190,3 @@ def load_command_config(path: str | Path) -> dict[str, Setting]:
     except ValueError:  # a NUL byte or a lone surrogate (from a YAML escape) in the file name
         raise ConfigError(f"{str(p)!r}: not a usable file name") from None
     return translate_java(parse_properties(text, str(p)), str(p))
-
-
-def parse_overrides(items: Iterable[str]) -> dict[str, Setting]:
-    """Parse ``-X key=value`` librdkafka overrides."""
-    out: dict[str, Setting] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise UsageError(f"-X {item.split('=')[0]!r}: expected key=value")
-        out[key] = Setting(value, f"-X {key}")
-    return out
-
-
-def build_settings(
-    bootstrap: str | None,
-    *,
-    command_config: str | None = None,
-    overrides: Iterable[str] = (),
-    timeout_ms: int = 30_000,
-    isolation: Isolation = Isolation.READ_UNCOMMITTED,
-    profile: Mapping[str, Setting] | None = None,
-    profile_bootstrap: str | None = None,
-    profile_name: str | None = None,
-    environ: Mapping[str, str] | None = None,
-) -> ClientSettings:
-    """Merge flags, environment and profile into :class:`ClientSettings`, recording each value's source.
-
-    Precedence: flags (``-b``, ``--command-config``, ``-X``), then the environment
-    (``KAFKA_BOOTSTRAP_SERVERS``), then the cluster profile (``profile_name``, for
-    the source of its bootstrap servers).
-    """
-    env = os.environ if environ is None else environ
-    props: dict[str, Setting] = dict(profile or {})
-    if command_config:
-        props.update(load_command_config(command_config))
-    props.update(parse_overrides(overrides))
-    file_bootstrap = props.pop("bootstrap.servers", None)
-    candidates = (
-        (bootstrap, "-b/--bootstrap-server"),
-        (file_bootstrap.value if file_bootstrap else None, file_bootstrap.source if file_bootstrap else ""),
-        (env.get(BOOTSTRAP_ENV), BOOTSTRAP_ENV),
-        (profile_bootstrap, f"cluster profile {profile_name!r}" if profile_name else "the cluster profile"),
-    )
-    servers, source = next(((v, src) for v, src in candidates if v), (None, "?"))
-    if not servers:
-        raise UsageError(
-            "no bootstrap servers: pass -b/--bootstrap-server HOST:PORT, "
-            f"set {BOOTSTRAP_ENV}, or choose a profile with --cluster"
-        )
-    for part in servers.split(","):
-        m = re.fullmatch(r"\s*(?:[\w.-]+|\[[0-9a-fA-F:]+\]):(\d{1,5})\s*", part)
-        if m is None and "://" not in part:
-            raise UsageError(f"bootstrap server {part.strip()!r}: expected HOST:PORT")
-        if m is not None and not 0 < int(m.group(1)) < 65536:
-            raise UsageError(f"bootstrap server {part.strip()!r}: port must be 1-65535")
-    return ClientSettings(servers.strip(), props, timeout_ms, isolation, bootstrap_source=source)

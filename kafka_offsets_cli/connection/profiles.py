@@ -26,31 +26,22 @@ Which profile: ``--cluster NAME``, else ``KAFKA_OFFSETS_CLUSTER``, else the file
 ``default`` -- but the default only when no bootstrap servers are given by
 ``-b``, ``--command-config`` or ``KAFKA_BOOTSTRAP_SERVERS``. Per setting, flags
 win over the environment, which wins over the profile (see
-:func:`kafka_offsets_cli.config.build_settings`). :func:`resolve_connection` is
-the one place this precedence is applied: commands, shell completion and
-``config show`` all use it.
+:func:`kafka_offsets_cli.connection.settings.build_settings`). The one place this
+precedence is applied is :func:`kafka_offsets_cli.connection.resolver.resolve_connection`:
+commands, shell completion and ``config show`` all use it.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import (
-    BOOTSTRAP_ENV,
-    ClientSettings,
-    Setting,
-    build_settings,
-    load_command_config,
-    translate_java,
-)
-from .errors import ConfigError, UsageError
-from .models import Isolation
-from .timeparse import parse_duration
+from ..errors import ConfigError, UsageError
+from .properties import Setting, load_command_config, translate_java
 
 #: Environment variable naming the profile when ``--cluster`` is not given.
 CLUSTER_ENV = "KAFKA_OFFSETS_CLUSTER"
@@ -262,63 +253,3 @@ def select(
             return None
         name = pfile.default
     return resolve(pfile, name, env)
-
-
-
-@dataclass(frozen=True, kw_only=True)
-class ConnectionOptions:
-    """The shared connection options as given on the command line (``None``: not given)."""
-
-    bootstrap: str | None = None
-    command_config: str | None = None
-    overrides: tuple[str, ...] = ()
-    timeout: str = "30s"
-    isolation: Isolation = Isolation.READ_UNCOMMITTED
-    cluster: str | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class Connection:
-    """Resolved connection options: the client settings (each value with its source) and the profile used."""
-
-    settings: ClientSettings
-    profile: Profile | None
-
-
-def resolve_connection(
-    options: ConnectionOptions,
-    environ: Mapping[str, str] | None = None,
-    *,
-    warn: Callable[[str], None] | None = None,
-) -> Connection:
-    """Client settings from the options, the environment and the cluster profile.
-
-    ``warn`` hears what the user should know before the settings are built (an
-    environment variable overriding the chosen profile's bootstrap servers).
-
-    Precedence per setting: flags (``-b``, ``--command-config``, ``-X``), then the
-    environment (``KAFKA_BOOTSTRAP_SERVERS``), then the profile (``--cluster`` or
-    ``KAFKA_OFFSETS_CLUSTER``, else the config file's ``default`` when no bootstrap
-    servers are given otherwise), then the defaults.
-    """
-    env = os.environ if environ is None else environ
-    timeout_ms = parse_duration(options.timeout)
-    if timeout_ms <= 0:
-        raise UsageError(f"--timeout {options.timeout!r}: must be positive")
-    given = bool(options.bootstrap or options.command_config or env.get(BOOTSTRAP_ENV))
-    profile = select(options.cluster, bootstrap_given=given, environ=env)
-    env_wins = bool(env.get(BOOTSTRAP_ENV)) and not options.bootstrap
-    if profile is not None and profile.bootstrap_servers and env_wins and warn is not None:
-        warn(f"{BOOTSTRAP_ENV} overrides bootstrap_servers of cluster profile {profile.name!r}")
-    settings = build_settings(
-        options.bootstrap,
-        command_config=options.command_config,
-        overrides=options.overrides,
-        timeout_ms=timeout_ms,
-        isolation=options.isolation,
-        profile=profile.properties if profile else None,
-        profile_bootstrap=profile.bootstrap_servers if profile else None,
-        profile_name=profile.name if profile else None,
-        environ=env,
-    )
-    return Connection(settings=settings, profile=profile)

@@ -1,7 +1,7 @@
 """What one Spark task does: open one client for its unit and run the direct commands' fan-out.
 
 Liveness partitions get one max-timestamp round
-(:func:`kafka_offsets_cli.queries.fetch_offsets`, as ``kafka-offsets liveness``);
+(:func:`kafka_offsets_cli.plan.queries.fetch_offsets`, as ``kafka-offsets liveness``);
 lag groups get the rows planned for them through
 :func:`kafka_offsets_cli.lag.collect.lag_rows` (committed offsets, log start and end,
 the transaction-marker check and the time-lag bisection, as ``kafka-offsets lag``).
@@ -22,8 +22,8 @@ from ..errors import KafkaOffsetsError
 from ..lag.collect import lag_rows
 from ..lag.plan import planned_group
 from ..lag.rows import LagRow, error_row
-from ..models import OffsetResult, OffsetSpec
-from ..queries import fetch_offsets, selection_metadata
+from ..models.offsets import OffsetResult, OffsetSpec
+from ..plan.queries import fetch_offsets, selection_metadata
 from ..sources import LagSource
 from .plan import WorkUnit, chunk_selection
 

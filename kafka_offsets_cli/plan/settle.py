@@ -27,11 +27,12 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from .models import Isolation, OffsetResult, OffsetSpec, SpecKind, TopicPartition
-from .planner import DEFAULT_CHUNK, plan_queries
+from ..models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
+from ..models.topics import TopicPartition
+from .requests import DEFAULT_CHUNK, plan_queries
 
 if TYPE_CHECKING:
-    from .sources import OffsetSource
+    from ..sources import OffsetSource
 
 #: The error name of a lookup whose answer stayed beyond the high watermark (or last stable
 #: offset) through every retry. Not a Kafka error code: the broker reports none for it.

@@ -1,13 +1,13 @@
 """Evaluate samples with the shared rules (pure; called from Spark tasks and the driver).
 
-Per record: :func:`kafka_offsets_cli.liveness.liveness_row` and
-:func:`~kafka_offsets_cli.liveness.row_status` for liveness,
+Per record: :func:`kafka_offsets_cli.liveness.rules.liveness_row` and
+:func:`~kafka_offsets_cli.liveness.rules.row_status` for liveness,
 :func:`kafka_offsets_cli.lag.lag_status` for lag, with each check's thresholds.
-Per roll-up: :func:`~kafka_offsets_cli.liveness.topic_status` and
-:func:`~kafka_offsets_cli.liveness.deciding_age` per liveness topic (as
+Per roll-up: :func:`~kafka_offsets_cli.liveness.rules.topic_status` and
+:func:`~kafka_offsets_cli.liveness.report.deciding_age` per liveness topic (as
 ``kafka-offsets liveness``), :func:`kafka_offsets_cli.lag.totals` per lag group,
-:func:`kafka_offsets_cli.history.evaluate_group` for the history, and
-:func:`~kafka_offsets_cli.liveness.worst` for every status roll-up. Nothing is
+:func:`kafka_offsets_cli.check.history.evaluate_group` for the history, and
+:func:`~kafka_offsets_cli.liveness.rules.worst` for every status roll-up. Nothing is
 decided here that those modules do not decide.
 """
 
@@ -16,15 +16,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ..check.spec import CheckDefinition, LagCheck, LivenessCheck
-from ..check_report import CheckResult, GroupResult, PartitionRecord, TopicResult
 from ..errors import MonitoringStatus
-from ..history import HistoryStatus, PartitionHistory, Sample, evaluate_group, evaluate_partition
 from ..lag.rows import LagRow, LagState
 from ..lag.summary import lag_status, totals
-from ..liveness import LiveRow, LiveState, deciding_age, liveness_row, row_status, topic_status, worst
+from ..liveness.report import deciding_age
+from ..liveness.rules import LiveRow, LiveState, liveness_row, row_status, topic_status, worst
 from .collect import LiveSample
 from .collect import Sample as CollectSample
+from .history import HistoryStatus, PartitionHistory, Sample, evaluate_group, evaluate_partition
+from .report import CheckResult, GroupResult, PartitionRecord, TopicResult
+from .spec import CheckDefinition, LagCheck, LivenessCheck
 
 __all__ = [
     "EvalContext",
@@ -259,7 +260,7 @@ def _summary(
     groups: Sequence[GroupResult],
     problems: Sequence[str],
 ) -> str:
-    from ..timeparse import format_duration
+    from ..parse.durations import format_duration
 
     parts: list[str] = []
     if isinstance(check, LivenessCheck):

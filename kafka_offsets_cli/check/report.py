@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import MonitoringStatus
+from ..errors import MonitoringStatus
 
 __all__ = [
     "RECORD_KEYS",

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from .errors import ClusterError
-from .models import ClusterMetadata, Isolation, OffsetResult, OffsetSpec, OffsetTable, TopicPartition
-from .planner import DEFAULT_CHUNK, plan_requests
-from .selection import UNKNOWN_TOPIC_OR_PARTITION, Resolution, Selection, resolve, topic_candidates
+from ..errors import ClusterError
+from ..models.offsets import Isolation, OffsetResult, OffsetSpec, OffsetTable
+from ..models.topics import ClusterMetadata, TopicPartition
+from ..parse.selection import Selection
+from ..sources import OffsetSource
+from .requests import DEFAULT_CHUNK, plan_requests
+from .resolve import UNKNOWN_TOPIC_OR_PARTITION, Resolution, resolve, topic_candidates
 from .settle import settle, unsettled
-from .sources import OffsetSource
 
 
 def selection_metadata(
@@ -29,7 +31,7 @@ def selection_metadata(
     the topics the selection matches (enough for :func:`resolve`, not for callers
     that look up other topics, such as a group's committed ones): when the selection
     spells out plain names, by describing just the names they can match
-    (:func:`~kafka_offsets_cli.selection.topic_candidates`), one request whatever the
+    (:func:`~kafka_offsets_cli.plan.resolve.topic_candidates`), one request whatever the
     size of the cluster.
     """
     if narrow and selection is not None:

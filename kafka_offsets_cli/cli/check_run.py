@@ -1,0 +1,191 @@
+"""Running ``kafka-offsets check``: plan on the driver, run the Spark pipeline, show the report.
+
+Imported by :mod:`.check_cmd` once the options are read (never at start-up).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import KafkaOffsetsError, MonitoringStatus, interrupted
+from .options import Format
+
+if TYPE_CHECKING:
+    from ..check.plan import CheckPlan
+    from ..check.report import CheckReport
+    from ..check.spec import CheckSpec
+    from ..spark.progress import StageProgress
+    from .check_cmd import WriteFormat
+
+__all__ = ["run", "show", "show_timings", "unknown", "validated"]
+
+
+def validated(spec: CheckSpec) -> None:
+    """``--validate``: say on stderr what the valid spec holds."""
+    from .output import err_console
+
+    kinds = {t: sum(1 for c in spec.checks if c.type == t) for t in ("liveness", "lag")}
+    err_console().print(
+        f"{spec.source}: valid: {len(spec.checks)} check(s) "
+        f"({kinds['liveness']} liveness, {kinds['lag']} lag) on {len(spec.clusters)} cluster(s)",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+def run(
+    spec: CheckSpec,
+    master: str,
+    conf: list[tuple[str, str]],
+    ui: bool,
+    history: str | None,
+    write: WriteFormat | None,
+    write_dir: str | None,
+    everything: bool,
+    worst: int,
+    debug: bool,
+) -> CheckReport:
+    """Plan on the driver, then run the Spark pipeline (or report without data); timings added."""
+    import time
+
+    from ..spark.progress import StageProgress
+    from .output import err_console, stderr_is_tty
+
+    progress = StageProgress(console=err_console() if stderr_is_tty() else None)
+    t0 = time.monotonic()
+    with progress.shown():
+        progress.set("planning")
+        plan = _plan(spec, debug)
+        plan_s = time.monotonic() - t0
+        if not plan.units and not plan.records:
+            report = _without_data(spec, plan)
+        else:
+            report = _spark(
+                spec, plan, progress, master, conf, ui, history, write, write_dir, everything, worst, debug
+            )
+    times = {"plan": round(plan_s, 3), **report.timings, "total": round(time.monotonic() - t0, 3)}
+    from dataclasses import replace
+
+    return replace(report, timings=times)
+
+
+def _plan(spec: CheckSpec, debug: bool) -> CheckPlan:
+    from ..check.plan import plan_checks
+    from ..kafka import KafkaClient
+
+    clients: list[KafkaClient] = []
+
+    def connect(name: str) -> KafkaClient:
+        c = KafkaClient(spec.clusters[name].settings, debug=debug)
+        clients.append(c)
+        return c
+
+    try:
+        return plan_checks(spec, connect)
+    finally:
+        for c in clients:
+            c.close()
+
+
+def _without_data(spec: CheckSpec, plan: CheckPlan) -> CheckReport:
+    """Nothing reachable or selected: every check is UNKNOWN with its problems (no Spark needed)."""
+    from ..check.evaluate import check_result
+    from ..check.report import CheckReport
+    from ..liveness.rules import worst
+    from ..parse.times import now_ms
+
+    results = tuple(check_result(c, plan.problems.get(c.name, ()), {}, 0) for c in spec.checks)
+    return CheckReport(
+        worst(r.status for r in results),
+        results,
+        (),
+        now_ms(),
+        0,
+        True,
+        {},
+        None,
+        tuple(spec.clusters),
+        plan.down,
+    )
+
+
+def _spark(
+    spec: CheckSpec,
+    plan: CheckPlan,
+    progress: StageProgress,
+    master: str,
+    conf: list[tuple[str, str]],
+    ui: bool,
+    history: str | None,
+    write: WriteFormat | None,
+    write_dir: str | None,
+    everything: bool,
+    worst: int,
+    debug: bool,
+) -> CheckReport:
+    from dataclasses import replace
+
+    from ..spark.pipeline import RunOptions, run_check
+    from ..spark.session import SessionOptions, job_failure, start_session
+
+    progress.set("starting Spark")
+    runtime = start_session(SessionOptions(master=master, debug=debug, ui=ui, conf=tuple(conf)))
+    try:
+        options = RunOptions(
+            history_dir=history,
+            write_format=write.value if write else None,
+            write_dir=write_dir,
+            all_records=everything,
+            worst=worst,
+            debug=debug,
+        )
+        try:
+            report = run_check(runtime, spec, plan, options, progress)
+        except Exception as e:
+            if isinstance(e, KafkaOffsetsError) or interrupted(e):
+                raise  # the boundary's: a tool error, or a Ctrl-C that surfaced as a py4j error
+            raise job_failure(e) from e  # a failed Spark job (Py4JJavaError, PySparkException…): one line
+    finally:
+        progress.set("stopping Spark")
+        runtime.stop()
+    return replace(report, timings={"session": round(runtime.started_s, 3), **report.timings})
+
+
+def unknown(err: KafkaOffsetsError, fmt: Format, prometheus_file: str | None) -> None:
+    """When the check could not run: the UNKNOWN nagios line and an ``up 0`` textfile."""
+    from ..parse.times import now_ms
+    from ..render.check_monitoring import SERVICE, prometheus_down
+    from ..render.monitoring import nagios_line
+    from .output import write
+
+    if prometheus_file:
+        from .textfile import write_atomic
+
+        write_atomic(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()))
+    if fmt is Format.nagios:
+        write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))
+
+
+def show_timings(report: CheckReport) -> None:
+    """``--timings``: each stage's seconds on stderr."""
+    from .output import err_console
+
+    text = ", ".join(f"{k} {v:.2f}s" for k, v in report.timings.items())
+    err_console().print(f"kafka-offsets: timings: {text}", highlight=False, soft_wrap=True)
+
+
+def show(report: CheckReport, fmt: Format, zone: object, worst: int) -> None:
+    """The report on stdout in ``fmt``."""
+    from datetime import tzinfo
+
+    from ..render.check import json_document, rich_summary
+    from ..render.check_monitoring import nagios
+    from .output import print_renderable, write
+
+    assert isinstance(zone, tzinfo)
+    if fmt is Format.table:
+        print_renderable(rich_summary(report, zone, worst=worst))
+    elif fmt is Format.nagios:
+        write(nagios(report))
+    elif fmt is Format.json:
+        write(json_document(report))

@@ -1,0 +1,126 @@
+"""A liveness run's report: each topic's roll-up and the run's status, built from the answers (pure)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..errors import MonitoringStatus
+from ..models.offsets import OffsetResult
+from .rules import (
+    DEFAULT_FUTURE_TOLERANCE_MS,
+    LiveRow,
+    LiveState,
+    liveness_row,
+    row_status,
+    topic_status,
+    worst,
+)
+
+
+@dataclass(frozen=True)
+class TopicLiveness:
+    """One topic's roll-up: its status, partition counts and timestamp type."""
+
+    topic: str
+    status: MonitoringStatus
+    partitions: int
+    alive: int  # partitions whose own status is OK
+    age_ms: int | None  # the age that decides the status (stalest, or the min_alive-th freshest)
+    timestamp_type: str | None = None
+    error: str | None = None  # the topic could not be listed at all (then status is UNKNOWN)
+
+
+@dataclass(frozen=True)
+class LivenessReport:
+    """Everything one liveness run found, with the thresholds it used."""
+
+    rows: tuple[LiveRow, ...]
+    topics: tuple[TopicLiveness, ...]
+    status: MonitoringStatus
+    now_ms: int
+    warn_ms: int
+    crit_ms: int
+    min_alive: int | None = None
+    empty: MonitoringStatus = MonitoringStatus.CRITICAL
+    future: MonitoringStatus = MonitoringStatus.WARNING
+
+    def status_of(self, row: LiveRow) -> MonitoringStatus:
+        """A row's own status under this report's mapping of ``empty`` and ``future``."""
+        return row_status(row, empty=self.empty, future=self.future)
+
+    def count(self, state: LiveState) -> int:
+        """Number of partitions in ``state``."""
+        return sum(1 for r in self.rows if r.state is state)
+
+    def timestamp_type(self, topic: str) -> str | None:
+        """The topic's ``message.timestamp.type`` when known."""
+        for t in self.topics:
+            if t.topic == topic:
+                return t.timestamp_type
+        return None
+
+
+def deciding_age(rows: Sequence[LiveRow], min_alive: int | None = None) -> int | None:
+    """The age behind a topic's status: the oldest, or with ``min_alive = N`` the N-th youngest."""
+    ages = sorted(r.age_ms for r in rows if r.age_ms is not None and r.state is not LiveState.FUTURE)
+    if not ages:
+        return None
+    if min_alive is None or min_alive <= 0:
+        return ages[-1]
+    return ages[min(min_alive, len(ages)) - 1]
+
+
+def build_report(
+    results: Iterable[OffsetResult],
+    now_ms: int,
+    warn_ms: int,
+    crit_ms: int,
+    *,
+    min_alive: int | None = None,
+    future_tolerance_ms: int = DEFAULT_FUTURE_TOLERANCE_MS,
+    empty: MonitoringStatus = MonitoringStatus.CRITICAL,
+    future: MonitoringStatus = MonitoringStatus.WARNING,
+    timestamp_types: Mapping[str, str] | None = None,
+    missing_topics: Iterable[tuple[str, str]] = (),
+) -> LivenessReport:
+    """Classify every max-timestamp result, roll up per topic and overall.
+
+    ``missing_topics`` are selected topics that could not be listed (``(topic,
+    error)``): each is UNKNOWN. The overall status is the worst topic status.
+    """
+    types = timestamp_types or {}
+    rows = tuple(
+        sorted(
+            (liveness_row(r, now_ms, warn_ms, crit_ms, future_tolerance_ms) for r in results),
+            key=lambda r: (r.topic, r.partition),
+        )
+    )
+    by_topic: dict[str, list[LiveRow]] = {}
+    for r in rows:
+        by_topic.setdefault(r.topic, []).append(r)
+    topics = [
+        TopicLiveness(
+            name,
+            topic_status(rs, min_alive, empty=empty, future=future),
+            len(rs),
+            sum(1 for r in rs if row_status(r, empty=empty, future=future) is MonitoringStatus.OK),
+            deciding_age(rs, min_alive),
+            types.get(name),
+        )
+        for name, rs in by_topic.items()
+    ]
+    for name, err in missing_topics:
+        topics.append(TopicLiveness(name, MonitoringStatus.UNKNOWN, 0, 0, None, types.get(name), err))
+    topics.sort(key=lambda t: t.topic)
+    return LivenessReport(
+        rows,
+        tuple(topics),
+        worst(t.status for t in topics),
+        now_ms,
+        warn_ms,
+        crit_ms,
+        min_alive,
+        empty,
+        future,
+    )

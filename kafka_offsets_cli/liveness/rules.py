@@ -1,0 +1,197 @@
+"""Partition liveness: how old is the newest record of each partition, and is that alarming.
+
+Shared by ``kafka-offsets liveness`` and the Spark ``check`` command.
+
+The newest record is the one ListOffsets ``max-timestamp`` (KIP-734) returns: the
+record with the highest timestamp, its offset and timestamp. Its *age* is
+``now - timestamp``. What that timestamp means depends on the topic's
+``message.timestamp.type``: with ``LogAppendTime`` it is the broker's clock when the
+record was written; with ``CreateTime`` (the default) it is whatever the producer
+set, so liveness then reflects the producers' clocks. On transactional topics the
+newest "record" can be a transaction marker, stamped with the broker's clock when
+the transaction ended (measured on Kafka 4.3.1) — including the abort marker the
+coordinator writes when a stuck transaction times out.
+
+States (one per partition):
+
+* ``ok``: age at most ``warn``;
+* ``warning``: age above ``warn``, at most ``crit``;
+* ``critical``: age above ``crit``;
+* ``empty``: no record: the log start equals the log end (never written, or retention
+  removed everything);
+* ``pending``: the partition has records, but the one with the highest timestamp is not
+  visible yet (beyond the high watermark while it replicates, or the last stable offset in
+  an open transaction) after the answer was asked again for ~0.6 s
+  (:mod:`~kafka_offsets_cli.plan.settle`): its age is not knowable now, so UNKNOWN — never
+  ``empty``;
+* ``future``: the timestamp is more than ``future_tolerance_ms`` after now (clock
+  skew or producer-set times) — not "fresh": its age says nothing;
+* ``error``: the partition could not be listed (Kafka's error name in ``error``).
+
+A timestamp at most ``future_tolerance_ms`` ahead of now counts as age 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from ..errors import MonitoringStatus
+from ..models.offsets import OffsetResult
+from ..models.topics import TopicPartition
+from ..plan.settle import PENDING
+
+#: Timestamps up to this far after now are small clock differences, not ``future``.
+DEFAULT_FUTURE_TOLERANCE_MS = 60_000
+
+#: Keys of the liveness record, in order.
+COLUMNS = ("topic", "partition", "offset", "timestamp", "age_ms", "state", "timestamp_type", "error")
+
+#: Severity order for roll-ups (monitoring-plugins' max_state_alt): CRITICAL > WARNING > UNKNOWN > OK.
+_SEVERITY = {
+    MonitoringStatus.OK: 0,
+    MonitoringStatus.UNKNOWN: 1,
+    MonitoringStatus.WARNING: 2,
+    MonitoringStatus.CRITICAL: 3,
+}
+
+
+class LiveState(str, Enum):
+    """A partition's liveness state (see the module docstring)."""
+
+    OK = "ok"
+    WARNING = "warning"
+    CRITICAL = "critical"
+    EMPTY = "empty"
+    PENDING = "pending"
+    FUTURE = "future"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class LiveRow:
+    """Liveness of one partition.
+
+    ``age_ms`` is ``now - timestamp`` (0 within the future tolerance; negative only
+    in state ``future``, where it says how far ahead the timestamp is); ``None``
+    when there is no timestamp.
+    """
+
+    topic: str
+    partition: int
+    offset: int | None
+    timestamp: int | None
+    age_ms: int | None
+    state: LiveState
+    error: str | None = None
+
+    @property
+    def tp(self) -> TopicPartition:
+        """The row's topic partition."""
+        return TopicPartition(self.topic, self.partition)
+
+    def to_record(self, timestamp_type: str | None = None) -> dict[str, Any]:
+        """The documented JSON/CSV record.
+
+        Keys: topic, partition, offset, timestamp, age_ms, state, plus
+        ``timestamp_type`` (the topic's ``message.timestamp.type``, ``null`` if
+        unknown) and ``error`` (Kafka's error name in state ``error``).
+        """
+        return {
+            "topic": self.topic,
+            "partition": self.partition,
+            "offset": self.offset,
+            "timestamp": self.timestamp,
+            "age_ms": self.age_ms,
+            "state": self.state.value,
+            "timestamp_type": timestamp_type,
+            "error": self.error,
+        }
+
+
+def liveness_row(
+    result: OffsetResult,
+    now_ms: int,
+    warn_ms: int,
+    crit_ms: int,
+    future_tolerance_ms: int = DEFAULT_FUTURE_TOLERANCE_MS,
+) -> LiveRow:
+    """Classify one partition from its max-timestamp result (the one place that does).
+
+    An age above ``crit_ms`` is ``critical``, above ``warn_ms`` ``warning``.
+    """
+
+    def row(state: LiveState, age: int | None = None, error: str | None = None) -> LiveRow:
+        return LiveRow(result.topic, result.partition, result.offset, result.timestamp, age, state, error)
+
+    if result.error == PENDING:
+        return row(LiveState.PENDING)
+    if result.error is not None:
+        return row(LiveState.ERROR, error=result.error)
+    if result.offset is None:
+        return row(LiveState.EMPTY)
+    if result.timestamp is None:
+        return row(LiveState.ERROR, error="NO_TIMESTAMP")
+    age = now_ms - result.timestamp
+    if age < -future_tolerance_ms:
+        return row(LiveState.FUTURE, age)
+    age = max(0, age)
+    if age > crit_ms:
+        return row(LiveState.CRITICAL, age)
+    if age > warn_ms:
+        return row(LiveState.WARNING, age)
+    return row(LiveState.OK, age)
+
+
+def row_status(
+    row: LiveRow,
+    *,
+    empty: MonitoringStatus = MonitoringStatus.CRITICAL,
+    future: MonitoringStatus = MonitoringStatus.WARNING,
+) -> MonitoringStatus:
+    """A row's status: ok/warning/critical as named, error and pending UNKNOWN, empty and future as given."""
+    return {
+        LiveState.OK: MonitoringStatus.OK,
+        LiveState.WARNING: MonitoringStatus.WARNING,
+        LiveState.CRITICAL: MonitoringStatus.CRITICAL,
+        LiveState.ERROR: MonitoringStatus.UNKNOWN,
+        LiveState.PENDING: MonitoringStatus.UNKNOWN,
+        LiveState.EMPTY: empty,
+        LiveState.FUTURE: future,
+    }[row.state]
+
+
+def severity(status: MonitoringStatus) -> int:
+    """Rank for roll-ups: OK < UNKNOWN < WARNING < CRITICAL."""
+    return _SEVERITY[status]
+
+
+def worst(statuses: Iterable[MonitoringStatus]) -> MonitoringStatus:
+    """The most severe status (CRITICAL > WARNING > UNKNOWN > OK); OK for none."""
+    return max(statuses, key=severity, default=MonitoringStatus.OK)
+
+
+def topic_status(
+    rows: Sequence[LiveRow],
+    min_alive: int | None = None,
+    *,
+    empty: MonitoringStatus = MonitoringStatus.CRITICAL,
+    future: MonitoringStatus = MonitoringStatus.WARNING,
+) -> MonitoringStatus:
+    """Roll a topic's partitions up to one status.
+
+    Without ``min_alive`` the stalest (most severe) partition decides. With
+    ``min_alive = N`` the topic gets the best status that at least N of its
+    partitions reach: with statuses OK, OK, CRITICAL, N=2 gives OK and N=3
+    CRITICAL. A topic with fewer than N partitions is CRITICAL.
+    """
+    statuses = sorted((row_status(r, empty=empty, future=future) for r in rows), key=severity)
+    if min_alive is None:
+        return worst(statuses)
+    if min_alive <= 0:
+        return MonitoringStatus.OK
+    if len(statuses) < min_alive:
+        return MonitoringStatus.CRITICAL
+    return statuses[min_alive - 1]

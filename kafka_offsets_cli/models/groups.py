@@ -1,0 +1,40 @@
+"""Consumer groups: committed offsets and the coordinator's description (frozen models)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .topics import TopicPartition
+
+
+@dataclass(frozen=True)
+class GroupOffsets:
+    """Committed offsets of one consumer group (``None`` offset: nothing committed)."""
+
+    group: str
+    offsets: Mapping[TopicPartition, int | None]
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class GroupDescription:
+    """A consumer group's state as the coordinator describes it.
+
+    ``state`` is Kafka's state name in lower case (``stable``, ``empty``, ``dead``,
+    ``preparing_rebalance``…; ``dead`` also for a group that does not exist);
+    ``members`` the number of active members; ``assigned`` the partitions assigned
+    to them.
+    """
+
+    group: str
+    state: str | None
+    members: int
+    assigned: tuple[TopicPartition, ...] = ()
+    error: str | None = None
+
+    @property
+    def active(self) -> bool:
+        """True when the group has members (a reset would be rejected or overwritten)."""
+        return self.members > 0
+
