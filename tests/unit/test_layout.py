@@ -70,3 +70,8 @@ def test_long_modules(fake: Path) -> None:
     (only,) = messages(fake)
     n = layout.MAX_LINES + 1
     assert only == f"kafka_offsets_cli/lag/long.py:1: {n} lines (at most 350): split it by concern"
+
+
+def test_the_real_package_keeps_the_rules() -> None:
+    """The package itself: no breach of any rule (``python -m dev.layout`` prints ``layout: ok``)."""
+    assert [str(b) for b in layout.check()] == []
