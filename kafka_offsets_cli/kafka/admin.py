@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any
 
 from confluent_kafka import KafkaException, TopicCollection
 from confluent_kafka.admin import ConfigResource, ResourceType  # type: ignore[attr-defined]
 
 from ..models.topics import ClusterMetadata, PartitionInfo, TopicInfo
-from .errors import error_name
+from .errors import error_name, require_utf8
 from .session import Session
 from .settings import log
 
@@ -37,9 +38,16 @@ class TopicReader:
         each name is in the answer, with its partitions or its error
         (``UNKNOWN_TOPIC_OR_PARTITION``, ``TOPIC_AUTHORIZATION_FAILED``…).
         """
+        require_utf8("topic", [*(names or ()), *([topic] if topic else [])])
         if names is not None:
-            return self._describe_topics(names)
-        timeout = self._s.deadline.request_timeout()
+            wanted = list(dict.fromkeys(names))
+            return self._s.asked_again(lambda timeout: self._describe_topics(wanted, timeout))
+        return self._s.asked_again(lambda timeout: self._list_topics(topic, only, timeout))
+
+    def _list_topics(
+        self, topic: str | None, only: Callable[[str], bool] | None, timeout: float
+    ) -> ClusterMetadata:
+        """One metadata request (the whole cluster, or one topic)."""
         with self._s.failing_as("metadata request"):
             md = self._s.call(self._s.admin.list_topics, timeout, topic=topic)
         topics: dict[str, TopicInfo] = {}
@@ -62,12 +70,10 @@ class TopicReader:
         brokers = {b.id: f"{b.host}:{b.port}" for b in md.brokers.values()}
         return ClusterMetadata(topics, brokers, md.cluster_id, md.controller_id)
 
-    def _describe_topics(self, names: Sequence[str]) -> ClusterMetadata:
-        """DescribeTopics for ``names``: the topics found, and each other name with its error."""
-        wanted = list(dict.fromkeys(names))
+    def _describe_topics(self, wanted: list[str], timeout: float) -> ClusterMetadata:
+        """DescribeTopics for ``wanted``: the topics found, and each other name with its error."""
         if not wanted:
             return ClusterMetadata({})
-        timeout = self._s.deadline.request_timeout()
         with self._s.failing_as("describe topics"):
             futs = self._s.admin.describe_topics(TopicCollection(wanted), request_timeout=timeout)
         topics: dict[str, TopicInfo] = {}
@@ -99,8 +105,13 @@ class TopicReader:
         """
         if not topics:
             return {}
-        timeout = self._s.deadline.request_timeout()
         resources = [ConfigResource(ResourceType.TOPIC, t) for t in dict.fromkeys(topics)]
+        return self._s.asked_again(lambda timeout: self._configs(resources, keys, timeout))
+
+    def _configs(
+        self, resources: list[Any], keys: Sequence[str], timeout: float
+    ) -> dict[str, dict[str, str]]:
+        """One DescribeConfigs request."""
         with self._s.failing_as("describe topic configs"):
             futs = self._s.admin.describe_configs(resources, request_timeout=timeout)
         out: dict[str, dict[str, str]] = {}

@@ -18,6 +18,17 @@ MIN_REQUEST_S = 0.5
 #: How much longer than a request's own timeout the tool waits for librdkafka's answer.
 ANSWER_SLACK_S = 5.0
 
+#: The most one request may be given: librdkafka refuses an admin request timeout above one
+#: hour (``ValueError: request_timeout ... 0..3600000``), so a longer ``--timeout`` is spent
+#: in several requests of at most this.
+MAX_REQUEST_S = 3600.0
+
+#: Seconds the first attempt of a request may take before it is sent again; each later attempt
+#: may take twice as long as the one before (never past --timeout). A request queued for a frozen
+#: broker would otherwise wait out the whole --timeout; sent again, it goes to another broker
+#: (librdkafka drops a connection whose request timed out: socket.max.fails=1).
+FIRST_ATTEMPT_S = 5.0
+
 
 class Deadline:
     """The overall ``--timeout`` of a command (started again by ``--watch`` before each refresh)."""
@@ -35,8 +46,9 @@ class Deadline:
         self._end = time.monotonic() + self.seconds
 
     def request_timeout(self, cap: float = math.inf) -> float:
-        """Seconds one request may take: what remains (at least :data:`MIN_REQUEST_S`), at most ``cap``."""
-        return min(max(MIN_REQUEST_S, self.remaining()), cap)
+        """Seconds one request may take: what remains (at least :data:`MIN_REQUEST_S`), at most
+        ``cap`` and :data:`MAX_REQUEST_S`."""
+        return min(max(MIN_REQUEST_S, self.remaining()), cap, MAX_REQUEST_S)
 
 
 def answer_wait(request_timeout: float) -> float:

@@ -8,12 +8,13 @@ tool's :class:`~kafka_offsets_cli.errors.KafkaOffsetsError` subclasses here.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from confluent_kafka import KafkaError, KafkaException
 
 from ..connection.settings import ClientSettings, is_secret
-from ..errors import AuthenticationFailed, ClusterUnreachable, ConfigError
+from ..errors import AuthenticationFailed, ClusterUnreachable, ConfigError, UsageError
 
 #: Kafka protocol error names by code (librdkafka's names differ for some).
 KAFKA_ERROR_NAMES = {
@@ -168,3 +169,39 @@ def cluster_unreachable(
 
 def _short(text: str) -> str:
     return text.splitlines()[0][:400] if text else ""
+
+
+def require_utf8(kind: str, values: Iterable[str]) -> None:
+    """Refuse (exit 2) a name or setting librdkafka cannot take: text that is not valid UTF-8.
+
+    Bytes from the command line that are not UTF-8 reach Python as lone surrogates
+    (``-g $'\\xff'``); handed to confluent-kafka, such a group id crashed the process
+    (SIGSEGV in DescribeConsumerGroups). Every name goes through here before the C library.
+    """
+    for value in values:
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            try:
+                raw = value.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+            except UnicodeEncodeError:  # a surrogate no byte stands for (e.g. from a YAML escape)
+                raw = value.encode("utf-8", "backslashreplace").decode("ascii")
+            raise UsageError(f"{kind} '{raw}' is not valid UTF-8") from None
+
+
+def require_group_ids(groups: Iterable[str]) -> None:
+    """Refuse (exit 2) group ids the C client cannot take: empty, or not UTF-8 (:func:`require_utf8`)."""
+    groups = list(groups)
+    if any(not g for g in groups):
+        raise UsageError("a group id cannot be empty")
+    require_utf8("group id", groups)
+
+
+def require_utf8_settings(conf: Mapping[str, Any]) -> None:
+    """:func:`require_utf8` for client settings, naming the setting and never its value."""
+    for key, value in conf.items():
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ConfigError(f"the value of {key} is not valid UTF-8") from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -12,7 +13,7 @@ from confluent_kafka import TopicPartition as CTopicPartition
 
 from ..models.groups import GroupDescription, GroupOffsets
 from ..models.topics import TopicPartition
-from .errors import COORDINATOR_NOT_READY, error_name
+from .errors import COORDINATOR_NOT_READY, error_name, require_group_ids
 from .session import Session
 from .settings import log
 
@@ -37,13 +38,23 @@ class GroupReader:
         not described yet; a group whose coordinator never became ready within
         ``--timeout`` is reported with that error.
         """
+        require_group_ids(groups)
         unknown = [g for g in dict.fromkeys(groups) if g not in self._coordinator_ready]
         not_ready = {
             g: d.error or "COORDINATOR_NOT_AVAILABLE"
             for g, d in (self.describe_groups(unknown) if unknown else {}).items()
             if g not in self._coordinator_ready
         }
-        timeout = self._s.deadline.request_timeout()
+        return self._s.asked_again(lambda t: self._fetch_offsets(groups, partitions, not_ready, t))
+
+    def _fetch_offsets(
+        self,
+        groups: Sequence[str],
+        partitions: Sequence[TopicPartition] | None,
+        not_ready: Mapping[str, str],
+        timeout: float,
+    ) -> list[GroupOffsets]:
+        """One OffsetFetch round for the groups whose coordinator is ready."""
         tps = [CTopicPartition(tp.topic, tp.partition) for tp in partitions] if partitions else None
         futures: list[tuple[str, Any]] = []
         for g in groups:
@@ -79,10 +90,13 @@ class GroupReader:
 
     def group_ids(self) -> list[str]:
         """The ids of the cluster's consumer groups, sorted (used by shell completion)."""
-        timeout = self._s.deadline.request_timeout()
-        with self._s.failing_as("group listing"):
-            res = self._s.wait(self._s.admin.list_consumer_groups(request_timeout=timeout), timeout)
-        return sorted(str(g.group_id) for g in res.valid)
+
+        def once(timeout: float) -> list[str]:
+            with self._s.failing_as("group listing"):
+                res = self._s.wait(self._s.admin.list_consumer_groups(request_timeout=timeout), timeout)
+            return sorted(str(g.group_id) for g in res.valid)
+
+        return self._s.asked_again(once)
 
     def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
         """State, member count and assigned partitions of each group (all described at once).
@@ -90,11 +104,12 @@ class GroupReader:
         A group whose coordinator is not ready (:data:`~.errors.COORDINATOR_NOT_READY`) is asked
         again, with a growing pause, while ``--timeout`` allows; its last answer stands.
         """
+        require_group_ids(groups)
         pending = list(dict.fromkeys(groups))
         out: dict[str, GroupDescription] = {}
         backoff = 0.05
         while pending:
-            out.update(self._describe_groups_once(pending))
+            out.update(self._s.asked_again(functools.partial(self._describe_groups_once, pending)))
             ready = {g for g in pending if out[g].error not in COORDINATOR_NOT_READY}
             self._coordinator_ready |= ready
             self._coordinator_ready -= set(pending) - ready  # moved since (--watch): ask again
@@ -106,11 +121,10 @@ class GroupReader:
             backoff = min(backoff * 2, 1.0)
         return out
 
-    def _describe_groups_once(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
+    def _describe_groups_once(self, groups: Sequence[str], timeout: float) -> dict[str, GroupDescription]:
         """One DescribeConsumerGroups round for ``groups``."""
         if not groups:
             return {}
-        timeout = self._s.deadline.request_timeout()
         with self._s.failing_as("describe consumer groups"):
             futs = self._s.admin.describe_consumer_groups(list(groups), request_timeout=timeout)
         out: dict[str, GroupDescription] = {}
@@ -141,6 +155,7 @@ class GroupReader:
         reported for every partition.
         """
         timeout = self._s.deadline.request_timeout()
+        require_group_ids([group])
         req = ConsumerGroupTopicPartitions(group, _ctps(offsets))
         try:
             futs = self._s.admin.alter_consumer_group_offsets([req], request_timeout=timeout)

@@ -27,6 +27,7 @@ from confluent_kafka.admin import OffsetSpec as COffsetSpec  # type: ignore[attr
 from ..models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
 from ..models.topics import TopicPartition
 from ..plan.requests import DEFAULT_CHUNK, OffsetRequest, plan_queries
+from .deadline import FIRST_ATTEMPT_S
 from .errors import RETRIABLE, error_name
 from .session import Session
 from .settings import log
@@ -34,9 +35,6 @@ from .settings import log
 #: librdkafka's "invalid offset", which admin ListOffsets returns for a timed-out broker request.
 OFFSET_INVALID = -1001
 
-#: Seconds the first ListOffsets attempt may take before its unanswered partitions are asked
-#: again; each later attempt may take twice as long as the one before (never past --timeout).
-FIRST_ATTEMPT_S = 5.0
 
 _COFFSET: dict[SpecKind, Callable[[], Any]] = {
     SpecKind.EARLIEST: COffsetSpec.earliest,

@@ -18,10 +18,17 @@ from confluent_kafka import KafkaError, KafkaException
 from confluent_kafka.admin import AdminClient
 
 from ..connection.settings import ClientSettings, redact
-from ..errors import AuthenticationFailed, ConfigError, KafkaOffsetsError
-from .deadline import Deadline, answer_wait
-from .errors import CLUSTER_DOWN, auth_failure, cluster_unreachable, config_error, error_name
-from .settings import admin_config, mask_secrets_in_logs, rdlog
+from ..errors import AuthenticationFailed, ClusterUnreachable, ConfigError, KafkaOffsetsError
+from .deadline import FIRST_ATTEMPT_S, MIN_REQUEST_S, Deadline, answer_wait
+from .errors import (
+    CLUSTER_DOWN,
+    auth_failure,
+    cluster_unreachable,
+    config_error,
+    error_name,
+    require_utf8_settings,
+)
+from .settings import admin_config, log, mask_secrets_in_logs, rdlog
 
 _T = TypeVar("_T")
 
@@ -37,15 +44,32 @@ class Session:
         self._reports: list[KafkaError] = []
         self._lock = threading.Lock()
         conf = admin_config(settings, self.on_error, debug=debug)
+        require_utf8_settings(conf)
+        self._conf = conf
         self._secrets = mask_secrets_in_logs(conf)
+        #: ``None`` once closed
+        self.admin: Any = self._new_admin()
+        self.deadline = Deadline(settings.timeout_ms / 1000)
+
+    def _new_admin(self) -> Any:
         try:
-            #: ``None`` once closed
-            self.admin: Any = AdminClient(conf)
+            return AdminClient(self._conf)
         except KafkaException as e:
             raise self.config_error(e) from None
         except (ValueError, TypeError) as e:
             raise ConfigError(self.redact(f"invalid client configuration: {e}")) from None
-        self.deadline = Deadline(settings.timeout_ms / 1000)
+
+    def reconnect(self) -> None:
+        """Replace the admin client with a new one (new connections, fresh metadata).
+
+        librdkafka keeps sending admin reads to the broker its metadata named
+        (DescribeTopics goes to the "controller", which KRaft brokers report as a
+        random live broker) even while that broker is frozen; measured: every retry
+        on the same client timed out again. A new client learns the cluster anew.
+        """
+        old, self.admin = self.admin, self._new_admin()
+        if old is not None:
+            old.poll(0)
 
     # -- librdkafka's reports and the tool's errors ---------------------------------
 
@@ -119,6 +143,28 @@ class Session:
             failure = self.auth_failure()
             if failure is not None:
                 raise failure
+
+    def asked_again(self, read: Callable[[float], _T]) -> _T:
+        """``read(request_timeout)``, sent again while a whole attempt goes unanswered and --timeout allows.
+
+        The first attempt gets at most :data:`~.deadline.FIRST_ATTEMPT_S`, each later one
+        twice as long: a read that went to a frozen broker (not yet fenced by the
+        controller) is asked again elsewhere instead of waiting out --timeout, as
+        ListOffsets is. A failure that came sooner (refused, authentication) is final.
+        """
+        cap = FIRST_ATTEMPT_S
+        while True:
+            timeout = self.deadline.request_timeout(cap)
+            started = time.monotonic()
+            try:
+                return read(timeout)
+            except ClusterUnreachable:
+                unanswered = time.monotonic() - started >= timeout
+                if not unanswered or self.deadline.remaining() < MIN_REQUEST_S:
+                    raise
+                log.debug("no answer within %.1fs: asking again on a new connection", timeout)
+                self.reconnect()
+                cap *= 2
 
     def call(self, fn: Callable[..., _T], request_timeout: float, **kwargs: Any) -> _T:
         """``fn(timeout=request_timeout, **kwargs)``, a blocking librdkafka call, waited on as a request.
