@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 
 def no_core_dumps() -> None:
     """Switch core dumps off for this process: its memory holds SASL passwords and keys.
@@ -10,7 +12,7 @@ def no_core_dumps() -> None:
     would otherwise leave a core file with the secrets in cleartext.
     """
     try:
-        import resource
+        import resource  # here: POSIX only (the ImportError below)
 
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     except (ImportError, ValueError, OSError):  # not POSIX, or the limit cannot be lowered
@@ -25,10 +27,8 @@ def main() -> None:
     """
     no_core_dumps()
     try:
-        from .cli.app import app
+        from .cli.app import app  # here: a Ctrl-C during this import must exit 130 too
     except KeyboardInterrupt:
-        import sys
-
         sys.stderr.write("\nkafka-offsets: interrupted\n")
         raise SystemExit(130) from None
     app(prog_name="kafka-offsets")

@@ -98,7 +98,16 @@ def unit_samples(source: LagSource, unit: WorkUnit) -> list[Sample]:
             rows = _lag_rows(source, unit)
         except KafkaOffsetsError as e:
             out += _failed(
-                WorkUnit(unit.cluster, unit.index, unit.settings, (), unit.groups, False, 1), _error_name(e)
+                WorkUnit(
+                    cluster=unit.cluster,
+                    index=unit.index,
+                    settings=unit.settings,
+                    live=(),
+                    groups=unit.groups,
+                    time_lag=False,
+                    chunk_size=1,
+                ),
+                _error_name(e),
             )
             return out
         out += [LagSample(unit.cluster, row) for row in rows]

@@ -21,6 +21,7 @@ from ..lag.rows import LagRow, LagState
 from ..lag.summary import lag_status, totals
 from ..liveness.report import deciding_age
 from ..liveness.rules import LiveRow, LiveState, liveness_row, row_status, topic_status, worst
+from ..parse.durations import format_duration
 from .collect import LiveSample
 from .collect import Sample as CollectSample
 from .history import HistoryStatus, PartitionHistory, Sample, evaluate_group, evaluate_partition
@@ -58,23 +59,23 @@ def evaluate_sample(sample: CollectSample, ctx: EvalContext) -> list[PartitionRe
             live = liveness_row(r, ctx.now_ms, c.warn_ms, c.crit_ms, c.future_tolerance_ms)
             out.append(
                 PartitionRecord(
-                    name,
-                    "liveness",
-                    sample.cluster,
-                    live.topic,
-                    live.partition,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    None,
-                    live.offset,
-                    live.timestamp,
-                    live.age_ms,
-                    live.state.value,
-                    row_status(live),
-                    live.error,
+                    check=name,
+                    kind="liveness",
+                    cluster=sample.cluster,
+                    topic=live.topic,
+                    partition=live.partition,
+                    group=None,
+                    committed=None,
+                    log_start=None,
+                    end=None,
+                    lag=None,
+                    time_lag_ms=None,
+                    offset=live.offset,
+                    timestamp=live.timestamp,
+                    age_ms=live.age_ms,
+                    state=live.state.value,
+                    status=row_status(live),
+                    error=live.error,
                 )
             )
         return out
@@ -86,23 +87,23 @@ def evaluate_sample(sample: CollectSample, ctx: EvalContext) -> list[PartitionRe
         status = lag_status(r2, c.warn_lag, c.crit_lag, c.warn_time_lag_ms, c.crit_time_lag_ms)
         out.append(
             PartitionRecord(
-                name,
-                "lag",
-                sample.cluster,
-                r2.topic,
-                r2.partition,
-                r2.group,
-                r2.committed,
-                r2.log_start,
-                r2.end,
-                r2.lag,
-                r2.time_lag_ms,
-                None,
-                None,
-                None,
-                r2.state.value,
-                status,
-                r2.error,
+                check=name,
+                kind="lag",
+                cluster=sample.cluster,
+                topic=r2.topic,
+                partition=r2.partition,
+                group=r2.group,
+                committed=r2.committed,
+                log_start=r2.log_start,
+                end=r2.end,
+                lag=r2.lag,
+                time_lag_ms=r2.time_lag_ms,
+                offset=None,
+                timestamp=None,
+                age_ms=None,
+                state=r2.state.value,
+                status=status,
+                error=r2.error,
             )
         )
     return out
@@ -110,22 +111,30 @@ def evaluate_sample(sample: CollectSample, ctx: EvalContext) -> list[PartitionRe
 
 def _live_row(r: PartitionRecord) -> LiveRow:
     assert r.partition is not None
-    return LiveRow(r.topic, r.partition, r.offset, r.timestamp, r.age_ms, LiveState(r.state), r.error)
+    return LiveRow(
+        topic=r.topic,
+        partition=r.partition,
+        offset=r.offset,
+        timestamp=r.timestamp,
+        age_ms=r.age_ms,
+        state=LiveState(r.state),
+        error=r.error,
+    )
 
 
 def _lag_row(r: PartitionRecord) -> LagRow:
     assert r.partition is not None and r.group is not None
     return LagRow(
-        r.group,
-        r.topic,
-        r.partition,
-        r.committed,
-        r.log_start,
-        r.end,
-        r.lag,
-        r.time_lag_ms,
-        LagState(r.state),
-        r.error,
+        group=r.group,
+        topic=r.topic,
+        partition=r.partition,
+        committed=r.committed,
+        log_start=r.log_start,
+        end=r.end,
+        lag=r.lag,
+        time_lag_ms=r.time_lag_ms,
+        state=LagState(r.state),
+        error=r.error,
     )
 
 
@@ -141,18 +150,26 @@ def topic_rollup(
     errors = [r for r in recs if r.partition is None]
     if errors:
         return TopicResult(
-            check.name, cluster, topic, MonitoringStatus.UNKNOWN, 0, 0, None, timestamp_type, errors[0].error
+            check=check.name,
+            cluster=cluster,
+            topic=topic,
+            status=MonitoringStatus.UNKNOWN,
+            partitions=0,
+            alive=0,
+            age_ms=None,
+            timestamp_type=timestamp_type,
+            error=errors[0].error,
         )
     rows = [_live_row(r) for r in recs]
     return TopicResult(
-        check.name,
-        cluster,
-        topic,
-        topic_status(rows, check.min_alive),
-        len(rows),
-        sum(1 for r in rows if row_status(r) is MonitoringStatus.OK),
-        deciding_age(rows, check.min_alive),
-        timestamp_type,
+        check=check.name,
+        cluster=cluster,
+        topic=topic,
+        status=topic_status(rows, check.min_alive),
+        partitions=len(rows),
+        alive=sum(1 for r in rows if row_status(r) is MonitoringStatus.OK),
+        age_ms=deciding_age(rows, check.min_alive),
+        timestamp_type=timestamp_type,
     )
 
 
@@ -169,7 +186,19 @@ def group_rollup(
     errors = [r for r in recs if r.partition is None]
     if errors and len(errors) == len(recs):
         e = errors[0]
-        return GroupResult(check.name, cluster, group, e.status, 0, 0, 0, None, None, 0, error=e.error)
+        return GroupResult(
+            check=check.name,
+            cluster=cluster,
+            group=group,
+            status=e.status,
+            partitions=0,
+            lag=0,
+            lagging=0,
+            max_lag=None,
+            max_time_lag_ms=None,
+            problems=0,
+            error=e.error,
+        )
     rows = [_lag_row(r) for r in recs if r.partition is not None]
     tot = next(t for t in totals(rows) if t.topic is None)
     lags = [r.lag for r in rows if r.lag is not None]
@@ -183,21 +212,21 @@ def group_rollup(
         hist_status = g.status.value
         produce, consume, eta = g.produce_rate, g.consume_rate, g.eta_ms
     return GroupResult(
-        check.name,
-        cluster,
-        group,
-        status,
-        tot.partitions,
-        tot.lag,
-        tot.lagging,
-        max(lags) if lags else None,
-        tot.max_time_lag_ms,
-        tot.problems + len(errors),  # a named topic that could not be read counts too
-        hist_status,
-        produce,
-        consume,
-        eta,
-        tuple(trend),
+        check=check.name,
+        cluster=cluster,
+        group=group,
+        status=status,
+        partitions=tot.partitions,
+        lag=tot.lag,
+        lagging=tot.lagging,
+        max_lag=max(lags) if lags else None,
+        max_time_lag_ms=tot.max_time_lag_ms,
+        problems=tot.problems + len(errors),  # a named topic that could not be read counts too
+        history=hist_status,
+        produce_rate=produce,
+        consume_rate=consume,
+        eta_ms=eta,
+        trend=tuple(trend),
     )
 
 
@@ -240,16 +269,16 @@ def check_result(
         problems = [*problems, "nothing to evaluate"]
     status = worst(statuses)
     return CheckResult(
-        check.name,
-        check.type,
-        status,
-        check.clusters,
-        partitions,
-        dict(states),
-        _summary(check, status, topics, groups, problems),
-        tuple(problems),
-        tuple(sorted(topics, key=lambda t: (t.cluster, t.topic))),
-        tuple(sorted(groups, key=lambda g: (g.cluster, g.group))),
+        name=check.name,
+        type=check.type,
+        status=status,
+        clusters=check.clusters,
+        partitions=partitions,
+        states=dict(states),
+        summary=_summary(check, status, topics, groups, problems),
+        problems=tuple(problems),
+        topics=tuple(sorted(topics, key=lambda t: (t.cluster, t.topic))),
+        groups=tuple(sorted(groups, key=lambda g: (g.cluster, g.group))),
     )
 
 
@@ -260,8 +289,6 @@ def _summary(
     groups: Sequence[GroupResult],
     problems: Sequence[str],
 ) -> str:
-    from ..parse.durations import format_duration
-
     parts: list[str] = []
     if isinstance(check, LivenessCheck):
         bad = [t for t in topics if t.status is not MonitoringStatus.OK]

@@ -95,7 +95,7 @@ class Sample:
     lag: int | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PartitionHistory:
     """The verdict for one partition over the window."""
 
@@ -108,7 +108,7 @@ class PartitionHistory:
     eta_ms: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GroupHistory:
     """A group's roll-up: the worst partition, summed rates, time to catch up, lag trend."""
 
@@ -185,7 +185,15 @@ def evaluate_partition(
     eta = catch_up_ms(lag, produce, consume)
 
     def verdict(status: HistoryStatus, reason: str) -> PartitionHistory:
-        return PartitionHistory(status, len(win), reason, lag, produce, consume, eta)
+        return PartitionHistory(
+            status=status,
+            samples=len(win),
+            reason=reason,
+            lag=lag,
+            produce_rate=produce,
+            consume_rate=consume,
+            eta_ms=eta,
+        )
 
     if len(win) < rules.min_samples:
         return verdict(HistoryStatus.INCOMPLETE, f"{len(win)} of {rules.min_samples} samples needed")
@@ -230,13 +238,13 @@ def evaluate_group(partitions: Sequence[PartitionHistory], trend: Sequence[int |
     lags = [p.lag for p in partitions]
     total_lag = sum(x for x in lags if x is not None) if any(x is not None for x in lags) else None
     return GroupHistory(
-        worst_status(p.status for p in partitions),
-        len(partitions),
-        counts,
-        produce,
-        consume,
-        catch_up_ms(total_lag, produce, consume),
-        tuple(trend),
+        status=worst_status(p.status for p in partitions),
+        partitions=len(partitions),
+        counts=counts,
+        produce_rate=produce,
+        consume_rate=consume,
+        eta_ms=catch_up_ms(total_lag, produce, consume),
+        trend=tuple(trend),
     )
 
 

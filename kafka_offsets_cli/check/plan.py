@@ -43,7 +43,7 @@ __all__ = ["CheckPlan", "WorkUnit", "check_selection", "chunk_selection", "plan_
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]+")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class WorkUnit:
     """One Spark task: a chunk of one cluster's partitions.
 
@@ -66,7 +66,7 @@ class WorkUnit:
         return len(set(self.live) | {tp for _, tps in self.groups for tp in tps})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CheckPlan:
     """Everything the Spark stages need, and what planning already found wrong.
 
@@ -180,13 +180,13 @@ class _Planner:
             )
             self.units.append(
                 WorkUnit(
-                    name,
-                    len(self.units),
-                    settings,
-                    tuple(tp for tp in chunk if tp in live),
-                    groups,
-                    time_lag,
-                    self.spec.chunk_size,
+                    cluster=name,
+                    index=len(self.units),
+                    settings=settings,
+                    live=tuple(tp for tp in chunk if tp in live),
+                    groups=groups,
+                    time_lag=time_lag,
+                    chunk_size=self.spec.chunk_size,
                 )
             )
 
@@ -254,11 +254,18 @@ class _Planner:
                     self.records.append(rec)
                 if plan.empty:
                     text = "the group has no committed offsets on the check's topics"
-                    self.records.append(
-                        _record(
-                            c.name, "lag", cluster, "", None, g, "no-commit", MonitoringStatus.WARNING, text
-                        )
+                    rec = PartitionRecord(
+                        check=c.name,
+                        kind="lag",
+                        cluster=cluster,
+                        topic="",
+                        partition=None,
+                        group=g,
+                        state="no-commit",
+                        status=MonitoringStatus.WARNING,
+                        error=text,
                     )
+                    self.records.append(rec)
                     continue
                 planned = (*plan.partitions, *plan.gone)
                 group_parts.setdefault(g, set()).update(planned)
@@ -275,15 +282,15 @@ class _Planner:
 
     def plan(self) -> CheckPlan:
         return CheckPlan(
-            tuple(self.units),
-            {k: tuple(v) for k, v in self.live_routes.items()},
-            {k: tuple(v) for k, v in self.lag_routes.items()},
-            {k: tuple(v) for k, v in self.problems.items()},
-            tuple(self.records),
-            frozenset(self.owners),
-            dict(self.types),
-            dict(self.groups),
-            tuple(self.down),
+            units=tuple(self.units),
+            live_routes={k: tuple(v) for k, v in self.live_routes.items()},
+            lag_routes={k: tuple(v) for k, v in self.lag_routes.items()},
+            problems={k: tuple(v) for k, v in self.problems.items()},
+            records=tuple(self.records),
+            owners=frozenset(self.owners),
+            timestamp_types=dict(self.types),
+            groups=dict(self.groups),
+            down=tuple(self.down),
         )
 
 
@@ -300,24 +307,17 @@ def _literal_topics(checks: Sequence[LivenessCheck | LagCheck]) -> list[str]:
 def _error_record(
     check: str, kind: str, cluster: str, topic: str, partition: int | None, group: str | None, error: str
 ) -> PartitionRecord:
-    error = error or UNKNOWN_TOPIC_OR_PARTITION
-    return _record(check, kind, cluster, topic, partition, group, "error", MonitoringStatus.UNKNOWN, error)
-
-
-def _record(
-    check: str,
-    kind: str,
-    cluster: str,
-    topic: str,
-    partition: int | None,
-    group: str | None,
-    state: str,
-    status: MonitoringStatus,
-    error: str,
-) -> PartitionRecord:
-    """A record planning already decided: no offsets, a state and why."""
-    none = (None,) * 8  # committed, log_start, end, lag, time_lag_ms, offset, timestamp, age_ms
-    return PartitionRecord(check, kind, cluster, topic, partition, group, *none, state, status, error)
+    return PartitionRecord(
+        check=check,
+        kind=kind,
+        cluster=cluster,
+        topic=topic,
+        partition=partition,
+        group=group,
+        state="error",
+        status=MonitoringStatus.UNKNOWN,
+        error=error or UNKNOWN_TOPIC_OR_PARTITION,
+    )
 
 
 def plan_checks(spec: CheckSpec, connect: Callable[[str], PlanSource]) -> CheckPlan:

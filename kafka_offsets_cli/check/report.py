@@ -63,7 +63,7 @@ RECORD_KEYS = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PartitionRecord:
     """One evaluated partition of one check (and group, for lag checks)."""
 
@@ -73,14 +73,15 @@ class PartitionRecord:
     topic: str
     partition: int | None
     group: str | None
-    committed: int | None
-    log_start: int | None
-    end: int | None
-    lag: int | None
-    time_lag_ms: int | None
-    offset: int | None
-    timestamp: int | None
-    age_ms: int | None
+    # what was read; None where nothing was (an error, or planning decided without reading)
+    committed: int | None = None
+    log_start: int | None = None
+    end: int | None = None
+    lag: int | None = None
+    time_lag_ms: int | None = None
+    offset: int | None = None
+    timestamp: int | None = None
+    age_ms: int | None = None
     state: str
     status: MonitoringStatus
     error: str | None = None
@@ -120,7 +121,7 @@ class PartitionRecord:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TopicResult:
     """A liveness check's roll-up of one topic on one cluster (``liveness.topic_status``)."""
 
@@ -148,7 +149,7 @@ class TopicResult:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GroupResult:
     """A lag check's roll-up of one group on one cluster."""
 
@@ -190,7 +191,7 @@ class GroupResult:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CheckResult:
     """One check's verdict: the worst of its topics or groups, UNKNOWN for any problem."""
 
@@ -224,7 +225,7 @@ class CheckResult:
         return rec
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CheckReport:
     """A whole ``check`` run."""
 

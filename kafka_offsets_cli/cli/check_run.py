@@ -96,16 +96,16 @@ def _without_data(spec: CheckSpec, plan: CheckPlan) -> CheckReport:
 
     results = tuple(check_result(c, plan.problems.get(c.name, ()), {}, 0) for c in spec.checks)
     return CheckReport(
-        worst(r.status for r in results),
-        results,
-        (),
-        now_ms(),
-        0,
-        True,
-        {},
-        None,
-        tuple(spec.clusters),
-        plan.down,
+        status=worst(r.status for r in results),
+        checks=results,
+        partitions=(),
+        now_ms=now_ms(),
+        total_partitions=0,
+        complete=True,
+        timings={},
+        history_runs=None,
+        clusters=tuple(spec.clusters),
+        down=plan.down,
     )
 
 

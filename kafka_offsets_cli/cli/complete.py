@@ -20,6 +20,8 @@ from typing import Any
 
 import typer
 
+from ..connection.profiles import load_file
+
 #: How long a completion may wait for the cluster.
 COMPLETION_TIMEOUT = "2s"
 
@@ -55,8 +57,8 @@ def _quietly(fetch: Callable[[Any], list[str]], ctx: Any) -> list[str]:
     log.addHandler(quiet)
     log.propagate = False
     try:
-        from ..kafka import KafkaClient
-        from .connection import connection_options, settings_from
+        from ..kafka import KafkaClient  # confluent_kafka loads only when a completion needs the cluster
+        from .connection import connection_options, settings_from  # here: import cycle with cli.connection
 
         with redirect_stderr(io.StringIO()):
             settings = settings_from(connection_options(ctx, timeout=COMPLETION_TIMEOUT))
@@ -106,8 +108,6 @@ def complete_groups(ctx: typer.Context, args: list[str], incomplete: str) -> lis
 def complete_clusters(ctx: typer.Context, args: list[str], incomplete: str) -> list[str]:
     """Completion of ``--cluster``: profile names from the config file."""
     try:
-        from ..connection.profiles import load_file
-
         return [n for n in load_file().names() if n.startswith(incomplete)]
     except Exception:  # a completion is silent on every failure
         return []

@@ -7,13 +7,15 @@ from typing import Any
 
 import typer
 
-from ..connection.profiles import config_path
+from ..connection.profiles import config_path, load_file
 from ..connection.resolver import Connection
 from ..connection.settings import is_secret
 from ..models.offsets import Isolation
+from ..render.formats import to_json_document
 from .app import command_help, is_debug
 from .boundary import boundary
 from .connection import connect, connection_options
+from .emit import records_text
 from .options import (
     OUTPUTS,
     BootstrapOpt,
@@ -25,6 +27,7 @@ from .options import (
     TimeoutOpt,
     XOpt,
 )
+from .output import warn, write
 
 HELP = command_help("config")
 
@@ -87,9 +90,6 @@ def effective(connection: Connection, environ: Mapping[str, str] | None = None) 
 
 
 def _print(doc: Mapping[str, Any], fmt: Format) -> None:
-    from ..render.formats import to_json_document
-    from .output import write
-
     if fmt is Format.json:
         write(to_json_document(doc))
         return
@@ -108,9 +108,6 @@ def _print(doc: Mapping[str, Any], fmt: Format) -> None:
 def path_cmd(ctx: typer.Context) -> None:
     """The config file's path."""
     with boundary(is_debug(ctx)):
-        from ..connection.profiles import config_path
-        from .output import warn, write
-
         p = config_path()
         write(f"{p}\n")
         if not p.exists():
@@ -121,10 +118,6 @@ def path_cmd(ctx: typer.Context) -> None:
 def list_profiles_cmd(ctx: typer.Context, output: ConfigOutputOpt = Format.text) -> None:
     """The cluster profiles (name, bootstrap servers; the default marked)."""
     with boundary(is_debug(ctx)):
-        from ..connection.profiles import load_file
-        from .emit import records_text
-        from .output import write
-
         pfile = load_file()
         recs = []
         for name in pfile.names():

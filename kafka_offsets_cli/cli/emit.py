@@ -13,7 +13,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import UsageError
+from ..render.formats import select_columns, to_csv, to_json, to_jsonl
 from .options import Format
+from .output import print_renderable, write
 
 
 def parse_columns(text: str | None, known: Sequence[str]) -> list[str] | None:
@@ -36,8 +38,6 @@ def records_text(
     header: bool = True,
 ) -> str:
     """``records`` as ``json``, ``jsonl`` or ``csv`` text, keeping only ``selected`` columns if given."""
-    from ..render.formats import select_columns, to_csv, to_json, to_jsonl
-
     recs = select_columns(records, list(selected) if selected else None)
     if fmt is Format.json:
         return to_json(recs)
@@ -50,8 +50,6 @@ def records_text(
 
 def show(out: Any) -> None:
     """Print a view's output on stdout: text as it is, a rich renderable (table) drawn."""
-    from .output import print_renderable, write
-
     if isinstance(out, str):
         write(out)
     else:

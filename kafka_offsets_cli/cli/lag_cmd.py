@@ -9,12 +9,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..errors import NotFound, PartialFailure, UsageError
+from ..lag.collect import LagReport, collect, resolve_groups
 from ..lag.rows import COLUMNS
 from ..lag.summary import SortKey
 from ..models.offsets import Isolation
+from ..render.lag import time_lag_note
+from . import lag_view
 from .app import command_help, is_debug
 from .boundary import boundary
 from .connection import connection_settings
+from .emit import parse_columns
+from .lag_view import RATE_FIELDS, LagView, show
 from .options import (
     OUT,
     OUTPUTS,
@@ -38,13 +43,12 @@ from .options import (
     optional_selection_from,
     watch_interval,
 )
+from .output import err_console, progress, warn
 
 if TYPE_CHECKING:
     from ..connection.settings import ClientSettings
     from ..kafka import KafkaClient
-    from ..lag.collect import LagReport
     from ..parse.selection import Selection
-    from .lag_view import LagView
 
 
 EXAMPLES = """Examples:
@@ -141,9 +145,6 @@ def lag_cmd(
     """Consumer group lag per partition."""
     debug = is_debug(ctx)
     with boundary(debug):
-        from .emit import parse_columns
-        from .lag_view import RATE_FIELDS, LagView
-
         if not group and not group_regex:
             raise UsageError("name the consumer groups: --group GROUP and/or --group-regex REGEX")
         fmt = OUTPUTS["lag"].choose(output)
@@ -153,22 +154,25 @@ def lag_cmd(
         settings = connection_settings(ctx)
         view = LagView(fmt, tuple(cols) if cols else None, no_headers, only_lagging, sort)
         query = _Query(
-            list(group or ()), list(group_regex or ()), selection, isolation, time_lag, marker_check
+            groups=list(group or ()),
+            regexes=list(group_regex or ()),
+            selection=selection,
+            isolation=isolation,
+            time_lag=time_lag,
+            marker_check=marker_check,
         )
         if interval is not None:
             _watch(settings, query, view, interval, debug)
             return
         report = _collect(settings, query, debug)
         _require_rows(report)
-        from .lag_view import show
-
         show(report, view)
         _notes(report, fmt)
         if report.failed:
             raise PartialFailure(_failure_summary(report))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class _Query:
     """What to ask the cluster on each run (or refresh)."""
 
@@ -181,8 +185,6 @@ class _Query:
 
     def run(self, client: KafkaClient, update: Callable[[str], None] | None = None) -> LagReport:
         """Resolve the groups (regexes again on every call) and collect their lag."""
-        from ..lag.collect import collect, resolve_groups
-
         names = resolve_groups(client, self.groups, self.regexes)
         if update is not None:
             update(f"Reading {len(names)} group(s)…")
@@ -204,8 +206,7 @@ def _require_rows(report: LagReport) -> None:
 
 
 def _collect(settings: ClientSettings, query: _Query, debug: bool) -> LagReport:
-    from ..kafka import KafkaClient
-    from .output import progress
+    from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
 
     with progress("Reading consumer groups…") as update, KafkaClient(settings, debug=debug) as client:
         return query.run(client, update)
@@ -213,8 +214,7 @@ def _collect(settings: ClientSettings, query: _Query, debug: bool) -> LagReport:
 
 def _watch(settings: ClientSettings, query: _Query, view: LagView, interval: float, debug: bool) -> None:
     """Refresh until Ctrl-C; the notes (warnings) of the first refresh are printed once."""
-    from ..kafka import KafkaClient
-    from . import lag_view
+    from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
 
     first = True
 
@@ -232,9 +232,6 @@ def _watch(settings: ClientSettings, query: _Query, view: LagView, interval: flo
 
 
 def _notes(report: LagReport, fmt: Format) -> None:
-    from ..render.lag import time_lag_note
-    from .output import err_console, warn
-
     for m in report.missing:
         warn(f"{m}")
     for p in report.problems:

@@ -17,6 +17,9 @@ from typing import Any
 from ..lag.collect import LagReport
 from ..lag.rows import COLUMNS, LagRow
 from ..lag.summary import SortKey, sort_rows
+from ..render import lag as render_lag
+from . import output  # called as output.stdout_is_tty(): tests patch it there
+from . import watch as watch_loop  # called as watch_loop.run_watch(): tests bound the loop there
 from .emit import block_text, records_text
 from .emit import show as show_output
 from .options import Format
@@ -56,8 +59,6 @@ def _round(value: float | None) -> float | None:
 
 def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None) -> Any:
     """The output of ``lag`` as text, or (table format) a rich renderable; ``rates`` under ``--watch``."""
-    from ..render import lag as r
-
     rows = view.rows(report)
     if view.fmt is Format.table:
         table_rates = (
@@ -65,7 +66,9 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
             if rates is not None
             else None
         )
-        return r.rich_table(rows, header=not view.no_headers, time_lag=report.time_lag, rates=table_rates)
+        return render_lag.rich_table(
+            rows, header=not view.no_headers, time_lag=report.time_lag, rates=table_rates
+        )
     recs = report.missing_records() + [p.to_record() for p in report.problems]
     if rates is not None:
         recs = [{**rec, RATE_FIELDS[0]: None, RATE_FIELDS[1]: None} for rec in recs]
@@ -76,7 +79,7 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
             recs.append(rec)
         columns: Sequence[str] = (*COLUMNS, *RATE_FIELDS)
     else:
-        recs += r.records(rows)
+        recs += render_lag.records(rows)
         columns = COLUMNS
     return records_text(recs, view.fmt, columns, view.columns, header=not view.no_headers)
 
@@ -106,11 +109,9 @@ def watch(client: Any, interval: float, fetch: Callable[[Any], LagReport], view:
     A live table on a terminal (with ``-o table``, the default there); one block
     per refresh in the chosen format otherwise.
     """
-    from . import watch as w
-    from .output import stdout_is_tty
 
     def live(report: LagReport, rates: Rates[LagKey]) -> Any:
         return render(report, view, rates)
 
-    tty = stdout_is_tty() and view.fmt is Format.table
-    w.run_watch(client, interval, fetch, counters, live, _block(view), tty=tty)
+    tty = output.stdout_is_tty() and view.fmt is Format.table
+    watch_loop.run_watch(client, interval, fetch, counters, live, _block(view), tty=tty)

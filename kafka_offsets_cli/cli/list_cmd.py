@@ -9,16 +9,17 @@ import typer
 
 from ..errors import PartialFailure, UsageError
 from ..models.offsets import Isolation
+from ..parse.specs import parse_specs
+from ..parse.times import now_ms, parse_tz
+from ..plan.queries import list_table
+from ..render.offsets import COLUMNS
 from ..render.order import SortKey
-
-if TYPE_CHECKING:
-    from ..connection.settings import ClientSettings
-    from ..models.offsets import OffsetSpec, OffsetTable
-    from ..parse.selection import Selection
-    from .list_view import ListView
+from . import list_view
 from .app import command_help, is_debug
 from .boundary import boundary
 from .connection import connection_settings
+from .emit import parse_columns
+from .list_view import RATE_FIELD, ListView, show
 from .options import (
     OUT,
     OUTPUTS,
@@ -41,6 +42,12 @@ from .options import (
     selection_from,
     watch_interval,
 )
+from .output import progress, stdout_is_tty
+
+if TYPE_CHECKING:
+    from ..connection.settings import ClientSettings
+    from ..models.offsets import OffsetSpec, OffsetTable
+    from ..parse.selection import Selection
 
 SPEC_HELP = (
     "What to look up (repeatable; default latest): earliest|-2, latest|-1, max-timestamp|-3, "
@@ -103,12 +110,6 @@ def list_cmd(
     """Offsets of partitions by spec."""
     debug = is_debug(ctx)
     with boundary(debug):
-        from ..parse.specs import parse_specs
-        from ..parse.times import now_ms, parse_tz
-        from ..render.offsets import COLUMNS
-        from .emit import parse_columns
-        from .list_view import RATE_FIELD
-
         zone = parse_tz(tz)
         specs = parse_specs(spec or [], now_ms=now_ms(), tz=zone)
         fmt = OUTPUTS["list"].choose(output)
@@ -120,9 +121,15 @@ def list_cmd(
         interval = watch_interval(watch)
         selection = selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
         settings = connection_settings(ctx)
-        from .list_view import ListView, show
-
-        view = ListView(fmt, zone, no_headers, tuple(cols) if cols else None, sort, reverse, _tty())
+        view = ListView(
+            fmt=fmt,
+            zone=zone,
+            no_headers=no_headers,
+            columns=tuple(cols) if cols else None,
+            sort=sort,
+            reverse=reverse,
+            group_digits=_tty(),
+        )
         if interval is not None:
             _watch(settings, selection, specs, view, interval, debug)
             return
@@ -133,17 +140,13 @@ def list_cmd(
 
 
 def _tty() -> bool:
-    from .output import stdout_is_tty
-
     return stdout_is_tty()
 
 
 def _fetch(
     settings: ClientSettings, selection: Selection, specs: Sequence[OffsetSpec], debug: bool
 ) -> OffsetTable:
-    from ..kafka import KafkaClient
-    from ..plan.queries import list_table
-    from .output import progress
+    from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
 
     with progress("Fetching metadata…") as update, KafkaClient(settings, debug=debug) as client:
         done = 0
@@ -164,9 +167,7 @@ def _watch(
     interval: float,
     debug: bool,
 ) -> None:
-    from ..kafka import KafkaClient
-    from ..plan.queries import list_table
-    from . import list_view
+    from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
 
     with KafkaClient(settings, debug=debug) as client:
         list_view.watch(client, interval, lambda c: list_table(c, selection, specs), view)

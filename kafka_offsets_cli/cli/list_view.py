@@ -10,25 +10,26 @@ specs) in json, jsonl and csv records.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import tzinfo
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..models.offsets import OffsetSpec, OffsetTable, SpecKind
 from ..models.topics import TopicPartition
+from ..render import offsets as render_offsets
 from ..render.order import SortKey, partition_order
+from . import output  # called as output.stdout_is_tty(): tests patch it there
+from . import watch as watch_loop  # called as watch_loop.run_watch(): tests bound the loop there
 from .emit import block_text, records_text
 from .emit import show as show_output
 from .options import Format
-
-if TYPE_CHECKING:
-    from .watch import Counters, Rates
+from .watch import Counters, Rates
 
 #: The extra record field of ``list --watch``.
 RATE_FIELD = "in_per_s"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ListView:
     """The output options of one ``list`` run."""
 
@@ -52,11 +53,9 @@ def render(
 
     ``rates`` is given under ``--watch`` only.
     """
-    from ..render import offsets as r
-
     order = view.order(table)
     if view.fmt is Format.table:
-        return r.rich_table(
+        return render_offsets.rich_table(
             table,
             view.zone,
             header=not view.no_headers,
@@ -65,16 +64,16 @@ def render(
             rates=rates,
         )
     if view.fmt is Format.plain:
-        return r.render_plain(table, order)
-    recs = r.records(table, order)
-    default_cols: tuple[str, ...] = r.COLUMNS
+        return render_offsets.render_plain(table, order)
+    recs = render_offsets.records(table, order)
+    default_cols: tuple[str, ...] = render_offsets.COLUMNS
     if rates is not None:
         latest = OffsetSpec.latest().name
         for rec in recs:
             tp = TopicPartition(str(rec["topic"]), rec["partition"]) if rec["partition"] is not None else None
             value = rates.get(tp) if tp is not None and rec["spec"] == latest else None
             rec[RATE_FIELD] = None if value is None else round(value, 3)
-        default_cols = (*r.COLUMNS, RATE_FIELD)
+        default_cols = (*render_offsets.COLUMNS, RATE_FIELD)
     return records_text(recs, view.fmt, default_cols, view.columns, header=not view.no_headers)
 
 
@@ -85,8 +84,6 @@ def show(table: OffsetTable, view: ListView) -> None:
 
 def counters(table: OffsetTable) -> Counters[TopicPartition]:
     """The ``latest`` offsets of a table, for records/s in."""
-    from .watch import Counters
-
     produced = {
         res.tp: res.offset
         for res in table.results
@@ -117,15 +114,10 @@ def watch(client: Any, interval: float, fetch: Callable[[Any], OffsetTable], vie
     A live table on a terminal (with ``-o table``, the default there); one block
     per refresh in the chosen format otherwise.
     """
-    from dataclasses import replace
-
-    from .output import stdout_is_tty
-    from .watch import run_watch
-
     live_view = replace(view, group_digits=True)
 
     def live(table: OffsetTable, rates: Rates[TopicPartition]) -> Any:
         return render(table, live_view, _rates_or_none(table, rates))
 
-    tty = stdout_is_tty() and view.fmt is Format.table
-    run_watch(client, interval, fetch, counters, live, _block(view), tty=tty)
+    tty = output.stdout_is_tty() and view.fmt is Format.table
+    watch_loop.run_watch(client, interval, fetch, counters, live, _block(view), tty=tty)

@@ -213,14 +213,14 @@ def liveness_cmd(
         selection = selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
         settings = connection_settings(ctx)
         check = _Check(
-            selection,
-            warn_ms,
-            crit_ms,
-            min_alive,
-            tolerance_ms,
-            empty_status.status,
-            future_status.status,
-            isolation,
+            selection=selection,
+            warn_ms=warn_ms,
+            crit_ms=crit_ms,
+            min_alive=min_alive,
+            tolerance_ms=tolerance_ms,
+            empty=empty_status.status,
+            future=future_status.status,
+            isolation=isolation,
         )
         view = LivenessView(fmt, zone, tuple(cols) if cols else None, no_headers)
         try:
@@ -243,7 +243,7 @@ def liveness_cmd(
     raise typer.Exit(int(status))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class _Check:
     """The liveness check to run (once, or on every refresh)."""
 

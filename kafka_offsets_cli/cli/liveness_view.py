@@ -18,9 +18,14 @@ from typing import Any
 from ..liveness.report import LivenessReport
 from ..liveness.rules import COLUMNS
 from ..models.topics import TopicPartition
+from ..render import liveness as render_liveness
+from ..render.liveness import topic_lines
+from . import output  # called as output.stdout_is_tty(): tests patch it there
+from . import watch as watch_loop  # called as watch_loop.run_watch(): tests bound the loop there
 from .emit import block_text, records_text
 from .emit import show as show_output
 from .options import Format
+from .output import err_console
 from .watch import Counters, Rates
 
 #: The extra record field of ``liveness --watch``.
@@ -52,15 +57,13 @@ def render(
 
     The table's per-topic summary lines are not part of it (see :func:`topic_lines`).
     """
-    from ..render import liveness as r
-
     if view.fmt is Format.table:
-        return r.rich_table(report, view.zone, header=not view.no_headers, rates=rates)
+        return render_liveness.rich_table(report, view.zone, header=not view.no_headers, rates=rates)
     if view.fmt is Format.nagios:
-        return r.nagios(report)
+        return render_liveness.nagios(report)
     if view.fmt is Format.prometheus:
-        return r.prometheus(report)
-    recs = r.records(report)
+        return render_liveness.prometheus(report)
+    recs = render_liveness.records(report)
     columns: tuple[str, ...] = COLUMNS
     if rates is not None:
         for rec in recs:
@@ -81,9 +84,6 @@ def show(report: LivenessReport, view: LivenessView) -> None:
 
 def _topic_lines(report: LivenessReport) -> None:
     """The table's per-topic summary lines, on stderr."""
-    from ..render.liveness import topic_lines
-    from .output import err_console
-
     c = err_console()
     for line in topic_lines(report):
         c.print(line, highlight=False)
@@ -111,15 +111,11 @@ def watch(client: Any, interval: float, fetch: Callable[[Any], LivenessSnapshot]
     A live table (with the per-topic status lines under it) on a terminal with
     ``-o table``; one block per refresh in the chosen format otherwise.
     """
-    from . import watch as w
-    from .output import stdout_is_tty
 
     def live(snap: LivenessSnapshot, rates: Rates[TopicPartition]) -> Any:
         from rich.console import Group
 
-        from ..render.liveness import topic_lines
-
         return Group(render(snap.report, view, dict(rates.records_in)), *topic_lines(snap.report))
 
-    tty = stdout_is_tty() and view.fmt is Format.table
-    w.run_watch(client, interval, fetch, counters, live, _block(view), tty=tty)
+    tty = output.stdout_is_tty() and view.fmt is Format.table
+    watch_loop.run_watch(client, interval, fetch, counters, live, _block(view), tty=tty)

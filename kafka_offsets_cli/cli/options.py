@@ -10,7 +10,10 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
 import typer
 
 from ..models.offsets import Isolation
+from ..parse.selection import parse_selection
+from . import output  # called as output.stdout_is_tty(): tests patch it there
 from .complete import complete_clusters, complete_groups, complete_topic_partitions, complete_topics
+from .watch import parse_interval
 
 if TYPE_CHECKING:
     from ..parse.selection import Selection
@@ -50,9 +53,7 @@ class Outputs:
             return Format(given)
         if self.fixed is not None:
             return self.fixed
-        from .output import stdout_is_tty
-
-        return self.tty if stdout_is_tty() else self.pipe
+        return self.tty if output.stdout_is_tty() else self.pipe
 
 
 _F = Format
@@ -285,8 +286,6 @@ def selection_from(
     exclude_internal_topics: bool,
 ) -> Selection:
     """The shared selection options as a :class:`Selection` (none given: all topics)."""
-    from ..parse.selection import parse_selection
-
     return parse_selection(
         topics=topic or (),
         partitions=partitions,
@@ -313,6 +312,4 @@ def watch_interval(watch: str | None) -> float | None:
     """``--watch`` in seconds, or ``None`` when not watching."""
     if watch is None:
         return None
-    from .watch import parse_interval
-
     return parse_interval(watch)

@@ -29,6 +29,8 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from ..errors import KafkaOffsetsError, UsageError, interrupted
 from ..parse.durations import format_duration, parse_duration
+from . import output  # called as output.stdout_is_tty(): tests patch it there
+from .output import data_console, err_console, write
 
 K = TypeVar("K", bound=Hashable)
 S = TypeVar("S")
@@ -133,9 +135,7 @@ def run_watch(
     On a terminal (``tty``, default: stdout is one) a rich Live display is
     redrawn; otherwise ``block`` is written to stdout once per refresh.
     """
-    from .output import data_console, err_console, stdout_is_tty, write
-
-    on_tty = stdout_is_tty() if tty is None else tty
+    on_tty = output.stdout_is_tty() if tty is None else tty
     prev: Counters[K] | None = None
     prev_t = 0.0
     last: S | None = None

@@ -19,6 +19,7 @@ from ..errors import NotFound, UsageError
 from ..models.groups import GroupDescription
 from ..models.offsets import Isolation, OffsetSpec
 from ..models.topics import TopicPartition
+from ..parse import times  # called as times.now_ms(): tests pin the clock there
 from ..parse.selection import Selection
 from ..plan.queries import fetch_offsets, selection_metadata
 from ..plan.requests import DEFAULT_CHUNK
@@ -30,7 +31,7 @@ from .rows import COLUMNS, GroupProblem, LagRow, LagState
 from .timelag import time_lags, with_time_lag_errors, with_time_lags
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LagReport:
     """The result of :func:`collect`: rows, group descriptions, problems and how time lag went."""
 
@@ -136,10 +137,8 @@ def lag_rows(
     if not time_lag:
         return LagRows(rows=tuple(rows), markers=markers)
 
-    from ..parse.times import now_ms
-
     lags = time_lags(source, rows, isolation=isolation, chunk_size=chunk_size, leaders=leaders)
-    rows = with_time_lag_errors(with_time_lags(rows, lags, now_ms()), lags)
+    rows = with_time_lag_errors(with_time_lags(rows, lags, times.now_ms()), lags)
     return LagRows(
         rows=tuple(rows),
         markers=markers,
@@ -197,8 +196,8 @@ def collect(
         chunk_size=chunk_size,
     )
     return LagReport(
-        out.rows,
-        descriptions,
+        rows=out.rows,
+        groups=descriptions,
         problems=tuple(problem for p in plans if (problem := p.problem) is not None),
         time_lag=time_lag,
         time_lag_rounds=out.time_lag_rounds,

@@ -45,7 +45,7 @@ class LagState(str, Enum):
     ERROR = "error"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LagRow:
     """The lag of one consumer group on one partition.
 
@@ -119,7 +119,18 @@ def lag_row(
     def row(
         state: LagState, lag: int | None = None, time_lag: int | None = None, error: str | None = None
     ) -> LagRow:
-        return LagRow(group, tp.topic, tp.partition, committed, start, end, lag, time_lag, state, error)
+        return LagRow(
+            group=group,
+            topic=tp.topic,
+            partition=tp.partition,
+            committed=committed,
+            log_start=start,
+            end=end,
+            lag=lag,
+            time_lag_ms=time_lag,
+            state=state,
+            error=error,
+        )
 
     if err is not None:
         return row(LagState.ERROR, error=err)
@@ -141,7 +152,18 @@ def lag_row(
 
 def error_row(group: str, tp: TopicPartition, error: str) -> LagRow:
     """A row that knows nothing but its error (the group's offsets or the whole task failed)."""
-    return LagRow(group, tp.topic, tp.partition, None, None, None, None, None, LagState.ERROR, error)
+    return LagRow(
+        group=group,
+        topic=tp.topic,
+        partition=tp.partition,
+        committed=None,
+        log_start=None,
+        end=None,
+        lag=None,
+        time_lag_ms=None,
+        state=LagState.ERROR,
+        error=error,
+    )
 
 
 @dataclass(frozen=True)

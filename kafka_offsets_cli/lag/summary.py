@@ -10,7 +10,7 @@ from ..errors import MonitoringStatus
 from .rows import LagRow, LagState
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LagTotal:
     """Sum of lag over a group's partitions of one topic (``topic`` ``None``: the whole group)."""
 
@@ -36,13 +36,13 @@ def totals(rows: Sequence[LagRow]) -> list[LagTotal]:
         times = [r.time_lag_ms for r in rs if r.time_lag_ms is not None]
         out.append(
             LagTotal(
-                group,
-                topic,
-                len(rs),
-                sum(r.lag for r in rs if r.lag is not None),
-                sum(1 for r in rs if r.lagging),
-                max(times) if times else None,
-                sum(1 for r in rs if r.state not in (LagState.OK, LagState.MARKER)),
+                group=group,
+                topic=topic,
+                partitions=len(rs),
+                lag=sum(r.lag for r in rs if r.lag is not None),
+                lagging=sum(1 for r in rs if r.lagging),
+                max_time_lag_ms=max(times) if times else None,
+                problems=sum(1 for r in rs if r.state not in (LagState.OK, LagState.MARKER)),
             )
         )
     return out

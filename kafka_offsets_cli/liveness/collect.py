@@ -8,6 +8,8 @@ from ..errors import MonitoringStatus
 from ..models.offsets import Isolation, OffsetSpec
 from ..models.topics import TopicPartition
 from ..parse.selection import Selection
+from ..parse.times import now_ms
+from ..plan.queries import fetch_offsets, missing_results, missing_topics, resolve_selection
 from ..sources import LivenessSource
 from .report import LivenessReport, build_report
 from .rules import DEFAULT_FUTURE_TOLERANCE_MS
@@ -98,9 +100,6 @@ def _collect(
     clock: Callable[[], int] | None,
     ends: bool,
 ) -> tuple[LivenessReport, dict[TopicPartition, int]]:
-    from ..parse.times import now_ms
-    from ..plan.queries import fetch_offsets, missing_results, missing_topics, resolve_selection
-
     md, res = resolve_selection(source, selection)
     spec = OffsetSpec.max_timestamp()
     latest = OffsetSpec.latest()

@@ -18,7 +18,7 @@ from .rules import (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TopicLiveness:
     """One topic's roll-up: its status, partition counts and timestamp type."""
 
@@ -31,7 +31,7 @@ class TopicLiveness:
     error: str | None = None  # the topic could not be listed at all (then status is UNKNOWN)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LivenessReport:
     """Everything one liveness run found, with the thresholds it used."""
 
@@ -101,26 +101,36 @@ def build_report(
         by_topic.setdefault(r.topic, []).append(r)
     topics = [
         TopicLiveness(
-            name,
-            topic_status(rs, min_alive, empty=empty, future=future),
-            len(rs),
-            sum(1 for r in rs if row_status(r, empty=empty, future=future) is MonitoringStatus.OK),
-            deciding_age(rs, min_alive),
-            types.get(name),
+            topic=name,
+            status=topic_status(rs, min_alive, empty=empty, future=future),
+            partitions=len(rs),
+            alive=sum(1 for r in rs if row_status(r, empty=empty, future=future) is MonitoringStatus.OK),
+            age_ms=deciding_age(rs, min_alive),
+            timestamp_type=types.get(name),
         )
         for name, rs in by_topic.items()
     ]
     for name, err in missing_topics:
-        topics.append(TopicLiveness(name, MonitoringStatus.UNKNOWN, 0, 0, None, types.get(name), err))
+        topics.append(
+            TopicLiveness(
+                topic=name,
+                status=MonitoringStatus.UNKNOWN,
+                partitions=0,
+                alive=0,
+                age_ms=None,
+                timestamp_type=types.get(name),
+                error=err,
+            )
+        )
     topics.sort(key=lambda t: t.topic)
     return LivenessReport(
-        rows,
-        tuple(topics),
-        worst(t.status for t in topics),
-        now_ms,
-        warn_ms,
-        crit_ms,
-        min_alive,
-        empty,
-        future,
+        rows=rows,
+        topics=tuple(topics),
+        status=worst(t.status for t in topics),
+        now_ms=now_ms,
+        warn_ms=warn_ms,
+        crit_ms=crit_ms,
+        min_alive=min_alive,
+        empty=empty,
+        future=future,
     )

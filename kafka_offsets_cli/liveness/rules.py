@@ -70,7 +70,7 @@ class LiveState(str, Enum):
     ERROR = "error"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LiveRow:
     """Liveness of one partition.
 
@@ -124,7 +124,15 @@ def liveness_row(
     """
 
     def row(state: LiveState, age: int | None = None, error: str | None = None) -> LiveRow:
-        return LiveRow(result.topic, result.partition, result.offset, result.timestamp, age, state, error)
+        return LiveRow(
+            topic=result.topic,
+            partition=result.partition,
+            offset=result.offset,
+            timestamp=result.timestamp,
+            age_ms=age,
+            state=state,
+            error=error,
+        )
 
     if result.error == PENDING:
         return row(LiveState.PENDING)

@@ -93,7 +93,7 @@ def local_tz() -> tzinfo:
 
 @functools.lru_cache(maxsize=1)
 def _zone_keys_by_lower() -> dict[str, str]:
-    from zoneinfo import available_timezones
+    from zoneinfo import available_timezones  # deferred: only zone names need the tz database
 
     return {key.lower(): key for key in available_timezones()}
 

@@ -22,6 +22,7 @@ from rich.text import Text
 from ..check.history import sparkline
 from ..check.report import CheckReport, CheckResult, GroupResult, PartitionRecord, TopicResult
 from ..errors import MonitoringStatus
+from ..liveness.rules import severity
 from ..parse.durations import format_duration
 from ..parse.times import format_time
 from .formats import to_json_document
@@ -194,6 +195,4 @@ def rich_summary(report: CheckReport, tz: tzinfo, *, worst: int = 20) -> Group:
 
 
 def _sev(s: MonitoringStatus) -> int:
-    from ..liveness.rules import severity
-
     return severity(s)

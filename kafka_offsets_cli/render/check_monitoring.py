@@ -45,10 +45,15 @@ def nagios(report: CheckReport) -> str:
     for c in report.checks:
         for t in c.topics:
             age = None if t.age_ms is None else t.age_ms / 1000
-            perf.append(PerfDatum(f"{c.name}/{t.cluster}/{t.topic} age", age, "s", min=0))
+            perf.append(PerfDatum(label=f"{c.name}/{t.cluster}/{t.topic} age", value=age, uom="s", min=0))
         for g in c.groups:
             perf.append(
-                PerfDatum(f"{c.name}/{g.cluster}/{g.group} lag", None if g.error else g.lag, "", min=0)
+                PerfDatum(
+                    label=f"{c.name}/{g.cluster}/{g.group} lag",
+                    value=None if g.error else g.lag,
+                    uom="",
+                    min=0,
+                )
             )
     return nagios_line(SERVICE, report.status, nagios_summary(report), perf)
 

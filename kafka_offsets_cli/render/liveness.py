@@ -224,15 +224,19 @@ def nagios(report: LivenessReport) -> str:
     for t in report.topics:
         perf.append(
             PerfDatum(
-                f"{t.topic} age",
-                None if t.age_ms is None else t.age_ms / 1000,
-                "s",
-                report.warn_ms / 1000,
-                report.crit_ms / 1000,
-                0,
+                label=f"{t.topic} age",
+                value=None if t.age_ms is None else t.age_ms / 1000,
+                uom="s",
+                warn=report.warn_ms / 1000,
+                crit=report.crit_ms / 1000,
+                min=0,
             )
         )
-        perf.append(PerfDatum(f"{t.topic} alive", t.alive, "", None, None, 0, t.partitions))
+        perf.append(
+            PerfDatum(
+                label=f"{t.topic} alive", value=t.alive, uom="", warn=None, crit=None, min=0, max=t.partitions
+            )
+        )
     return nagios_line(SERVICE, report.status, nagios_summary(report), perf)
 
 

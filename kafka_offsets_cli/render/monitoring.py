@@ -30,7 +30,7 @@ _PLAIN_LABEL = re.compile(r"[A-Za-z0-9_.:/-]+")
 # ----------------------------------------------------------------------------- nagios
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PerfDatum:
     """One performance-data item. ``None`` fields are left empty; a ``None`` value is ``U`` (unknown)."""
 

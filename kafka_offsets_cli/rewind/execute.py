@@ -64,7 +64,17 @@ def build_plan(source: RewindSource, group: str, target: Target, selection: Sele
     if not gone:
         return Plan(group, target, plan.rows, tuple(missing_topics))
     errors = tuple(
-        PlanRow(group, tp.topic, tp.partition, committed.get(tp), None, None, None, None, err)
+        PlanRow(
+            group=group,
+            topic=tp.topic,
+            partition=tp.partition,
+            current=committed.get(tp),
+            target=None,
+            log_start=None,
+            end=None,
+            note=None,
+            error=err,
+        )
         for tp, err in gone.items()
     )
     rows = sorted(plan.rows + errors, key=lambda r: (r.topic, r.partition))

@@ -81,7 +81,7 @@ class Note(str, Enum):
     NO_COMMIT = "no-commit"  # --shift-by without a committed offset: not planned
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PlanRow:
     """The planned new offset of ``group`` on one partition (``target`` ``None``: not planned)."""
 
@@ -152,7 +152,17 @@ def plan_row(
     end = latest.offset if latest.error is None else None
 
     def row(new: int | None, note: Note | None = None, error: str | None = None) -> PlanRow:
-        return PlanRow(group, tp.topic, tp.partition, current, new, start, end, note, error)
+        return PlanRow(
+            group=group,
+            topic=tp.topic,
+            partition=tp.partition,
+            current=current,
+            target=new,
+            log_start=start,
+            end=end,
+            note=note,
+            error=error,
+        )
 
     err = earliest.error or latest.error
     if target.kind is TargetKind.TIME:

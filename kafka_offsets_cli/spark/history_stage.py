@@ -16,6 +16,8 @@ from ..check.evaluate import evaluate_history
 from ..check.history import Sample
 from ..check.plan import CheckPlan
 from ..check.spec import LagCheck
+from ..models.topics import TopicPartition
+from .history_store import append_samples, check_dir, load_window, utc_date
 
 __all__ = ["join_history"]
 
@@ -41,6 +43,7 @@ def join_history(
     spark: Any,
     sc: Any,
     path: str,
+    *,
     samples_rdd: Any,
     records: Any,
     plan: CheckPlan,
@@ -53,8 +56,6 @@ def join_history(
     ``partitions``: the partition count of the shuffles (the pipeline's parallelism).
     """
     from pyspark.sql import functions as F
-
-    from .history_store import append_samples, check_dir, load_window, utc_date
 
     check_dir(path)
     date = utc_date(run_ms)
@@ -77,8 +78,6 @@ def join_history(
     owners = sc.broadcast(plan.owners)
 
     def judge(kv: tuple[tuple[str, str, str, int], Iterable[Sample]]) -> list[Any]:
-        from ..models.topics import TopicPartition
-
         key, samples = kv
         cluster, group, topic, partition = key
         chk = routes.value.get((cluster, group, topic), ())

@@ -48,7 +48,7 @@ RECORD_SCHEMA = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RunOptions:
     """What the run produces besides the verdict."""
 
@@ -168,7 +168,15 @@ def run_check(
         assert options.history_dir is not None
         prog.set("updating history")
         pairs, trends, history_runs = join_history(
-            spark, sc, options.history_dir, samples_rdd, records, plan, lag_checks, run_ms, _parallelism(sc)
+            spark,
+            sc,
+            options.history_dir,
+            samples_rdd=samples_rdd,
+            records=records,
+            plan=plan,
+            lag_checks=lag_checks,
+            run_ms=run_ms,
+            partitions=_parallelism(sc),
         )
         clock.lap("history")
         prog.set("evaluating")
@@ -249,16 +257,16 @@ def run_check(
     pairs.unpersist()
     ctx.unpersist()
     return CheckReport(
-        status,
-        tuple(results),
-        tuple(parts),
-        run_ms,
-        total,
-        options.all_records,
-        dict(clock.timings),
-        history_runs,
-        tuple(spec.clusters),
-        plan.down,
+        status=status,
+        checks=tuple(results),
+        partitions=tuple(parts),
+        now_ms=run_ms,
+        total_partitions=total,
+        complete=options.all_records,
+        timings=dict(clock.timings),
+        history_runs=history_runs,
+        clusters=tuple(spec.clusters),
+        down=plan.down,
     )
 
 

@@ -21,10 +21,14 @@ left running.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
+import re
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
 import zipfile
 from collections.abc import Sequence
@@ -74,8 +78,6 @@ class SparkJobFailed(KafkaOffsetsError):
 
 def job_failure(e: BaseException) -> SparkJobFailed:
     """One readable line for a failed Spark job: the Python error raised in a task if there is one."""
-    import re
-
     text = str(e)
     found = re.findall(r"^\s*([A-Za-z_][\w.]*(?:Error|Exception)): (.+)$", text, re.M)
     python = [(n, m) for n, m in found if not n.startswith(("org.", "java.", "scala.", "py4j."))]
@@ -90,7 +92,7 @@ def job_failure(e: BaseException) -> SparkJobFailed:
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SessionOptions:
     """How to start Spark."""
 
@@ -102,7 +104,7 @@ class SessionOptions:
     shuffle_partitions: int = 8
 
 
-@dataclass
+@dataclass(kw_only=True)
 class SparkRuntime:
     """A running session, its log and whether this process owns (and so stops) it."""
 
@@ -171,10 +173,6 @@ def _quiet_python_side(debug: bool) -> None:
     py4j logs with the root logger's module functions, which would install a
     stderr handler: a NullHandler on the root logger keeps that off the terminal.
     """
-    import logging
-    import signal
-    import threading
-
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if not debug:
@@ -191,9 +189,6 @@ def _launch_gateway(conf: Any, popen_kwargs: dict[str, Any]) -> Any:
     for good (an orphan). A Ctrl-C meanwhile is remembered, the JVM stopped, and
     the interrupt raised once the launch is over.
     """
-    import signal
-    import threading
-
     from pyspark.java_gateway import launch_gateway
 
     if threading.current_thread() is not threading.main_thread():
@@ -219,8 +214,6 @@ def _launch_gateway(conf: Any, popen_kwargs: dict[str, Any]) -> Any:
 def start_session(options: SessionOptions) -> SparkRuntime:
     """Start (or join) a Spark session; raises :class:`SparkUnavailable` when it cannot."""
     t0 = time.monotonic()
-    import logging
-
     # py4j logs every gateway command at DEBUG (the gateway's auth token among them): never wanted
     logging.getLogger("py4j").setLevel(logging.WARNING)
     try:
@@ -235,7 +228,7 @@ def start_session(options: SessionOptions) -> SparkRuntime:
     active = SparkContext._active_spark_context
     if active is not None:
         spark = SparkSession.builder.getOrCreate()
-        return SparkRuntime(spark, None, False, time.monotonic() - t0)
+        return SparkRuntime(spark=spark, log_path=None, owned=False, started_s=time.monotonic() - t0)
 
     for key, value in options.conf:
         if not key:
@@ -304,4 +297,6 @@ def start_session(options: SessionOptions) -> SparkRuntime:
     log_file.close()  # the JVM keeps its own descriptor
     if not local:
         sc.addPyFile(str(_zip_package(workdir)))
-    return SparkRuntime(spark, log_path, True, time.monotonic() - t0, workdir)
+    return SparkRuntime(
+        spark=spark, log_path=log_path, owned=True, started_s=time.monotonic() - t0, workdir=workdir
+    )

@@ -61,7 +61,20 @@ def lag_sample(
     partition: int, lag: int | None, time_lag: int | None, state: LagState = LagState.OK
 ) -> LagSample:
     committed = None if lag is None else 100 - lag
-    return LagSample("c", LagRow("g", "t1", partition, committed, 0, 100, lag, time_lag, state))
+    return LagSample(
+        "c",
+        LagRow(
+            group="g",
+            topic="t1",
+            partition=partition,
+            committed=committed,
+            log_start=0,
+            end=100,
+            lag=lag,
+            time_lag_ms=time_lag,
+            state=state,
+        ),
+    )
 
 
 # --------------------------------------------------------------------------- plan helpers
@@ -138,23 +151,23 @@ def test_topic_rollup_min_alive_and_missing_topic() -> None:
     t3 = topic_rollup(LIVE, "c", "t1", recs[2:], None)  # type: ignore[arg-type]
     assert t3.status is MonitoringStatus.CRITICAL  # one partition, fewer than min_alive
     missing = PartitionRecord(
-        "live",
-        "liveness",
-        "c",
-        "nosuch",
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        None,
-        "error",
-        MonitoringStatus.UNKNOWN,
-        "UNKNOWN_TOPIC_OR_PARTITION",
+        check="live",
+        kind="liveness",
+        cluster="c",
+        topic="nosuch",
+        partition=None,
+        group=None,
+        committed=None,
+        log_start=None,
+        end=None,
+        lag=None,
+        time_lag_ms=None,
+        offset=None,
+        timestamp=None,
+        age_ms=None,
+        state="error",
+        status=MonitoringStatus.UNKNOWN,
+        error="UNKNOWN_TOPIC_OR_PARTITION",
     )
     m = topic_rollup(LIVE, "c", "nosuch", [missing], None)  # type: ignore[arg-type]
     assert (m.status, m.error) == (MonitoringStatus.UNKNOWN, "UNKNOWN_TOPIC_OR_PARTITION")
@@ -183,8 +196,10 @@ def test_group_rollup_totals_worst_status_and_history() -> None:
     )
     assert g.history is None
     hist = [
-        PartitionHistory(HistoryStatus.OK, 5, "", 5, 1.0, 2.0),
-        PartitionHistory(HistoryStatus.STALL, 5, "", 20),
+        PartitionHistory(
+            status=HistoryStatus.OK, samples=5, reason="", lag=5, produce_rate=1.0, consume_rate=2.0
+        ),
+        PartitionHistory(status=HistoryStatus.STALL, samples=5, reason="", lag=20),
     ]
     gh = group_rollup(LAG, "c", "g", recs, hist, (30, 25))  # type: ignore[arg-type]
     assert (gh.status, gh.history, gh.trend) == (MonitoringStatus.CRITICAL, "stall", (30, 25))
@@ -194,9 +209,24 @@ def test_group_rollup_with_a_named_topic_that_could_not_be_read_is_unknown_and_k
     """The planner adds one error record per group for a lag check's missing (or forbidden) named topic."""
     rows = [r for r in evaluate_sample(lag_sample(0, 5, 0), CTX) if r.check == "lag"]
     forbidden = PartitionRecord(
-        "lag", "lag", "c", "secret", None, "g", None, None, None, None, None, None, None, None,
-        "error", MonitoringStatus.UNKNOWN, "TOPIC_AUTHORIZATION_FAILED",
-    )  # fmt: skip
+        check="lag",
+        kind="lag",
+        cluster="c",
+        topic="secret",
+        partition=None,
+        group="g",
+        committed=None,
+        log_start=None,
+        end=None,
+        lag=None,
+        time_lag_ms=None,
+        offset=None,
+        timestamp=None,
+        age_ms=None,
+        state="error",
+        status=MonitoringStatus.UNKNOWN,
+        error="TOPIC_AUTHORIZATION_FAILED",
+    )
     g = group_rollup(LAG, "c", "g", [*rows, forbidden])  # type: ignore[arg-type]
     assert (g.status, g.partitions, g.lag, g.problems, g.error) == (MonitoringStatus.UNKNOWN, 1, 5, 1, None)
 
@@ -221,7 +251,13 @@ def _report() -> CheckReport:
         check_result(LAG, [], {"ok": 1}, 1, groups=[g]),
     )
     return CheckReport(
-        MonitoringStatus.WARNING, checks, tuple(live_recs + lag_recs), NOW, 3, clusters=("c",), down=()
+        status=MonitoringStatus.WARNING,
+        checks=checks,
+        partitions=tuple(live_recs + lag_recs),
+        now_ms=NOW,
+        total_partitions=3,
+        clusters=("c",),
+        down=(),
     )
 
 

@@ -132,9 +132,15 @@ def test_rates_and_catch_up() -> None:
 
 def test_group_rollup_worst_status_sums_rates() -> None:
     parts = [
-        PartitionHistory(HistoryStatus.OK, 5, "", 10, 1.0, 2.0),
-        PartitionHistory(HistoryStatus.STALL, 5, "", 20, 1.0, 0.0),
-        PartitionHistory(HistoryStatus.WARN, 5, "", 30, None, 1.0),
+        PartitionHistory(
+            status=HistoryStatus.OK, samples=5, reason="", lag=10, produce_rate=1.0, consume_rate=2.0
+        ),
+        PartitionHistory(
+            status=HistoryStatus.STALL, samples=5, reason="", lag=20, produce_rate=1.0, consume_rate=0.0
+        ),
+        PartitionHistory(
+            status=HistoryStatus.WARN, samples=5, reason="", lag=30, produce_rate=None, consume_rate=1.0
+        ),
     ]
     g = evaluate_group(parts, trend=(60, 55, 60))
     assert g.status is HistoryStatus.STALL

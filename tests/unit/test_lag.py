@@ -288,7 +288,17 @@ def test_lag_status_thresholds_are_exclusive() -> None:
     assert lag_status(r, warn_lag=10, crit_lag=20) is MonitoringStatus.OK
     assert lag_status(r, warn_lag=9, crit_lag=20) is MonitoringStatus.WARNING
     assert lag_status(r, warn_lag=5, crit_lag=9) is MonitoringStatus.CRITICAL
-    timed = LagRow(r.group, r.topic, r.partition, 90, 0, 100, 10, 120_000, LagState.OK)
+    timed = LagRow(
+        group=r.group,
+        topic=r.topic,
+        partition=r.partition,
+        committed=90,
+        log_start=0,
+        end=100,
+        lag=10,
+        time_lag_ms=120_000,
+        state=LagState.OK,
+    )
     assert lag_status(timed, warn_time_lag_ms=60_000) is MonitoringStatus.WARNING
     assert lag_status(timed, warn_time_lag_ms=60_000, crit_time_lag_ms=100_000) is MonitoringStatus.CRITICAL
     assert lag_status(r, warn_time_lag_ms=1) is MonitoringStatus.OK  # time lag not computed: not compared

@@ -92,11 +92,22 @@ def text_of(renderable: Any) -> str:
 def row(group: str, topic: str, p: int, committed: int | None, end: int | None, **kw: Any) -> LagRow:
     lag = end - committed if end is not None and committed is not None else None
     state = LagState.OK if committed is not None else LagState.NO_COMMIT
-    return LagRow(group, topic, p, committed, 0, end, lag, None, kw.pop("state", state), **kw)
+    return LagRow(
+        group=group,
+        topic=topic,
+        partition=p,
+        committed=committed,
+        log_start=0,
+        end=end,
+        lag=lag,
+        time_lag_ms=None,
+        state=kw.pop("state", state),
+        **kw,
+    )
 
 
 def lag_report(rows: Sequence[LagRow], problems: Sequence[GroupProblem] = ()) -> LagReport:
-    return LagReport(tuple(rows), {}, tuple(problems))
+    return LagReport(rows=tuple(rows), groups={}, problems=tuple(problems))
 
 
 LAG_1 = lag_report(

@@ -169,7 +169,17 @@ def test_only_readable_existing_partitions_need_offsets() -> None:
 
 def row(group: str, partition: int, committed: int, end: int) -> LagRow:
     lag = end - committed
-    return LagRow(group, "t", partition, committed, 0, end, lag, None, LagState.OK)
+    return LagRow(
+        group=group,
+        topic="t",
+        partition=partition,
+        committed=committed,
+        log_start=0,
+        end=end,
+        lag=lag,
+        time_lag_ms=None,
+        state=LagState.OK,
+    )
 
 
 def test_markers_turn_lag_one_rows_into_marker_rows_and_are_counted() -> None:
@@ -192,7 +202,18 @@ def test_markers_turn_lag_one_rows_into_marker_rows_and_are_counted() -> None:
 
 def test_a_failed_time_lag_search_is_the_rows_error_unless_it_has_one() -> None:
     rows = [row("g", 0, 5, 10), row("h", 0, 5, 10), row("g", 1, 5, 10)]
-    rows[1] = LagRow("h", "t", 0, 5, 0, 10, 5, None, LagState.OK, "EARLIER")
+    rows[1] = LagRow(
+        group="h",
+        topic="t",
+        partition=0,
+        committed=5,
+        log_start=0,
+        end=10,
+        lag=5,
+        time_lag_ms=None,
+        state=LagState.OK,
+        error="EARLIER",
+    )
     lags = {(tp("t", 0), 5): TimeLag(None, 3, "NOT_LEADER_OR_FOLLOWER"), (tp("t", 1), 5): TimeLag(1, 3)}
     assert [r.error for r in with_time_lag_errors(rows, lags)] == [
         "time lag: NOT_LEADER_OR_FOLLOWER",

@@ -56,7 +56,7 @@ def test_sort_by_timestamp_uses_the_first_spec_with_a_time() -> None:
 
 def test_sort_applies_to_machine_formats() -> None:
     def v(fmt: Format) -> list_view.ListView:
-        return list_view.ListView(fmt, timezone.utc, sort=SortKey.OFFSET, reverse=True)
+        return list_view.ListView(fmt=fmt, zone=timezone.utc, sort=SortKey.OFFSET, reverse=True)
 
     jsonl = list_view.render(table(), v(Format.jsonl))
     assert [(r["topic"], r["partition"]) for r in map(json.loads, jsonl.splitlines())][::2] == [
@@ -69,7 +69,7 @@ def test_sort_applies_to_machine_formats() -> None:
 
 
 def _table_text(group_digits: bool, *, color: bool = False) -> str:
-    v = list_view.ListView(Format.table, timezone.utc, group_digits=group_digits)
+    v = list_view.ListView(fmt=Format.table, zone=timezone.utc, group_digits=group_digits)
     buf = io.StringIO()
     from rich.console import Console
 
@@ -93,7 +93,7 @@ def test_no_color_turns_colour_off_on_a_terminal(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(output, "stdout_is_tty", lambda: True)
     monkeypatch.setattr(sys, "stdout", buf)
     monkeypatch.delenv("NO_COLOR", raising=False)
-    v = list_view.ListView(Format.table, timezone.utc)
+    v = list_view.ListView(fmt=Format.table, zone=timezone.utc)
     output.print_renderable(list_view.render(table(), v))
     assert _COLOUR.search(buf.getvalue()), "expected colour on a terminal"
 
@@ -110,5 +110,7 @@ def test_no_colour_at_all_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(output, "stdout_is_tty", lambda: False)
     monkeypatch.setattr(sys, "stdout", buf)
     monkeypatch.delenv("NO_COLOR", raising=False)
-    output.print_renderable(list_view.render(table(), list_view.ListView(Format.table, timezone.utc)))
+    output.print_renderable(
+        list_view.render(table(), list_view.ListView(fmt=Format.table, zone=timezone.utc))
+    )
     assert "\x1b[" not in buf.getvalue()

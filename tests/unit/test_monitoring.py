@@ -33,16 +33,22 @@ PERF = re.compile(r"^('(?:[^']|'')+'|[^'= ]+)=(U|-?[0-9.]+)([a-zA-Z%]*)(;[-0-9.]
 
 
 def test_perfdatum_rendering() -> None:
-    assert PerfDatum("age", 12.5, "s", 300, 900, 0).render() == "age=12.5s;300;900;0"
-    assert PerfDatum("alive", 3, "", None, None, 0, 6).render() == "alive=3;;;0;6"
-    assert PerfDatum("x", None).render() == "x=U"
-    assert PerfDatum("orders age", 1.0, "s").render() == "'orders age'=1s"
-    assert PerfDatum("it's", 1).render() == "'it''s'=1"
-    assert PerfDatum("a=b", 1).render() == "a_b=1"
+    assert (
+        PerfDatum(label="age", value=12.5, uom="s", warn=300, crit=900, min=0).render()
+        == "age=12.5s;300;900;0"
+    )
+    assert (
+        PerfDatum(label="alive", value=3, uom="", warn=None, crit=None, min=0, max=6).render()
+        == "alive=3;;;0;6"
+    )
+    assert PerfDatum(label="x", value=None).render() == "x=U"
+    assert PerfDatum(label="orders age", value=1.0, uom="s").render() == "'orders age'=1s"
+    assert PerfDatum(label="it's", value=1).render() == "'it''s'=1"
+    assert PerfDatum(label="a=b", value=1).render() == "a_b=1"
 
 
 def test_nagios_line_is_one_line_and_keeps_pipes_out_of_the_summary() -> None:
-    line = nagios_line("KAFKA X", S.WARNING, "a|b\nc", [PerfDatum("v", 1)])
+    line = nagios_line("KAFKA X", S.WARNING, "a|b\nc", [PerfDatum(label="v", value=1)])
     assert line == "KAFKA X WARNING - a/b c | v=1\n"
     assert nagios_line("S", S.OK, "fine") == "S OK - fine\n"
 

@@ -128,7 +128,7 @@ def test_mismatches() -> None:
 
 
 def test_record_keys() -> None:
-    rec = PlanRow("g", "t", 0, 5, 3, 0, 9).to_record()
+    rec = PlanRow(group="g", topic="t", partition=0, current=5, target=3, log_start=0, end=9).to_record()
     assert list(rec) == [
         "group",
         "topic",

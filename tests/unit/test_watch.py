@@ -157,7 +157,7 @@ def table(latest: dict[TopicPartition, int | None], specs: tuple[OffsetSpec, ...
 
 
 def view(fmt: Format, **kw: object) -> list_view.ListView:
-    return list_view.ListView(fmt, timezone.utc, **kw)  # type: ignore[arg-type]
+    return list_view.ListView(fmt=fmt, zone=timezone.utc, **kw)  # type: ignore[arg-type]
 
 
 def _two_refreshes(v: list_view.ListView, specs: tuple[OffsetSpec, ...] = (L,)) -> list[str]:
