@@ -378,6 +378,8 @@ EXIT_CODES = {
     "NOT_FOUND": "The selection matched no topic, partition or group.",
     "REFUSED": "An action was refused for safety (e.g. rewinding a group with active members); "
     "nothing changed.",
+    "OUTPUT": "Standard output could not be written (closed, a full disk); liveness and check say "
+    "UNKNOWN (3) instead. A closed pipe (| head) is not an error.",
     "INTERRUPTED": "Interrupted (Ctrl-C), except under --watch, where Ctrl-C is the normal end (0).",
 }
 

@@ -26,6 +26,9 @@ def main() -> None:
     milliseconds) exits 130 like one during a command, not with an import traceback.
     """
     no_core_dumps()
+    from .cli.streams import guard_streams  # here: stdout/stderr guarded before anything prints
+
+    guard_streams()
     try:
         from .cli.app import app  # here: a Ctrl-C during this import must exit 130 too
     except KeyboardInterrupt:

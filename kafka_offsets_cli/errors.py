@@ -13,6 +13,7 @@ Exit codes (``list``, ``lag``, ``rewind``, ``config``)::
     4  authentication or TLS failure
     5  not found: the selection matched no topic, partition or group
     6  refused: an action was refused for safety (e.g. rewind of an active group)
+    7  output: standard output could not be written (closed, disk full)
   130  interrupted (Ctrl-C)
 
 Monitoring commands (``liveness``, ``check``) use the Nagios convention instead:
@@ -35,6 +36,7 @@ class ExitCode(IntEnum):
     AUTH = 4
     NOT_FOUND = 5
     REFUSED = 6
+    OUTPUT = 7
     INTERRUPTED = 130
 
 
@@ -108,6 +110,12 @@ class Refused(KafkaOffsetsError):
     """An action refused for safety; nothing was changed."""
 
     exit_code = ExitCode.REFUSED
+
+
+class OutputError(KafkaOffsetsError):
+    """Standard output could not be written (closed, a full disk, ``/dev/full``); not a closed pipe."""
+
+    exit_code = ExitCode.OUTPUT
 
 
 class PartialFailure(KafkaOffsetsError):

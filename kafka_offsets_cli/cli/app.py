@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any, NamedTuple
@@ -12,6 +13,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
+from .boundary import ParserErrors, run_standalone
 
 HELP = """Kafka's AdminClient.listOffsets from the shell.
 
@@ -21,7 +23,8 @@ liveness and group rewinds, for people at a terminal and for scripts.
 
 EPILOG = (
     "Exit codes: 0 ok, 1 some partitions failed, 2 usage error, 3 cluster unreachable, "
-    "4 authentication/TLS failure, 5 nothing matched, 6 refused, 130 interrupted. "
+    "4 authentication/TLS failure, 5 nothing matched, 6 refused, 7 output could not be written, "
+    "130 interrupted. "
     "liveness and check: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN."
 )
 
@@ -92,6 +95,14 @@ def _names_only(ctx: Any) -> Iterator[None]:
         del ctx.meta[_NAMES_ONLY]
 
 
+def _parser_errors() -> ParserErrors:
+    """The parser's exception classes, from the click typer runs on (click, or typer's vendored copy)."""
+    core = next(c.__module__ for c in TyperGroup.__mro__ if c.__module__.endswith("click.core"))
+    exceptions = importlib.import_module(core.rsplit(".", 1)[0] + ".exceptions")
+    abort = getattr(typer.core, "Abort", None) or exceptions.Abort  # typer 0.28 has its own
+    return ParserErrors(exceptions.UsageError, exceptions.ClickException, abort)
+
+
 class LazyGroup(TyperGroup):
     """The root command group, loading its subcommands on demand (click's "lazily loading subcommands").
 
@@ -130,6 +141,17 @@ class LazyGroup(TyperGroup):
         """Complete command names (with their help) and the root's options, without importing commands."""
         with _names_only(ctx):
             return super().shell_complete(ctx, incomplete)
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the CLI; a bad command line is one line and a hint (:func:`~.boundary.run_standalone`).
+
+        click's standalone mode would print its four-line usage block; the run goes through
+        click's non-standalone mode instead and the house's one error boundary maps what escapes.
+        """
+        if kwargs.get("standalone_mode", True) is False:
+            return super().main(*args, **kwargs)
+        kwargs["standalone_mode"] = False
+        sys.exit(run_standalone(lambda: super(LazyGroup, self).main(*args, **kwargs), _parser_errors()))
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         """The subcommand ``args`` name; a mistyped name is told the close ones (``Did you mean 'list'?``).

@@ -5,15 +5,28 @@ from __future__ import annotations
 import os
 import sys
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 import typer
 
-from ..errors import ExitCode, KafkaOffsetsError, MonitoringStatus, SpecFileError, UsageError, interrupted
+from ..errors import (
+    ExitCode,
+    KafkaOffsetsError,
+    MonitoringStatus,
+    OutputError,
+    SpecFileError,
+    UsageError,
+    interrupted,
+)
+from .streams import silence_stdout
 
 PROG = "kafka-offsets"
+
+#: Whether the running command is a monitoring one (liveness, check): set by :func:`boundary`, read
+#: when stdout fails at the very end (:func:`finish`), where the command's own context is gone.
+_monitoring = False
 
 
 def _quiet_stdout() -> None:
@@ -55,11 +68,15 @@ def boundary(debug: bool = False, *, monitoring: bool = False) -> Iterator[None]
     With ``monitoring`` (liveness, check), cluster failures exit 3 (UNKNOWN) per the
     monitoring-plugin convention; usage errors still exit 2.
     """
+    global _monitoring
+    _monitoring = monitoring
     try:
         yield
     except KafkaOffsetsError as e:
         if debug:
             traceback.print_exc()
+        if isinstance(e, OutputError):
+            silence_stdout()
         report(e)
         code = int(e.exit_code)
         if monitoring and not isinstance(e, UsageError):
@@ -74,3 +91,60 @@ def boundary(debug: bool = False, *, monitoring: bool = False) -> Iterator[None]
         if not interrupted(e):  # a bug: Python's own traceback, exit 1
             raise
         _interrupt(debug)  # a Ctrl-C that surfaced wrapped (e.g. SystemError from a C extension)
+
+
+def _output_code() -> int:
+    """Exit code for stdout that could not be written: 7, or UNKNOWN for a monitoring command."""
+    return int(MonitoringStatus.UNKNOWN if _monitoring else ExitCode.OUTPUT)
+
+
+def finish(code: int) -> int:
+    """Flush stdout at the end of a run: a failure is one line and exit 7, not an exit-time traceback."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+    except OutputError as e:
+        silence_stdout()
+        report(e)
+        return _output_code()
+    return code
+
+
+def _usage(e: Any) -> None:
+    """A usage error of the command-line parser: the house's one line plus a hint, not click's four lines."""
+    ctx = getattr(e, "ctx", None)
+    path = ctx.command_path if ctx is not None else PROG
+    report(UsageError(e.format_message(), hint=f"see '{path} --help'"))
+
+
+class ParserErrors(NamedTuple):
+    """The command-line parser's exception classes (from click itself, or typer's vendored copy)."""
+
+    usage: type[Exception]
+    other: type[Exception]
+    abort: type[BaseException]
+
+
+def run_standalone(invoke: Callable[[], Any], errors: ParserErrors) -> int:
+    """Run the CLI (click in non-standalone mode) and map what escapes to one line and an exit code."""
+    try:
+        rv = invoke()
+        code = rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
+    except errors.usage as e:
+        if type(e).__name__ == "NoArgsIsHelpError":  # bare `kafka-offsets`: the help, as click shows it
+            e.show()  # type: ignore[attr-defined]
+        else:
+            _usage(e)
+        code = e.exit_code  # type: ignore[attr-defined]
+    except errors.other as e:
+        report(UsageError(e.format_message()))  # type: ignore[attr-defined]
+        code = e.exit_code  # type: ignore[attr-defined]
+    except errors.abort:
+        sys.stderr.write(f"\n{PROG}: interrupted\n")
+        code = int(ExitCode.INTERRUPTED)
+    except OutputError as e:  # click's own output (--help, completion) to a stdout that fails
+        silence_stdout()
+        report(e)
+        code = _output_code()
+    return finish(code)
