@@ -202,7 +202,7 @@ def test_huge_bomb_deep_and_binary_spec_files(tmp_path: Path) -> None:
     binary.write_bytes(b"clusters: \xff\xfe\n")
     usage_error("check", str(binary), contains=f"{binary}: (top level): not a UTF-8 text file")
     usage_error("check", str(tmp_path), contains=f"{tmp_path}: is a directory")
-    usage_error("check", "/dev/zero", contains="/dev/zero: (top level): the file is too large")
+    usage_error("check", "/dev/zero", contains="/dev/zero: is a character device, expected a spec file")
 
 
 def test_spec_file_path_that_cannot_be_a_file_name(tmp_path: Path) -> None:

@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from confluent_kafka import Consumer
 
 from dev.kafka_data import commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.connection.settings import build_settings
+from kafka_offsets_cli.errors import Refused
 from kafka_offsets_cli.kafka import KafkaClient
+from kafka_offsets_cli.models.groups import GroupDescription
 from kafka_offsets_cli.models.topics import TopicPartition
+from kafka_offsets_cli.rewind.execute import build_plan, execute
+from kafka_offsets_cli.rewind.plan import Target, TargetKind
+from kafka_offsets_cli.sources import RewindSource
 from tests.cli_runner import cli, subprocess_cli
 from tests.kafka_helpers import consumer_groups
 
@@ -147,19 +153,33 @@ def test_new_group_starts_ten_minutes_back(bootstrap: str) -> None:
     assert (early[0]["target"], late[0]["target"]) == (0, 4)
 
 
-@pytest.fixture
-def active_group(bootstrap: str, setup: Setup) -> Iterator[str]:
-    group = fresh_group(bootstrap, setup)
-    c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False})
-    c.subscribe([setup.topic])
+@contextmanager
+def member(bootstrap: str, topic: str, group: str, protocol: str = "classic") -> Iterator[None]:
+    """A real consumer in ``group`` (``classic`` or KIP-848 ``consumer`` protocol), assigned ``topic``."""
+    c = Consumer(
+        {
+            "bootstrap.servers": bootstrap,
+            "group.id": group,
+            "group.protocol": protocol,
+            "enable.auto.commit": False,
+        }
+    )
+    c.subscribe([topic])
     deadline = time.monotonic() + 60
     while not c.assignment() and time.monotonic() < deadline:
         c.poll(0.2)
     assert c.assignment(), "the consumer did not join"
     try:
-        yield group
+        yield
     finally:
         c.close()
+
+
+@pytest.fixture
+def active_group(bootstrap: str, setup: Setup) -> Iterator[str]:
+    group = fresh_group(bootstrap, setup)
+    with member(bootstrap, setup.topic, group):
+        yield group
 
 
 def test_execute_is_refused_on_an_active_group(bootstrap: str, setup: Setup, active_group: str) -> None:
@@ -179,6 +199,63 @@ def test_execute_is_refused_on_an_active_group(bootstrap: str, setup: Setup, act
         and "kafka-offsets" not in sub.stdout
     )
     assert committed(bootstrap, active_group) == before
+
+
+class JoinedAfterTheCheck:
+    """The real client, except that rewind's member check sees the group empty.
+
+    This is the race made deterministic: a consumer joins between rewind's check and its
+    commit, so the real broker (not a fake) rejects the real commit.
+    """
+
+    def __init__(self, client: KafkaClient) -> None:
+        self._client = client
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
+
+    def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
+        return {g: GroupDescription(g, "empty", 0) for g in groups}
+
+
+@pytest.mark.parametrize("protocol", ["classic", "consumer"])
+def test_a_consumer_joining_before_the_commit_is_a_refusal(
+    bootstrap: str, setup: Setup, protocol: str
+) -> None:
+    group = fresh_group(bootstrap, setup)
+    before = committed(bootstrap, group)
+    with member(bootstrap, setup.topic, group, protocol):
+        with KafkaClient(build_settings(bootstrap, timeout_ms=20_000)) as client:
+            plan = build_plan(client, group, Target(TargetKind.EARLIEST), None)
+            assert len(plan.planned) == 3
+            with pytest.raises(Refused) as refused:
+                execute(cast(RewindSource, JoinedAfterTheCheck(client)), plan)
+        # Apache Kafka answers an admin commit to a group with members UNKNOWN_MEMBER_ID
+        # (classic and KIP-848 groups alike); the tool maps it to exit 6, "nothing changed"
+        assert refused.value.exit_code == 6
+        msg = str(refused.value)
+        assert "became active before the commit (Kafka answered UNKNOWN_MEMBER_ID" in msg
+        assert msg.endswith("nothing changed") and "\n" not in msg
+        assert committed(bootstrap, group) == before
+
+
+def test_export_of_an_incomplete_plan_names_what_it_leaves_out(
+    bootstrap: str, setup: Setup, tmp_path: Path
+) -> None:
+    group = f"rw-part-{uid()}"
+    commit_group_offsets(bootstrap, group, {(setup.topic, 0): 5, (setup.topic, 1): 1})
+    csv_path = tmp_path / "plan.csv"
+    args = ("-g", group, "-t", setup.topic, "--shift-by", "1", "--export", str(csv_path))
+    r = cli("rewind", "-b", bootstrap, *args)
+    assert r.code == 1  # a script notices: the plan file is not the whole reset
+    assert csv_path.read_text() == f"{setup.topic},0,6\n{setup.topic},1,2\n"  # the planned rows
+    err = " ".join(r.stderr.split())  # a long line may wrap on stderr
+    assert "leaves out what could not be planned:" in err and f"{setup.topic}:2 (no-commit)" in err
+    assert "holds only the 2 planned offset(s)" in err
+    csv_path.unlink()
+    r = cli("rewind", "-b", bootstrap, *args, "--execute")
+    assert r.code == 6 and "nothing changed" in r.stderr and csv_path.exists()
+    assert committed(bootstrap, group) == {(setup.topic, 0): 5, (setup.topic, 1): 1}
 
 
 def test_shift_by_clamps_and_refuses_incomplete_plans(bootstrap: str, setup: Setup) -> None:

@@ -48,6 +48,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..connection.files import FileTooLarge, NotARegularFile, read_regular_file
 from ..errors import SpecFileError, UsageError
 from .build import build_spec
 from .document import compose
@@ -72,11 +73,11 @@ def load_spec(path: str | Path, *, environ: Mapping[str, str] | None = None) -> 
     """
     p = Path(path)
     try:
-        with p.open("rb") as fh:
-            data = fh.read(MAX_SPEC_BYTES + 1)  # bounded: a huge file (or /dev/zero) is not read whole
-        if len(data) > MAX_SPEC_BYTES:
-            raise SpecFileError(str(p), [_too_large()])
-        text = data.decode("utf-8")
+        text = read_regular_file(p, limit=MAX_SPEC_BYTES).decode("utf-8")  # bounded: never read whole
+    except FileTooLarge:
+        raise SpecFileError(str(p), [_too_large()]) from None
+    except NotARegularFile as e:  # a FIFO would block for ever, /dev/zero never end
+        raise UsageError(f"{p}: is {e.kind}, expected a spec file") from None
     except FileNotFoundError:
         raise UsageError(f"{p}: no such spec file") from None
     except IsADirectoryError:

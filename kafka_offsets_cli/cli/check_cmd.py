@@ -160,6 +160,10 @@ def check_cmd(
         if (write is None) != (write_dir is None):
             raise UsageError("--write FORMAT and --write-dir DIR go together")
         spark_conf = _parse_conf(conf or [])
+        if prometheus_file:
+            from .textfile import check_writable
+
+            check_writable(prometheus_file)  # a usage error (2) before any cluster or Spark
         if write_dir is not None:
             from ..spark.pipeline import check_write_dir
 
@@ -181,14 +185,17 @@ def check_cmd(
             if not isinstance(e, UsageError):
                 unknown(e, fmt, prometheus_file)
             raise
+        unwritten = None  # written before stdout; a failure is UNKNOWN once the status is shown
         if prometheus_file:
             from ..render.check_monitoring import prometheus
-            from .textfile import write_atomic
+            from .textfile import write_result
 
-            write_atomic(prometheus_file, prometheus(report))
+            unwritten = write_result(prometheus_file, prometheus(report))
         if timings:
             show_timings(report)
         show(report, fmt, zone, worst)
+        if unwritten is not None:
+            raise unwritten
         status = report.status
     raise typer.Exit(int(status))
 

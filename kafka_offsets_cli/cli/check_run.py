@@ -158,12 +158,12 @@ def unknown(err: KafkaOffsetsError, fmt: Format, prometheus_file: str | None) ->
     from ..render.monitoring import nagios_line
     from .output import write
 
-    if prometheus_file:
-        from .textfile import write_atomic
-
-        write_atomic(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()))
     if fmt is Format.nagios:
         write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))
+    if prometheus_file:
+        from .textfile import write_down
+
+        write_down(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()), err)
 
 
 def show_timings(report: CheckReport) -> None:

@@ -36,9 +36,9 @@ from .options import (
     selection_from,
     watch_interval,
 )
+from .textfile import ResultNotWritten, check_writable, write_down, write_result
 
 if TYPE_CHECKING:
-
     from ..connection.settings import ClientSettings
     from ..kafka import KafkaClient
     from ..liveness.report import LivenessReport
@@ -88,6 +88,8 @@ unreachable, authorization or partition errors); 2 also for usage errors, before
 --prometheus-file FILE writes node_exporter textfile-collector metrics atomically (temp file +
 rename) whatever --output prints; if the cluster cannot be reached it still writes
 kafka_offsets_liveness_up 0 with status 3. -o prometheus prints the same metrics on stdout.
+A FILE that cannot be written is a usage error (2) before anything is contacted; a write
+that fails after the run (disk full) is UNKNOWN (3), the status still printed.
 
 --watch 30s refreshes every 30 seconds until Ctrl-C, with a RECORDS/S column (records/s
 appended, from the latest offsets listed in the same round; in_per_s in json, jsonl and csv);
@@ -211,6 +213,8 @@ def liveness_cmd(
         cols = parse_columns(columns, (*COLUMNS, RATE_FIELD) if watch is not None else COLUMNS)
         interval = watch_interval(watch)
         selection = selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
+        if prometheus_file:
+            check_writable(prometheus_file)  # a usage error (2) before anything is contacted
         settings = connection_settings(ctx)
         check = _Check(
             selection=selection,
@@ -234,11 +238,13 @@ def liveness_cmd(
                 _unknown(e, fmt, prometheus_file)
             raise
         if interval is None:
-            if prometheus_file:
-                _write_prometheus(prometheus_file, report)
+            # written before stdout, which may be a closed pipe; a failure is UNKNOWN once the status is shown
+            unwritten = _write_prometheus(prometheus_file, report) if prometheus_file else None
             from .liveness_view import show
 
             show(report, view)
+            if unwritten is not None:
+                raise unwritten
             status = report.status
     raise typer.Exit(int(status))
 
@@ -290,11 +296,10 @@ def _collect(settings: ClientSettings, check: _Check, debug: bool) -> LivenessRe
         return check.run(client)
 
 
-def _write_prometheus(path: str, report: LivenessReport) -> None:
+def _write_prometheus(path: str, report: LivenessReport) -> ResultNotWritten | None:
     from ..render.liveness import prometheus
-    from .textfile import write_atomic
 
-    write_atomic(path, prometheus(report))
+    return write_result(path, prometheus(report))
 
 
 def _watch(
@@ -312,16 +317,17 @@ def _watch(
     def fetch(client: KafkaClient) -> LivenessSnapshot:
         try:
             snap = check.snapshot(client)
-        except ClusterError:
+        except ClusterError as e:
             if prometheus_file:
                 from ..parse.times import now_ms
                 from ..render.liveness import prometheus_down
-                from .textfile import write_atomic
 
-                write_atomic(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()))
+                write_down(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()), e)
             raise
         if prometheus_file:
-            _write_prometheus(prometheus_file, snap.report)
+            unwritten = _write_prometheus(prometheus_file, snap.report)
+            if unwritten is not None:
+                raise unwritten  # UNKNOWN on the first refresh, a warning on a later one
         return snap
 
     with KafkaClient(settings, debug=debug) as client:
@@ -335,9 +341,7 @@ def _unknown(err: KafkaOffsetsError, fmt: Format, prometheus_file: str | None) -
     from ..render.monitoring import nagios_line
     from .output import write
 
-    if prometheus_file and isinstance(err, ClusterError):
-        from .textfile import write_atomic
-
-        write_atomic(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()))
     if fmt is Format.nagios:
         write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))
+    if prometheus_file and isinstance(err, ClusterError):
+        write_down(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()), err)

@@ -74,7 +74,7 @@ def print_renderable(renderable: Any) -> None:
 def warn(message: str) -> None:
     """A one-line warning on stderr."""
     c = err_console()
-    c.print(f"[yellow]kafka-offsets: warning:[/] {_escape(message)}")
+    c.print(f"[yellow]kafka-offsets: warning:[/] {_escape(message)}", soft_wrap=True)  # one line, not 80 cols
 
 
 def _escape(text: str) -> str:

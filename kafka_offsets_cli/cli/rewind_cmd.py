@@ -68,10 +68,12 @@ partition the group has committed offsets for. --to TIME takes the earliest offs
 timestamp is >= TIME; a partition without such a record gets its end offset, with a warning
 (as kafka-consumer-groups --reset-offsets --to-datetime). --shift-by results are clamped to
 [log start, end]. --export FILE writes the plan as headerless topic,partition,offset CSV, which
-`kafka-consumer-groups --reset-offsets --from-file FILE --group G` accepts.
+`kafka-consumer-groups --reset-offsets --from-file FILE --group G` accepts; a partition that
+could not be planned is left out of it, named on stderr, and the command exits 1.
 
 --execute commits only when every partition was planned and the group has no active members
-(else exit 6, nothing changed), then reads the offsets back and checks them against the plan.
+(else exit 6, nothing changed; also when a consumer joins before the commit and Kafka rejects
+it), then reads the offsets back and checks them against the plan.
 """
 
 
@@ -203,6 +205,7 @@ def _run(
             from .textfile import write_atomic
 
             write_atomic(export, export_csv(plan))
+            _export_gaps(plan, export)
         if execute:
             with progress(f"Committing {len(plan.planned)} offset(s)…"):
                 commit(client, plan)
@@ -212,7 +215,23 @@ def _run(
     elif not plan.complete:
         what = [f"{len(plan.problems)} partition(s) could not be planned"] if plan.problems else []
         what += [f"topic {t}: {e}" for t, e in plan.missing_topics]
+        if export:
+            what.append(f"{export} holds only the {len(plan.planned)} planned offset(s)")
         raise PartialFailure("; ".join(what))
+
+
+def _export_gaps(plan: Plan, export: str) -> None:
+    """Name, on one line, every topic and partition the exported plan file leaves out.
+
+    The CSV can only hold planned offsets; a plan file is a change ticket, so a partial one
+    says so (and the command exits non-zero: 1 for a dry run, 6 with --execute).
+    """
+    from ..rewind.plan import left_out
+    from .output import warn
+
+    gaps = left_out(plan)
+    if gaps:
+        warn(f"{export} leaves out what could not be planned: {', '.join(gaps)}")
 
 
 def _show(plan: Plan, fmt: Format, cols: list[str] | None, no_headers: bool) -> None:

@@ -10,6 +10,12 @@ target replaced (the link stays a link); a character device (``/dev/stdout``,
 ``/dev/null``) or a FIFO is opened and written straight (renaming over one would put a
 regular file where the machine's device was: run as root, ``--export /dev/stdout`` did
 that to ``/dev/stdout``); ``-`` is standard output.
+
+The monitoring commands check their file with :func:`check_writable` before contacting
+anything (a path that cannot be written is a usage error, exit 2), so a write that still
+fails once the run is over (disk full, directory removed meanwhile) is no usage error:
+:func:`write_result` hands it back as :class:`ResultNotWritten`, reported as UNKNOWN once
+the status line is printed.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import stat
 import sys
 from pathlib import Path
 
-from ..errors import UsageError
+from ..errors import KafkaOffsetsError, UsageError
 
 STDOUT = "-"
 
@@ -36,21 +42,11 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, mode: int = 0o644) 
         sys.stdout.flush()
         return Path(STDOUT)
     given = Path(path)
-    target = Path(os.path.realpath(given))  # a symlink's target, in its own directory
-    try:
-        st = os.stat(target)
-    except FileNotFoundError:
-        st = None
-    except OSError as e:
-        raise UsageError(f"cannot write {given}: {e.strerror or e}") from None
+    target, st = _target(given)
     if st is not None and not stat.S_ISREG(st.st_mode):
-        if stat.S_ISDIR(st.st_mode):
-            raise UsageError(f"cannot write {given}: it is a directory")
         _write_through(given, target, text)
         return given
-    directory = target.parent
-    if not directory.is_dir():
-        raise UsageError(f"cannot write {given}: directory {given.parent} does not exist")
+    directory = _directory(given, target)
     tmp = directory / f".{target.name}.{os.getpid()}.tmp"
     try:
         with contextlib.suppress(FileNotFoundError):
@@ -72,6 +68,76 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, mode: int = 0o644) 
             os.unlink(tmp)
         raise UsageError(f"cannot write {given}: {e.strerror or e}") from None
     return given
+
+
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """Refuse, before any work, a path :func:`write_atomic` could not write (raises :class:`UsageError`).
+
+    The same rules: ``-`` is stdout; a symlink is followed; a device or FIFO must allow
+    writing (it is written in place; a FIFO is not opened now, which would signal its
+    reader an end of file); otherwise the directory must exist and allow creating the
+    temporary file (a file already there is replaced by rename, whatever its own mode).
+    """
+    if os.fspath(path) == STDOUT:
+        return
+    given = Path(path)
+    target, st = _target(given)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        if not os.access(target, os.W_OK):
+            raise UsageError(f"cannot write {given}: {os.strerror(errno.EACCES)}")
+        return
+    directory = _directory(given, target)
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise UsageError(f"cannot write {given}: directory {given.parent} is not writable")
+
+
+class ResultNotWritten(KafkaOffsetsError):
+    """A monitoring result that could not be written once the run was over: UNKNOWN, not a usage error."""
+
+
+def write_result(path: str | os.PathLike[str], text: str) -> ResultNotWritten | None:
+    """Write a run's result with :func:`write_atomic`; a failure is returned, not raised.
+
+    The caller prints its status line first and then raises the failure (exit 3).
+    """
+    try:
+        write_atomic(path, text)
+    except UsageError as e:
+        return ResultNotWritten(e.message, hint=e.hint)
+    return None
+
+
+def write_down(path: str | os.PathLike[str], text: str, failure: KafkaOffsetsError) -> None:
+    """Write the ``up 0`` result of a run that ended in ``failure`` (the caller then raises it).
+
+    If that write fails too, one error names both (still UNKNOWN, the run's hint kept):
+    the house's one line, and neither cause hidden.
+    """
+    unwritten = write_result(path, text)
+    if unwritten is not None:
+        raise ResultNotWritten(f"{failure.message} (and {unwritten.message})", hint=failure.hint) from failure
+
+
+def _target(given: Path) -> tuple[Path, os.stat_result | None]:
+    """The file to write (a symlink's target, in its own directory) and its status (None: not there)."""
+    target = Path(os.path.realpath(given))
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return target, None
+    except OSError as e:
+        raise UsageError(f"cannot write {given}: {e.strerror or e}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise UsageError(f"cannot write {given}: it is a directory")
+    return target, st
+
+
+def _directory(given: Path, target: Path) -> Path:
+    """The directory the temporary file goes to; it must exist."""
+    directory = target.parent
+    if not directory.is_dir():
+        raise UsageError(f"cannot write {given}: directory {given.parent} does not exist")
+    return directory
 
 
 def _write_through(given: Path, target: Path, text: str) -> None:

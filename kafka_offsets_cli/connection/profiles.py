@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, UsageError
+from .files import FileTooLarge, NotARegularFile, read_regular_file
 from .properties import Setting, load_command_config, translate_java
 
 #: Environment variable naming the profile when ``--cluster`` is not given.
@@ -102,9 +103,14 @@ def load_file(path: Path | None = None, environ: Mapping[str, str] | None = None
     """Read and validate the config file; a missing file is an empty one."""
     p = config_path(environ) if path is None else path
     try:
-        raw = p.read_bytes()
+        raw = read_regular_file(p)  # a FIFO or /dev/zero would never end
     except FileNotFoundError:
         return ProfileFile(p, exists=False)
+    except NotARegularFile as e:
+        raise ConfigError(f"{p}: is {e.kind}, expected a TOML config file") from None
+    except FileTooLarge as e:
+        kib = e.limit // 1024
+        raise ConfigError(f"{p}: the file is too large (a config file may have at most {kib} KiB)") from None
     except OSError as e:
         raise ConfigError(f"{p}: cannot read: {e.strerror}") from None
     if sys.version_info >= (3, 11):  # imported here: most runs have no config file to parse

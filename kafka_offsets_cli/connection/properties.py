@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError
+from .files import FileTooLarge, NotARegularFile, read_regular_file
 
 #: Java client keys that are meaningless for this tool (serialisation, producer or
 #: consumer tuning); they are accepted and ignored so shared client files work.
@@ -180,7 +181,12 @@ def load_command_config(path: str | Path) -> dict[str, Setting]:
     """Read a Java client properties file (``--command-config``)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_regular_file(p).decode("utf-8")  # a FIFO or /dev/zero would never end
+    except NotARegularFile as e:
+        raise ConfigError(f"{p}: is {e.kind}, expected a properties file") from None
+    except FileTooLarge as e:
+        limit = f"a properties file may have at most {e.limit // 1024} KiB"
+        raise ConfigError(f"{p}: the file is too large ({limit})") from None
     except FileNotFoundError:
         raise ConfigError(f"{p}: no such file") from None
     except OSError as e:

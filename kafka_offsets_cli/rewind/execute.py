@@ -81,6 +81,29 @@ def build_plan(source: RewindSource, group: str, target: Target, selection: Sele
     return Plan(group, target, tuple(rows), tuple(missing_topics))
 
 
+#: What Kafka answers a commit from the admin client (no member id, generation -1) to a group
+#: that has members. Apache Kafka says UNKNOWN_MEMBER_ID: so its coordinators' source reads
+#: (classic, consumer and streams groups), and so a real 4.3 broker answers for classic and
+#: KIP-848 consumer groups (tests/test_rewind_cmd.py). The others are what Kafka-compatible
+#: coordinators send for the same state (a rebalance under way, a generation or member epoch
+#: the commit lacks); none of them can mean anything else for a commit without a member id.
+GROUP_ACTIVE_ERRORS = frozenset(
+    {"UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION", "REBALANCE_IN_PROGRESS", "STALE_MEMBER_EPOCH"}
+)
+
+
+def _rejected_as_active(errors: Mapping[TopicPartition, str], wanted: int) -> str | None:
+    """The error name when Kafka rejected every offset because the group has members, else ``None``.
+
+    Only a rejection of the whole commit counts ("nothing changed" must be true): when some
+    offsets were accepted, or any was rejected for another reason, the failure is partial.
+    """
+    names = set(errors.values())
+    if len(errors) != wanted or not names or not names <= GROUP_ACTIVE_ERRORS:
+        return None
+    return ", ".join(sorted(names))
+
+
 @dataclass(frozen=True)
 class Execution:
     """What ``--execute`` did: the offsets committed and the group's offsets read back."""
@@ -94,7 +117,8 @@ def execute(source: RewindSource, plan: Plan) -> Execution:
 
     Raises :class:`Refused` (nothing changed) when a selected topic is missing, a
     partition could not be planned, the group cannot be described, or it has
-    active members; raises
+    active members (also when Kafka rejects the whole commit because a member joined
+    after that check: :data:`GROUP_ACTIVE_ERRORS`); raises
     :class:`PartialFailure` when Kafka rejected some offsets or the committed offsets
     read back differ from the plan.
     """
@@ -102,10 +126,7 @@ def execute(source: RewindSource, plan: Plan) -> Execution:
         names = ", ".join(f"{t} ({e})" for t, e in plan.missing_topics)
         raise Refused(f"selected topic(s) cannot be reset: {names}; nothing changed")
     if plan.problems:
-        bad = ", ".join(
-            f"{r.topic}:{r.partition} ({r.error or (r.note.value if r.note else 'not planned')})"
-            for r in plan.problems[:5]
-        )
+        bad = ", ".join(f"{r.topic}:{r.partition} ({r.why_not_planned})" for r in plan.problems[:5])
         more = f" and {len(plan.problems) - 5} more" if len(plan.problems) > 5 else ""
         raise Refused(
             f"{len(plan.problems)} partition(s) could not be planned: {bad}{more}; nothing changed",
@@ -126,11 +147,20 @@ def execute(source: RewindSource, plan: Plan) -> Execution:
             hint="stop the group's consumers first: Kafka only accepts offsets for a group without members",
         )
     errors = {tp: e for tp, e in source.alter_group_offsets(plan.group, offsets).items() if e is not None}
+    refused_as_active = _rejected_as_active(errors, len(offsets))
+    if refused_as_active is not None:
+        # A consumer joined between the member check above and the commit: Kafka refused the
+        # whole commit, so this is the same outcome as the check's refusal (exit 6), not a failure.
+        raise Refused(
+            f"group {plan.group!r} became active before the commit (Kafka answered {refused_as_active}: "
+            "only a group without members accepts offsets); nothing changed",
+            hint="stop the group's consumers first: Kafka only accepts offsets for a group without members",
+        )
     if errors:
         listed = ", ".join(f"{tp}: {e}" for tp, e in sorted(errors.items())[:5])
         raise PartialFailure(
             f"Kafka rejected {len(errors)} of {len(offsets)} offset(s) for group {plan.group!r}: {listed}",
-            hint="a consumer may have joined the group meanwhile; check with `kafka-offsets lag`",
+            hint="check the group's committed offsets with `kafka-offsets lag`",
         )
     [back] = source.committed_offsets([plan.group], sorted(offsets))
     if back.error is not None:

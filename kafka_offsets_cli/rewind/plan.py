@@ -112,6 +112,13 @@ class PlanRow:
             return None
         return self.target - self.current
 
+    @property
+    def why_not_planned(self) -> str | None:
+        """Why the row has no target: Kafka's error name or the note (``None`` when planned)."""
+        if self.planned:
+            return None
+        return self.error or (self.note.value if self.note is not None else "not planned")
+
     def to_record(self) -> dict[str, Any]:
         """The documented JSON/CSV record.
 
@@ -280,6 +287,18 @@ def export_csv(plan: Plan) -> str:
     for r in sorted(plan.planned, key=lambda r: (r.topic, r.partition)):
         w.writerow([r.topic, r.partition, r.target])
     return buf.getvalue()
+
+
+def left_out(plan: Plan) -> list[str]:
+    """What the plan (and so its export) leaves out: ``topic T (ERROR)`` and ``topic:partition (why)``.
+
+    An exported plan lists planned rows only (the CSV has no place for a partition without
+    an offset), so the command names each of these on stderr and exits non-zero: a plan file
+    is an approved change, and a partial one must never pass silently.
+    """
+    out = [f"topic {t} ({e})" for t, e in plan.missing_topics]
+    out += [f"{r.topic}:{r.partition} ({r.why_not_planned})" for r in plan.problems]
+    return out
 
 
 def mismatches(

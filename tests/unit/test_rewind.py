@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import csv
 import io
+from typing import Any, cast
 
 import pytest
 
+from kafka_offsets_cli.errors import PartialFailure, Refused
+from kafka_offsets_cli.models.groups import GroupDescription, GroupOffsets
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
+from kafka_offsets_cli.rewind.execute import execute
 from kafka_offsets_cli.rewind.plan import (
     Note,
     Plan,
@@ -16,6 +20,7 @@ from kafka_offsets_cli.rewind.plan import (
     Target,
     TargetKind,
     export_csv,
+    left_out,
     make_plan,
     mismatches,
     plan_row,
@@ -120,6 +125,28 @@ def test_export_is_headerless_topic_partition_offset_csv() -> None:
     assert list(csv.reader(io.StringIO(text))) == [["a,b", "0", "0"], ["z", "1", "5"]]
 
 
+def test_left_out_names_every_partition_and_topic_the_export_omits() -> None:
+    p = plan()
+    assert left_out(p) == ["z:0 (no-commit)"]  # z:0 has no committed offset to shift
+    gone = PlanRow(
+        group="g",
+        topic="y",
+        partition=7,
+        current=None,
+        target=None,
+        log_start=None,
+        end=None,
+        error="UNKNOWN_TOPIC_OR_PARTITION",
+    )
+    worse = Plan("g", p.target, (*p.rows, gone), (("nope", "UNKNOWN_TOPIC_OR_PARTITION"),))
+    assert left_out(worse) == [
+        "topic nope (UNKNOWN_TOPIC_OR_PARTITION)",
+        "z:0 (no-commit)",
+        "y:7 (UNKNOWN_TOPIC_OR_PARTITION)",
+    ]
+    assert left_out(make_plan("g", Target(TargetKind.EARLIEST), [], {}, [])) == []
+
+
 def test_mismatches() -> None:
     p = plan()
     ok = {TopicPartition("a,b", 0): 0, TopicPartition("z", 1): 5}
@@ -142,3 +169,51 @@ def test_record_keys() -> None:
         "error",
     ]
     assert rec["delta"] == -2
+
+
+class CommitAnswers:
+    """A group source whose group looks empty and whose commit gets the given per-partition answers."""
+
+    def __init__(self, answers: dict[TopicPartition, str | None]) -> None:
+        self.answers = answers
+
+    def describe_groups(self, groups: list[str]) -> dict[str, GroupDescription]:
+        return {g: GroupDescription(g, "empty", 0) for g in groups}
+
+    def alter_group_offsets(
+        self, group: str, offsets: dict[TopicPartition, int]
+    ) -> dict[TopicPartition, str | None]:
+        return {tp: self.answers.get(tp) for tp in offsets}
+
+    def committed_offsets(self, groups: list[str], partitions: list[TopicPartition]) -> list[GroupOffsets]:
+        return [GroupOffsets(groups[0], {tp: 0 for tp in partitions})]
+
+
+A0, A1 = TopicPartition("a", 0), TopicPartition("a", 1)
+
+
+def two_partition_plan() -> Plan:
+    results = [OffsetResult(t.topic, t.partition, s, 0) for t in (A0, A1) for s in (E, L)]
+    return make_plan("g", Target(TargetKind.EARLIEST), [A0, A1], {A0: 0, A1: 0}, results)
+
+
+@pytest.mark.parametrize("name", ["UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION", "REBALANCE_IN_PROGRESS"])
+def test_a_commit_rejected_because_the_group_became_active_is_refused(name: str) -> None:
+    with pytest.raises(Refused, match=rf"group 'g' became active before the commit \(Kafka answered {name}"):
+        execute(cast(Any, CommitAnswers({A0: name, A1: name})), two_partition_plan())
+
+
+@pytest.mark.parametrize(
+    "answers",
+    [
+        {A0: "UNKNOWN_MEMBER_ID", A1: None},  # one offset committed: something changed
+        {A0: "UNKNOWN_MEMBER_ID", A1: "GROUP_AUTHORIZATION_FAILED"},
+        {A0: "OFFSET_METADATA_TOO_LARGE", A1: "OFFSET_METADATA_TOO_LARGE"},
+    ],
+)
+def test_other_commit_failures_stay_partial_and_named(answers: dict[TopicPartition, str | None]) -> None:
+    with pytest.raises(PartialFailure) as info:
+        execute(cast(Any, CommitAnswers(answers)), two_partition_plan())
+    assert info.value.exit_code == 1
+    assert all(f"{tp}: {e}" in str(info.value) for tp, e in answers.items() if e is not None)
+    execute(cast(Any, CommitAnswers({})), two_partition_plan())  # all accepted: verified

@@ -1,0 +1,457 @@
+"""Bounded chaos on the 3-node cluster: a real ``acks=all`` producer, node 2 killed and frozen, and the
+tool's answers checked against the producer's truth, then against Kafka's own GetOffsetShell.
+
+Two topics: ``rf3`` (RF=3, leaders spread over the three nodes) and ``rf1`` (RF=1, both partitions on
+node 2, so they go offline whenever node 2 does). While the producer runs, a chaos thread makes at most
+:data:`EVENTS` events on node 2 within :data:`CHAOS_S` seconds (SIGKILL + restart, SIGSTOP + SIGCONT,
+alternately) and the test runs ``list`` (earliest, latest, max-timestamp), ``liveness`` and ``lag`` one
+after the other (at most :data:`MAX_RUNS` runs) through the command line.
+
+What is guaranteed, and so checked for every answer that is a number (an error such as
+NOT_LEADER_OR_FOLLOWER, LEADER_NOT_AVAILABLE or REQUEST_TIMED_OUT for a partition is an honest answer):
+
+* latest (and lag's end) is never above the records produced so far (the producer is idempotent: no
+  record is written twice);
+* on an RF=3 partition, latest is never below the records acknowledged before the command started: an
+  ``acks=all`` acknowledgement means the high watermark had passed the record, a new leader is chosen
+  from the in-sync replicas (unclean election is off), and a new leader answers OFFSET_NOT_AVAILABLE
+  until its high watermark has reached its epoch's start (KIP-207), so no leader may report less;
+* latest never goes backwards from one run to the next (runs are sequential);
+* earliest is 0 (nothing is deleted); a max-timestamp offset is below latest;
+* ``liveness`` never calls a partition with acknowledged records ``empty`` (nor warning or critical:
+  the records are seconds old and the thresholds are hours), so it exits 0 (OK) or 3 (UNKNOWN);
+* ``lag`` shows the committed offsets as committed and lag = end - committed;
+* every run ends within ``--timeout`` + 10 s, with an exit code its command documents for this
+  situation, and never with a traceback.
+
+Once node 2 is healed and the producer has stopped, every ``list`` answer equals GetOffsetShell's.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import signal
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from confluent_kafka import KafkaException, Producer
+
+from dev import kafka as dev_kafka
+from dev.kafka_data import commit_group_offsets
+from tests.fault_helpers import create_assigned, delete_topics, heal, run_timed
+from tests.kafka_helpers import get_offset_shell
+
+VICTIM = 2
+RF3_PARTITIONS = 6
+RF1_PARTITIONS = 2
+RATE = 200  # records/s over all partitions
+EVENTS = 6
+CHAOS_S = 90.0
+MAX_RUNS = 60
+TIMEOUT_S = 8
+MARGIN_S = 10
+COMMITTED = 5  # the group's committed offset on every partition
+
+TP = tuple[str, int]
+
+_QUIET = logging.getLogger("tests.test_chaos.librdkafka")
+_QUIET.addHandler(logging.NullHandler())
+_QUIET.propagate = False
+
+
+# ----------------------------------------------------------------------------- the producer's truth
+
+
+class Truth:
+    """Per partition: records handed to the producer (``sent``) and acknowledged (``acked``)."""
+
+    def __init__(self, tps: list[TP]) -> None:
+        self.lock = threading.Lock()
+        self.sent: dict[TP, int] = dict.fromkeys(tps, 0)
+        self.acked: dict[TP, int] = dict.fromkeys(tps, 0)
+        self.failed = 0
+
+    def snapshot_acked(self) -> dict[TP, int]:
+        with self.lock:
+            return dict(self.acked)
+
+    def snapshot_sent(self) -> dict[TP, int]:
+        with self.lock:
+            return dict(self.sent)
+
+
+class ChaosProducer:
+    """``acks=all``, idempotent producers (one per topic, so the RF=1 topic going offline does not stall
+    the RF=3 one) sending ``RATE`` records/s round-robin over every partition."""
+
+    def __init__(self, bootstrap: str, topics: dict[str, int], truth: Truth) -> None:
+        self.bootstrap = bootstrap
+        self.topics = topics
+        self.truth = truth
+        self.stop = threading.Event()
+        self.fatal = 0
+        self.producers: dict[str, Producer] = {t: self._new() for t in topics}
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _new(self) -> Producer:
+        conf: dict[str, Any] = {
+            "bootstrap.servers": self.bootstrap,
+            "acks": "all",
+            "enable.idempotence": True,
+            "linger.ms": 5,
+            "message.timeout.ms": 20000,
+            "logger": _QUIET,
+        }
+        return Producer(conf)
+
+    def _on_delivery(self, err: Any, msg: Any) -> None:
+        tp = (msg.topic(), msg.partition())
+        with self.truth.lock:
+            if err is None:
+                self.truth.acked[tp] = max(self.truth.acked[tp], msg.offset() + 1)
+            else:
+                self.truth.failed += 1
+
+    def send(self, topic: str, partition: int) -> None:
+        producer = self.producers[topic]
+        try:
+            producer.produce(topic, value=b"x", partition=partition, on_delivery=self._on_delivery)
+        except BufferError:
+            producer.poll(0.05)
+            return
+        except KafkaException:  # a fatal idempotence error: carry on with a new producer
+            self.fatal += 1
+            self.producers[topic] = self._new()
+            return
+        with self.truth.lock:  # counted once the client holds it: it may be written from now on
+            self.truth.sent[(topic, partition)] += 1
+        producer.poll(0)
+
+    def _run(self) -> None:
+        tps = [(t, p) for t, n in self.topics.items() for p in range(n)]
+        period = 1.0 / RATE
+        next_at = time.monotonic()
+        i = 0
+        while not self.stop.is_set():
+            self.send(*tps[i % len(tps)])
+            i += 1
+            next_at += period
+            time.sleep(max(0.0, next_at - time.monotonic()))
+        for producer in self.producers.values():
+            producer.flush(60)
+
+    def __enter__(self) -> ChaosProducer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.finish()
+
+    def finish(self) -> None:
+        """Stop producing and wait until every record is acknowledged or has failed."""
+        self.stop.set()
+        self.thread.join(90)
+
+
+# ----------------------------------------------------------------------------- chaos
+
+
+@dataclass
+class Chaos:
+    """At most EVENTS events on node 2 within CHAOS_S seconds, alternately kill+restart and freeze+thaw."""
+
+    cluster: dev_kafka.Cluster
+    events: list[str] = field(default_factory=list)
+    done: threading.Event = field(default_factory=threading.Event)
+    error: BaseException | None = None
+
+    def run(self) -> None:
+        deadline = time.monotonic() + CHAOS_S
+        try:
+            for i in range(EVENTS):
+                if time.monotonic() + 15 > deadline:
+                    break
+                time.sleep(3)
+                t0 = time.monotonic()
+                if i % 2 == 0:
+                    self.cluster.kill_node(VICTIM)  # SIGKILL, waits until it is gone
+                    time.sleep(4)
+                    self.cluster.start_node(VICTIM, wait=True, timeout=120)
+                    self.events.append(f"kill+restart {time.monotonic() - t0:.0f}s")
+                else:
+                    self.cluster.signal(VICTIM, signal.SIGSTOP)
+                    time.sleep(7)
+                    self.cluster.signal(VICTIM, signal.SIGCONT)
+                    self.events.append(f"freeze {time.monotonic() - t0:.0f}s")
+        except BaseException as exc:  # reported by the test
+            self.error = exc
+        finally:
+            self.done.set()
+
+
+# ----------------------------------------------------------------------------- checking answers
+
+
+@dataclass
+class Tally:
+    runs: dict[str, int] = field(default_factory=dict)
+    codes: dict[str, int] = field(default_factory=dict)
+    errors: dict[str, int] = field(default_factory=dict)
+    wrong: list[str] = field(default_factory=list)
+    answers: int = 0
+    max_seconds: float = 0.0
+    last_latest: dict[TP, tuple[int, str]] = field(default_factory=dict)
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+    def latest(
+        self, tp: TP, value: int, where: str, acked: dict[TP, int], sent: dict[TP, int], rf3: bool
+    ) -> None:
+        """Check one latest/end answer against the truth and the previous runs."""
+        self.answers += 1
+        if value > sent[tp]:
+            self.wrong.append(f"{where}: {tp} latest {value} > {sent[tp]} records sent")
+        if rf3 and value < acked[tp]:
+            self.wrong.append(f"{where}: {tp} latest {value} < {acked[tp]} records acked before the run")
+        prev = self.last_latest.get(tp)
+        if prev is not None and value < prev[0]:
+            self.wrong.append(f"{where}: {tp} latest went back from {prev[0]} ({prev[1]}) to {value}")
+        self.last_latest[tp] = (value, where)
+
+
+def _rows(stdout: str) -> list[dict[str, Any]]:
+    if not stdout.strip():
+        return []
+    data = json.loads(stdout)
+    assert isinstance(data, list), data
+    return data
+
+
+@dataclass(frozen=True)
+class Layout:
+    bootstrap: str
+    rf3: str
+    rf1: str
+    group: str
+
+    @property
+    def topics(self) -> dict[str, int]:
+        return {self.rf3: RF3_PARTITIONS, self.rf1: RF1_PARTITIONS}
+
+    @property
+    def tps(self) -> list[TP]:
+        return [(t, p) for t, n in self.topics.items() for p in range(n)]
+
+
+#: exit codes the README documents for a partial failure, by command: list/lag 0 ok, 1 some
+#: partitions failed, 3 cluster unreachable or timed out; liveness 0 OK, 3 UNKNOWN (1 WARNING and
+#: 2 CRITICAL would be wrong answers here: every partition has fresh records, thresholds are hours).
+ALLOWED = {"list": {0, 1, 3}, "lag": {0, 1, 3}, "liveness": {0, 3}}
+
+
+def run_and_check(name: str, layout: Layout, truth: Truth, tally: Tally, n: int) -> None:
+    """Run one command, check every answer in it; record wrong answers and errors in ``tally``."""
+    b, topics = layout.bootstrap, ("-t", layout.rf3, "-t", layout.rf1)
+    args: dict[str, tuple[str, ...]] = {
+        "list": ("list", "-b", b, *topics, "-s", "earliest", "-s", "latest", "-s", "max-timestamp"),
+        "liveness": ("liveness", "-b", b, *topics, "-w", "1h", "-c", "2h"),
+        "lag": ("lag", "-b", b, "-g", layout.group),
+    }
+    acked = truth.snapshot_acked()
+    run = run_timed(*args[name], "-o", "json", "--timeout", f"{TIMEOUT_S}s", timeout=TIMEOUT_S + 60)
+    sent = truth.snapshot_sent()
+    where = f"run {n} {name}"
+    tally.runs[name] = tally.runs.get(name, 0) + 1
+    tally.codes[f"{name} {run.code}"] = tally.codes.get(f"{name} {run.code}", 0) + 1
+    tally.max_seconds = max(tally.max_seconds, run.seconds)
+    if run.seconds > TIMEOUT_S + MARGIN_S:
+        tally.wrong.append(f"{where}: took {run.seconds:.1f}s with --timeout {TIMEOUT_S}s")
+    if "Traceback" in run.stderr:
+        tally.wrong.append(f"{where}: traceback: {run.stderr.strip().splitlines()[-1]}")
+    if run.code not in ALLOWED[name]:
+        tally.wrong.append(f"{where}: exit {run.code}: {run.stderr.strip()[:300]}")
+    try:
+        rows = _rows(run.stdout)
+    except (json.JSONDecodeError, AssertionError) as exc:
+        tally.wrong.append(f"{where}: stdout is not a JSON list ({exc}): {run.stdout[:200]!r}")
+        return
+    if not rows:
+        first = (run.stderr.strip().splitlines() or ["(no stderr)"])[0]
+        tally.error(f"{name}: no rows: {first[:120]}")
+        if run.code == 0:
+            tally.wrong.append(f"{where}: exit 0 without a row")
+        return
+    seen: set[TP] = set()
+    for r in rows:
+        if r.get("partition") is None:
+            tally.error(f"{name}: {r.get('error')}")
+            continue
+        tp = (r["topic"], r["partition"])
+        seen.add(tp)
+        if r.get("error") is not None:
+            tally.error(f"{name}: {r['error']}")
+            if r.get("offset") is not None and name != "lag":
+                tally.wrong.append(f"{where}: {tp} error {r['error']} with offset {r['offset']}")
+            continue
+        rf3 = tp[0] == layout.rf3
+        if name == "list":
+            _check_list_row(r, tp, where, acked, sent, rf3, tally)
+        elif name == "liveness":
+            _check_liveness_row(r, tp, where, acked, sent, tally)
+        else:
+            _check_lag_row(r, tp, where, acked, sent, rf3, tally)
+    if (
+        name != "lag"
+        and any(tp not in seen for tp in layout.tps)
+        and all(r.get("partition") is not None for r in rows)
+    ):
+        tally.wrong.append(f"{where}: partitions missing: {sorted(set(layout.tps) - seen)}")
+
+
+def _check_list_row(
+    r: dict[str, Any], tp: TP, where: str, acked: dict[TP, int], sent: dict[TP, int], rf3: bool, tally: Tally
+) -> None:
+    offset = r["offset"]
+    if r["spec"] == "earliest":
+        if offset != 0:
+            tally.wrong.append(f"{where}: {tp} earliest {offset}, nothing was deleted")
+    elif r["spec"] == "latest":
+        if offset is None:
+            tally.wrong.append(f"{where}: {tp} latest null without an error")
+        else:
+            tally.latest(tp, offset, where, acked, sent, rf3)
+    elif r["spec"] == "max-timestamp":
+        if offset is None:
+            if acked[tp] > 0:
+                tally.wrong.append(f"{where}: {tp} max-timestamp null without an error, {acked[tp]} acked")
+        elif not 0 <= offset < sent[tp]:
+            tally.wrong.append(f"{where}: {tp} max-timestamp offset {offset}, {sent[tp]} records sent")
+    else:
+        tally.wrong.append(f"{where}: unexpected spec {r['spec']!r}")
+
+
+def _check_liveness_row(
+    r: dict[str, Any], tp: TP, where: str, acked: dict[TP, int], sent: dict[TP, int], tally: Tally
+) -> None:
+    state = r["state"]
+    if state == "pending":
+        tally.error("liveness: pending")
+        return
+    if state != "ok":
+        tally.wrong.append(f"{where}: {tp} state {state} ({acked[tp]} acked before the run): {r}")
+        return
+    offset = r["offset"]
+    if offset is None or not 0 <= offset < sent[tp]:
+        tally.wrong.append(f"{where}: {tp} newest record at offset {offset}, {sent[tp]} records sent")
+
+
+def _check_lag_row(
+    r: dict[str, Any], tp: TP, where: str, acked: dict[TP, int], sent: dict[TP, int], rf3: bool, tally: Tally
+) -> None:
+    if r["committed"] != COMMITTED:
+        tally.wrong.append(f"{where}: {tp} committed {r['committed']}, the group committed {COMMITTED}")
+    end = r["end"]
+    if end is None:
+        tally.wrong.append(f"{where}: {tp} end null without an error: {r}")
+        return
+    tally.latest(tp, end, where, acked, sent, rf3)
+    if r["state"] != "ok" or r["lag"] != end - COMMITTED:
+        tally.wrong.append(f"{where}: {tp} state {r['state']} lag {r['lag']} with end {end}: {r}")
+
+
+# ----------------------------------------------------------------------------- the test
+
+
+@pytest.fixture
+def layout(cluster3: dev_kafka.Cluster) -> Iterator[Layout]:
+    heal(cluster3)
+    prefix = f"chaos-{uuid.uuid4().hex[:6]}"
+    lay = Layout(cluster3.bootstrap, f"{prefix}-rf3", f"{prefix}-rf1", f"{prefix}-group")
+    create_assigned(
+        lay.bootstrap, lay.rf3, [[1 + (p + k) % 3 for k in range(3)] for p in range(RF3_PARTITIONS)]
+    )
+    create_assigned(lay.bootstrap, lay.rf1, [[VICTIM]] * RF1_PARTITIONS)
+    try:
+        yield lay
+    finally:
+        heal(cluster3)
+        delete_topics(lay.bootstrap, list(lay.topics))
+
+
+def test_chaos_answers_are_right_or_clearly_unknown(cluster3: dev_kafka.Cluster, layout: Layout) -> None:
+    truth = Truth(layout.tps)
+    tally = Tally()
+    t_start = time.monotonic()
+    with ChaosProducer(layout.bootstrap, layout.topics, truth) as producer:
+        deadline = time.monotonic() + 60
+        while min(truth.snapshot_acked().values()) < COMMITTED + 5:  # every partition has records
+            assert time.monotonic() < deadline, truth.snapshot_acked()
+            time.sleep(0.2)
+        commit_group_offsets(layout.bootstrap, layout.group, dict.fromkeys(layout.tps, COMMITTED))
+
+        chaos = Chaos(cluster3)
+        thread = threading.Thread(target=chaos.run, daemon=True)
+        t_chaos = time.monotonic()
+        thread.start()
+        n = 0
+        while n < MAX_RUNS and not (chaos.done.is_set() and n >= 3):
+            run_and_check(("list", "liveness", "lag")[n % 3], layout, truth, tally, n)
+            n += 1
+        thread.join(120)
+        chaos_s = time.monotonic() - t_chaos
+        assert chaos.error is None, f"chaos thread failed: {chaos.error!r}"
+
+        heal(cluster3, list(layout.topics))
+        producer.finish()
+        fatal = producer.fatal
+
+    # settled: the producer has stopped and node 2 is back; the tool must agree with GetOffsetShell
+    final = run_timed(
+        "list", "-b", layout.bootstrap, "-t", layout.rf3, "-t", layout.rf1,
+        "-s", "earliest", "-s", "latest", "-s", "max-timestamp", "-o", "json", "--timeout", "30s",
+    )  # fmt: skip
+    assert final.code == 0 and "Traceback" not in final.stderr, final
+    acked, sent = truth.snapshot_acked(), truth.snapshot_sent()
+    topic_arg = ",".join(layout.topics)
+    reference = {
+        spec: dict(get_offset_shell(layout.bootstrap, "--topic-partitions", topic_arg, "--time", t))
+        for spec, t in (("earliest", "-2"), ("latest", "-1"), ("max-timestamp", "-3"))
+    }
+    mismatches = []
+    for r in _rows(final.stdout):
+        tp = (r["topic"], r["partition"])
+        want = reference[r["spec"]].get(tp)
+        if r["offset"] != want or r["error"] is not None:
+            mismatches.append(
+                f"{tp} {r['spec']}: kafka-offsets {r['offset']} ({r['error']}), GetOffsetShell {want}"
+            )
+        if r["spec"] == "latest" and r["offset"] is not None and not acked[tp] <= r["offset"] <= sent[tp]:
+            mismatches.append(
+                f"{tp} settled latest {r['offset']} not within acked {acked[tp]} .. sent {sent[tp]}"
+            )
+
+    print(
+        f"\nchaos: {sum(tally.runs.values())} runs {tally.runs} over {chaos_s:.0f}s of chaos "
+        f"({time.monotonic() - t_start:.0f}s in all); events {len(chaos.events)}: {chaos.events}\n"
+        f"  exit codes {dict(sorted(tally.codes.items()))}; numeric answers checked {tally.answers}; "
+        f"max duration {tally.max_seconds:.1f}s (--timeout {TIMEOUT_S}s)\n"
+        f"  errors per kind {dict(sorted(tally.errors.items(), key=lambda kv: -kv[1]))}\n"
+        f"  records sent {sum(sent.values())}, acked {sum(acked.values())}, delivery failures "
+        f"{truth.failed}, fatal producer errors {fatal}\n"
+        f"  wrong answers {len(tally.wrong)}; settled mismatches with GetOffsetShell {len(mismatches)}"
+    )
+    for w in tally.wrong[:40]:
+        print(f"  WRONG {w}")
+    for m in mismatches:
+        print(f"  SETTLED {m}")
+    assert len(chaos.events) >= 4, chaos.events
+    assert sum(tally.runs.values()) >= 9, tally.runs
+    assert not tally.wrong, f"{len(tally.wrong)} wrong answers, first: {tally.wrong[0]}"
+    assert not mismatches, mismatches
