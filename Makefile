@@ -24,7 +24,9 @@ test: $(STAMP) lint
 
 lint: $(STAMP)
 	$(BIN)/ruff check kafka_offsets_cli tests dev bench
+	$(BIN)/ruff format --check kafka_offsets_cli tests dev bench
 	$(BIN)/mypy
+	$(BIN)/python -m dev.layout
 
 ## unit: every test that needs neither a broker nor Spark (no Java; a few seconds)
 unit: $(STAMP)

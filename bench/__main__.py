@@ -211,9 +211,7 @@ def kcat_cases(ds: setup_data.DataSet) -> list[Case]:
             group="kcat",
             title=f"bench/floor.py (Python + confluent-kafka only) vs kcat -Q, {ds.k1_partitions:,} "
             "partition(s)",
-            ours=Tool(
-                "floor.py", [floor], short(["python", "bench/floor.py", *floor[2:]]), parse_plain
-            ),
+            ours=Tool("floor.py", [floor], short(["python", "bench/floor.py", *floor[2:]]), parse_plain),
             peer=Tool("kcat -Q", [argv], short(argv, 120), parse_kcat),
             partitions=ds.k1_partitions,
             verify=same_offsets,

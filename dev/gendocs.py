@@ -542,13 +542,11 @@ def completion_script(shell: str) -> str:
             raise SystemExit("dev/gendocs.py: Typer's zsh script changed; update completion_script()")
         func, prog = m.group(1), m.group(2)
         script = (
-            script[: m.start()]
-            + f'if [[ "${{zsh_eval_context[-1]}}" == loadautofunc ]]; then\n'
+            script[: m.start()] + f'if [[ "${{zsh_eval_context[-1]}}" == loadautofunc ]]; then\n'
             f'  {func} "$@"\n'
             f"else\n"
             f"  compdef {func} {prog}\n"
-            f"fi"
-            + script[m.end() :]
+            f"fi" + script[m.end() :]
         )
     return script.rstrip("\n") + "\n"
 

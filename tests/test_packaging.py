@@ -26,8 +26,21 @@ DATA_FILES = {
 }
 
 _NOT_SOURCE = shutil.ignore_patterns(
-    ".venv", ".git", "target", ".state", "__pycache__", "*.egg-info", "build", "dist", ".mypy_cache",
-    ".ruff_cache", ".pytest_cache", ".hypothesis", "spark-warehouse", "metastore_db", "*.pyc",
+    ".venv",
+    ".git",
+    "target",
+    ".state",
+    "__pycache__",
+    "*.egg-info",
+    "build",
+    "dist",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    ".hypothesis",
+    "spark-warehouse",
+    "metastore_db",
+    "*.pyc",
 )
 
 
@@ -40,7 +53,10 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     p = subprocess.run(
         [sys.executable, "-m", "build", "--outdir", str(base / "dist"), str(src)],
-        capture_output=True, text=True, env=env, timeout=900,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
     )
     log = p.stdout + p.stderr
     assert p.returncode == 0, log[-4000:]

@@ -75,7 +75,10 @@ def test_list_uses_a_cluster_profile(bootstrap: str, topic_name: str, tmp_path: 
     env = _env(KAFKA_OFFSETS_CONFIG=str(cfg), KAFKA_OFFSETS_CLUSTER="dev")
     p = subprocess.run(
         [sys.executable, "-m", "kafka_offsets_cli", "list", "-t", topic_name, "-o", "plain"],
-        capture_output=True, text=True, env=env, timeout=120,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
     assert (p.returncode, p.stdout) == (0, f"{topic_name}:0:3\n"), p.stderr
 
@@ -101,9 +104,24 @@ def test_watch_jsonl_blocks_rates_and_ctrl_c(bootstrap: str, topic_name: str) ->
     kd.create_topic(bootstrap, topic_name, 1)
     kd.produce(bootstrap, topic_name, [(0, None, None, b"x")] * 10)
     p = subprocess.Popen(
-        [sys.executable, "-m", "kafka_offsets_cli", "list", "-b", bootstrap, "-t", topic_name,
-         "--watch", "1s", "-o", "jsonl"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(),
+        [
+            sys.executable,
+            "-m",
+            "kafka_offsets_cli",
+            "list",
+            "-b",
+            bootstrap,
+            "-t",
+            topic_name,
+            "--watch",
+            "1s",
+            "-o",
+            "jsonl",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
     )
     assert p.stdout is not None
     try:
@@ -169,8 +187,18 @@ def test_terminal_table_groups_digits_and_honours_no_color(bootstrap: str, topic
 def test_watch_on_a_terminal_redraws_a_live_table_with_rates(bootstrap: str, topic_name: str) -> None:
     kd.create_topic(bootstrap, topic_name, 1)
     kd.produce(bootstrap, topic_name, [(0, None, None, b"x")] * 2000)
-    args = [sys.executable, "-m", "kafka_offsets_cli", "list", "-b", bootstrap, "-t", topic_name,
-            "--watch", "1s"]
+    args = [
+        sys.executable,
+        "-m",
+        "kafka_offsets_cli",
+        "list",
+        "-b",
+        bootstrap,
+        "-t",
+        topic_name,
+        "--watch",
+        "1s",
+    ]
     out = _pty_run(args, _env(TERM="xterm-256color"), until=b"refresh 3 ")
     text = out.decode(errors="replace")
     assert "RECORDS/S" in text and "2,000" in text

@@ -45,8 +45,17 @@ def _venv_with(tmp_path: Path, requirement: str) -> Path:
     steps = [
         [sys.executable, "-m", "venv", "--without-pip", str(env_dir)],
         # this interpreter's pip installs into the new environment: no pip bootstrap (~3 s)
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
-         "--disable-pip-version-check", requirement],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            requirement,
+        ],
     ]
     for cmd in steps:
         try:
@@ -73,7 +82,9 @@ def test_the_cli_runs_on_the_typer_versions_the_pin_allows(tmp_path: Path, requi
     python = _venv_with(tmp_path, requirement)
     version = subprocess.run(
         [str(python), "-c", "import importlib.metadata as m; print(m.version('typer'))"],
-        capture_output=True, text=True, timeout=30,
+        capture_output=True,
+        text=True,
+        timeout=30,
     ).stdout.strip()
     if requirement.startswith("typer=="):
         assert version == FLOOR

@@ -47,8 +47,9 @@ def register(app: typer.Typer) -> None:
     app.add_typer(config_app, name="config", help=HELP)
 
 
-@config_app.command("show", help="Effective client settings, secrets masked, with where each came from.",
-                    epilog=SHOW_EPILOG)
+@config_app.command(
+    "show", help="Effective client settings, secrets masked, with where each came from.", epilog=SHOW_EPILOG
+)
 def show_cmd(
     ctx: typer.Context,
     cluster: ClusterOpt = None,

@@ -69,8 +69,7 @@ EXAMPLES = """Examples:
 
 def register(app: typer.Typer) -> None:
     """Add the ``list`` command to ``app``."""
-    app.command("list", help=command_help("list"),
-                epilog=EXAMPLES)(list_cmd)
+    app.command("list", help=command_help("list"), epilog=EXAMPLES)(list_cmd)
 
 
 def list_cmd(

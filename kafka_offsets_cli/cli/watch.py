@@ -1,7 +1,7 @@
 """``--watch DURATION``: refresh a command's view until Ctrl-C, with per-row rates.
 
 A command supplies four functions and this module runs the loop, reusing one
-:class:`~kafka_offsets_cli.client.KafkaClient` (with a fresh ``--timeout``
+:class:`~kafka_offsets_cli.kafka.KafkaClient` (with a fresh ``--timeout``
 budget per refresh):
 
 * ``fetch(client) -> S``: one snapshot (a table of results);

@@ -87,7 +87,7 @@ _AUTH_CODES = {
     KafkaError.SASL_AUTHENTICATION_FAILED,
 }
 
-#: Masks secrets in a message (the client's :func:`~kafka_offsets_cli.config.redact`).
+#: Masks secrets in a message (:func:`~kafka_offsets_cli.connection.settings.redact`).
 Redact = Callable[[str], str]
 
 

@@ -37,4 +37,3 @@ class GroupDescription:
     def active(self) -> bool:
         """True when the group has members (a reset would be rejected or overwritten)."""
         return self.members > 0
-

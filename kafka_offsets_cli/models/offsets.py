@@ -97,9 +97,7 @@ class Isolation(str, Enum):
     READ_COMMITTED = "read_committed"
 
 
-class OffsetResult(
-    tuple[str, int, OffsetSpec, "int | None", "int | None", "int | None", "str | None"]
-):
+class OffsetResult(tuple[str, int, OffsetSpec, "int | None", "int | None", "int | None", "str | None"]):
     """The answer for one partition and one spec.
 
     ``offset`` and ``timestamp`` are ``None`` when unknown: a timestamp lookup with
@@ -216,4 +214,3 @@ class OffsetTable:
             for t, err in self.missing_topics
             for s in self.specs
         ]
-

@@ -1,7 +1,7 @@
 """Use cases built on ListOffsets, independent of how Kafka is reached.
 
 Functions here take any object that satisfies :class:`OffsetSource` (in the
-product, :class:`kafka_offsets_cli.client.KafkaClient`), so the flow
+product, :class:`kafka_offsets_cli.kafka.KafkaClient`), so the flow
 selection -> plan -> execute -> results is one path for every command.
 """
 

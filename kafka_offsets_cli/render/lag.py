@@ -52,11 +52,13 @@ def records(rows: Sequence[LagRow]) -> list[dict[str, Any]]:
 
 def _cell(v: int | None) -> str | Text:
     from rich.text import Text
+
     return str(v) if v is not None else Text("-", style="dim")
 
 
 def _time_cell(ms: int | None, computed: bool) -> str | Text:
     from rich.text import Text
+
     if ms is None:
         return Text("-", style="dim") if computed else Text("")
     return format_duration(ms)
@@ -81,6 +83,7 @@ def rich_table(
     """
     from rich.table import Table
     from rich.text import Text
+
     t = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
     t.add_column("GROUP", overflow="fold")
     t.add_column("TOPIC", overflow="fold")
@@ -135,6 +138,7 @@ def rich_table(
 
 def _total_cells(tot: LagTotal, time_lag: bool) -> list[Any]:
     from rich.text import Text
+
     style = "bold" if tot.topic is None else ""
     where = tot.topic if tot.topic is not None else Text("(all topics)", style="dim")
     cells: list[Any] = [Text(tot.group, style=style), where, "", "", "", "", Text(str(tot.lag), style=style)]

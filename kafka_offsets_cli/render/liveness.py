@@ -90,6 +90,7 @@ def records(report: LivenessReport) -> list[dict[str, Any]]:
 
 def _age(ms: int | None, state: LiveState) -> str | Text:
     from rich.text import Text
+
     if ms is None:
         return Text("-", style="dim")
     if state is LiveState.FUTURE:
@@ -110,6 +111,7 @@ def rich_table(
     """
     from rich.table import Table
     from rich.text import Text
+
     t = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
     heads = [
         ("TOPIC", "left"),
@@ -155,6 +157,7 @@ def rich_table(
 def topic_lines(report: LivenessReport) -> list[Text]:
     """One summary line per topic (for stderr under the table): status, alive count, deciding age."""
     from rich.text import Text
+
     out = []
     for t in report.topics:
         if t.error is not None:

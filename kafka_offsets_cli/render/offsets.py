@@ -118,6 +118,7 @@ def rich_table(
     """
     from rich.table import Table
     from rich.text import Text
+
     t = Table(title=title, show_header=header, header_style="bold", box=None, pad_edge=False)
     t.add_column("TOPIC", overflow="fold")
     t.add_column("PARTITION", justify="right")

@@ -44,4 +44,3 @@ def partition_order(
                 value[r.tp] = v
     known = sorted((tp for tp in tps if tp in value), key=lambda tp: value[tp], reverse=reverse)
     return known + [tp for tp in tps if tp not in value]
-

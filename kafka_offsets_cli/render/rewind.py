@@ -64,6 +64,7 @@ def rich_table(plan: Plan, *, header: bool = True) -> Table:
     """GROUP TOPIC PARTITION CURRENT-OFFSET NEW-OFFSET LOG-START LOG-END EFFECT NOTE."""
     from rich.table import Table
     from rich.text import Text
+
     t = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
     t.add_column("GROUP", overflow="fold")
     t.add_column("TOPIC", overflow="fold")

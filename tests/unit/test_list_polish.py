@@ -60,7 +60,10 @@ def test_sort_applies_to_machine_formats() -> None:
 
     jsonl = list_view.render(table(), v(Format.jsonl))
     assert [(r["topic"], r["partition"]) for r in map(json.loads, jsonl.splitlines())][::2] == [
-        ("b", 0), ("a", 1), ("c", 0), ("a", 0)
+        ("b", 0),
+        ("a", 1),
+        ("c", 0),
+        ("a", 0),
     ]
     plain = list_view.render(table(), v(Format.plain))
     assert plain == "b:0:1234567\na:1:50\nc:0:50\n"  # the first spec; errors omitted as in GetOffsetShell

@@ -69,4 +69,3 @@ def test_dash_is_standard_output(
 def test_a_directory_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="is a directory"):
         write_atomic(tmp_path, "x")
-
