@@ -20,6 +20,7 @@ from ..errors import (
     UsageError,
     interrupted,
 )
+from .output import err_console
 from .streams import silence_stdout
 
 PROG = "kafka-offsets"
@@ -41,8 +42,6 @@ def _quiet_stdout() -> None:
 def report(err: KafkaOffsetsError) -> None:
     """Print an error as one line (plus a hint, and every problem of a spec file)."""
     from rich.markup import escape
-
-    from .output import err_console
 
     c = err_console()
     c.print(f"[red]{PROG}: error:[/] {escape(err.message)}", soft_wrap=True)

@@ -8,9 +8,12 @@ from typing import Annotated
 import typer
 
 from ..errors import KafkaOffsetsError, MonitoringStatus, UsageError
+from ..parse.times import parse_tz
+from ..render.check_monitoring import prometheus
 from .app import command_help, is_debug
 from .boundary import boundary
 from .options import OUT, OUTPUTS, CheckOutputOpt, Format, TzOpt
+from .textfile import check_writable, write_result
 
 SPARK = "Spark"
 HISTORY = "History and files"
@@ -148,11 +151,11 @@ def check_cmd(
     """Lag and liveness checks from a spec file, on Spark."""
     debug = is_debug(ctx)
     status = MonitoringStatus.UNKNOWN
-    with boundary(debug, monitoring=True):
-        from ..check.load import load_spec
-        from ..parse.times import parse_tz
-        from .check_run import run, show, show_timings, unknown, validated
+    # here: the spec parser (yaml) and the runner (rich) load only when check runs, not for --help
+    from ..check.load import load_spec
+    from .check_run import run, show, show_timings, unknown, validated
 
+    with boundary(debug, monitoring=True):
         zone = parse_tz(tz)
         fmt = OUTPUTS["check"].choose(output)
         if fmt is Format.prometheus and not prometheus_file:
@@ -161,8 +164,6 @@ def check_cmd(
             raise UsageError("--write FORMAT and --write-dir DIR go together")
         spark_conf = _parse_conf(conf or [])
         if prometheus_file:
-            from .textfile import check_writable
-
             check_writable(prometheus_file)  # a usage error (2) before any cluster or Spark
         if write_dir is not None:
             from ..spark.pipeline import check_write_dir
@@ -187,9 +188,6 @@ def check_cmd(
             raise
         unwritten = None  # written before stdout; a failure is UNKNOWN once the status is shown
         if prometheus_file:
-            from ..render.check_monitoring import prometheus
-            from .textfile import write_result
-
             unwritten = write_result(prometheus_file, prometheus(report))
         if timings:
             show_timings(report)

@@ -5,10 +5,23 @@ Imported by :mod:`.check_cmd` once the options are read (never at start-up).
 
 from __future__ import annotations
 
+import time
+from dataclasses import replace
+from datetime import tzinfo
 from typing import TYPE_CHECKING
 
+from ..check.evaluate import check_result
+from ..check.plan import plan_checks
+from ..check.report import CheckReport
 from ..errors import KafkaOffsetsError, MonitoringStatus, interrupted
+from ..liveness.rules import worst
+from ..parse.times import now_ms
+from ..render.check import json_document, rich_summary
+from ..render.check_monitoring import SERVICE, nagios, prometheus_down
+from ..render.monitoring import nagios_line
 from .options import Format
+from .output import err_console, print_renderable, stderr_is_tty, write
+from .textfile import write_down
 
 if TYPE_CHECKING:
     from ..check.plan import CheckPlan
@@ -22,7 +35,6 @@ __all__ = ["run", "show", "show_timings", "unknown", "validated"]
 
 def validated(spec: CheckSpec) -> None:
     """``--validate``: say on stderr what the valid spec holds."""
-    from .output import err_console
 
     kinds = {t: sum(1 for c in spec.checks if c.type == t) for t in ("liveness", "lag")}
     err_console().print(
@@ -46,10 +58,8 @@ def run(
     debug: bool,
 ) -> CheckReport:
     """Plan on the driver, then run the Spark pipeline (or report without data); timings added."""
-    import time
 
     from ..spark.progress import StageProgress
-    from .output import err_console, stderr_is_tty
 
     progress = StageProgress(console=err_console() if stderr_is_tty() else None)
     t0 = time.monotonic()
@@ -64,13 +74,11 @@ def run(
                 spec, plan, progress, master, conf, ui, history, write, write_dir, everything, worst, debug
             )
     times = {"plan": round(plan_s, 3), **report.timings, "total": round(time.monotonic() - t0, 3)}
-    from dataclasses import replace
 
     return replace(report, timings=times)
 
 
 def _plan(spec: CheckSpec, debug: bool) -> CheckPlan:
-    from ..check.plan import plan_checks
     from ..kafka import KafkaClient
 
     clients: list[KafkaClient] = []
@@ -89,10 +97,6 @@ def _plan(spec: CheckSpec, debug: bool) -> CheckPlan:
 
 def _without_data(spec: CheckSpec, plan: CheckPlan) -> CheckReport:
     """Nothing reachable or selected: every check is UNKNOWN with its problems (no Spark needed)."""
-    from ..check.evaluate import check_result
-    from ..check.report import CheckReport
-    from ..liveness.rules import worst
-    from ..parse.times import now_ms
 
     results = tuple(check_result(c, plan.problems.get(c.name, ()), {}, 0) for c in spec.checks)
     return CheckReport(
@@ -123,7 +127,6 @@ def _spark(
     worst: int,
     debug: bool,
 ) -> CheckReport:
-    from dataclasses import replace
 
     from ..spark.pipeline import RunOptions, run_check
     from ..spark.session import SessionOptions, job_failure, start_session
@@ -153,22 +156,15 @@ def _spark(
 
 def unknown(err: KafkaOffsetsError, fmt: Format, prometheus_file: str | None) -> None:
     """When the check could not run: the UNKNOWN nagios line and an ``up 0`` textfile."""
-    from ..parse.times import now_ms
-    from ..render.check_monitoring import SERVICE, prometheus_down
-    from ..render.monitoring import nagios_line
-    from .output import write
 
     if fmt is Format.nagios:
         write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))
     if prometheus_file:
-        from .textfile import write_down
-
         write_down(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()), err)
 
 
 def show_timings(report: CheckReport) -> None:
     """``--timings``: each stage's seconds on stderr."""
-    from .output import err_console
 
     text = ", ".join(f"{k} {v:.2f}s" for k, v in report.timings.items())
     err_console().print(f"kafka-offsets: timings: {text}", highlight=False, soft_wrap=True)
@@ -176,11 +172,6 @@ def show_timings(report: CheckReport) -> None:
 
 def show(report: CheckReport, fmt: Format, zone: object, worst: int) -> None:
     """The report on stdout in ``fmt``."""
-    from datetime import tzinfo
-
-    from ..render.check import json_document, rich_summary
-    from ..render.check_monitoring import nagios
-    from .output import print_renderable, write
 
     assert isinstance(zone, tzinfo)
     if fmt is Format.table:

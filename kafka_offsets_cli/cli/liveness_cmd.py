@@ -9,11 +9,19 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ..errors import ClusterError, KafkaOffsetsError, MonitoringStatus, UsageError
+from ..liveness.collect import collect, collect_with_ends
 from ..liveness.rules import COLUMNS, DEFAULT_FUTURE_TOLERANCE_MS
 from ..models.offsets import Isolation
+from ..parse.durations import parse_duration
+from ..parse.times import now_ms, parse_tz
+from ..render.liveness import SERVICE, prometheus, prometheus_down
+from ..render.monitoring import nagios_line
+from . import liveness_view
 from .app import command_help, is_debug
 from .boundary import boundary
 from .connection import connection_settings
+from .emit import parse_columns
+from .liveness_view import RATE_FIELD, LivenessSnapshot, LivenessView, show
 from .options import (
     OUT,
     OUTPUTS,
@@ -36,6 +44,7 @@ from .options import (
     selection_from,
     watch_interval,
 )
+from .output import progress, write
 from .textfile import ResultNotWritten, check_writable, write_down, write_result
 
 if TYPE_CHECKING:
@@ -199,11 +208,6 @@ def liveness_cmd(
     debug = is_debug(ctx)
     status = MonitoringStatus.UNKNOWN
     with boundary(debug, monitoring=True):
-        from ..parse.durations import parse_duration
-        from ..parse.times import parse_tz
-        from .emit import parse_columns
-        from .liveness_view import RATE_FIELD, LivenessView
-
         warn_ms, crit_ms = parse_duration(warn), parse_duration(crit)
         if warn_ms > crit_ms:
             raise UsageError(f"--warn {warn} is longer than --crit {crit}")
@@ -240,7 +244,6 @@ def liveness_cmd(
         if interval is None:
             # written before stdout, which may be a closed pipe; a failure is UNKNOWN once the status is shown
             unwritten = _write_prometheus(prometheus_file, report) if prometheus_file else None
-            from .liveness_view import show
 
             show(report, view)
             if unwritten is not None:
@@ -264,14 +267,11 @@ class _Check:
 
     def run(self, client: KafkaClient) -> LivenessReport:
         """One max-timestamp round."""
-        from ..liveness.collect import collect
 
         return collect(client, self.selection, self.warn_ms, self.crit_ms, **self._options())
 
     def snapshot(self, client: KafkaClient) -> LivenessSnapshot:
         """One max-timestamp + latest round, for ``--watch``."""
-        from ..liveness.collect import collect_with_ends
-        from .liveness_view import LivenessSnapshot
 
         report, ends = collect_with_ends(
             client, self.selection, self.warn_ms, self.crit_ms, **self._options()
@@ -290,14 +290,12 @@ class _Check:
 
 def _collect(settings: ClientSettings, check: _Check, debug: bool) -> LivenessReport:
     from ..kafka import KafkaClient
-    from .output import progress
 
     with progress("Listing max-timestamp offsets…"), KafkaClient(settings, debug=debug) as client:
         return check.run(client)
 
 
 def _write_prometheus(path: str, report: LivenessReport) -> ResultNotWritten | None:
-    from ..render.liveness import prometheus
 
     return write_result(path, prometheus(report))
 
@@ -312,16 +310,12 @@ def _watch(
 ) -> None:
     """Refresh until Ctrl-C, rewriting ``--prometheus-file`` (if given) after each refresh."""
     from ..kafka import KafkaClient
-    from . import liveness_view
 
     def fetch(client: KafkaClient) -> LivenessSnapshot:
         try:
             snap = check.snapshot(client)
         except ClusterError as e:
             if prometheus_file:
-                from ..parse.times import now_ms
-                from ..render.liveness import prometheus_down
-
                 write_down(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()), e)
             raise
         if prometheus_file:
@@ -336,10 +330,6 @@ def _watch(
 
 def _unknown(err: KafkaOffsetsError, fmt: Format, prometheus_file: str | None) -> None:
     """On a cluster failure: the UNKNOWN nagios line on stdout and an ``up 0`` textfile, then exit 3."""
-    from ..parse.times import now_ms
-    from ..render.liveness import SERVICE, prometheus_down
-    from ..render.monitoring import nagios_line
-    from .output import write
 
     if fmt is Format.nagios:
         write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))

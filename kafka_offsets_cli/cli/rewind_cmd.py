@@ -7,11 +7,18 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..errors import PartialFailure, UsageError
-from ..models.offsets import Isolation
-from ..rewind.plan import COLUMNS
+from ..models.offsets import Isolation, SpecKind
+from ..parse.specs import parse_spec
+from ..parse.times import format_time, now_ms, parse_tz
+from ..render import rewind as r
+from ..render.rewind import summary
+from ..rewind.execute import build_plan
+from ..rewind.execute import execute as commit
+from ..rewind.plan import COLUMNS, Note, Target, export_csv, left_out
 from .app import command_help, is_debug
 from .boundary import boundary
 from .connection import connection_settings
+from .emit import parse_columns, records_text, show
 from .options import (
     OUTPUTS,
     BootstrapOpt,
@@ -32,6 +39,8 @@ from .options import (
     XOpt,
     optional_selection_from,
 )
+from .output import err_console, progress, warn
+from .textfile import write_atomic
 
 if TYPE_CHECKING:
     from datetime import tzinfo
@@ -145,9 +154,6 @@ def rewind_cmd(
     """Reset a consumer group's offsets (dry run by default)."""
     debug = is_debug(ctx)
     with boundary(debug):
-        from ..parse.times import now_ms, parse_tz
-        from .emit import parse_columns
-
         groups = list(dict.fromkeys(group or ()))
         if len(groups) != 1:
             raise UsageError("name exactly one consumer group with --group")
@@ -161,9 +167,6 @@ def rewind_cmd(
 
 
 def _target(to: str | None, shift_by: int | None, now: int, zone: tzinfo) -> Target:
-    from ..models.offsets import SpecKind
-    from ..parse.specs import parse_spec
-    from ..rewind.plan import Target
 
     if (to is None) == (shift_by is None):
         raise UsageError("give one target: --to TIME|earliest|latest or --shift-by N")
@@ -190,11 +193,6 @@ def _run(
     debug: bool,
 ) -> None:
     from ..kafka import KafkaClient
-    from ..render.rewind import summary
-    from ..rewind.execute import build_plan
-    from ..rewind.execute import execute as commit
-    from ..rewind.plan import export_csv
-    from .output import err_console, progress
 
     with KafkaClient(settings, debug=debug) as client:
         with progress(f"Planning the reset of group {group}…"):
@@ -202,8 +200,6 @@ def _run(
         _show(plan, fmt, cols, no_headers)
         _warnings(plan, zone)
         if export:
-            from .textfile import write_atomic
-
             write_atomic(export, export_csv(plan))
             _export_gaps(plan, export)
         if execute:
@@ -226,8 +222,6 @@ def _export_gaps(plan: Plan, export: str) -> None:
     The CSV can only hold planned offsets; a plan file is a change ticket, so a partial one
     says so (and the command exits non-zero: 1 for a dry run, 6 with --execute).
     """
-    from ..rewind.plan import left_out
-    from .output import warn
 
     gaps = left_out(plan)
     if gaps:
@@ -235,8 +229,6 @@ def _export_gaps(plan: Plan, export: str) -> None:
 
 
 def _show(plan: Plan, fmt: Format, cols: list[str] | None, no_headers: bool) -> None:
-    from ..render import rewind as r
-    from .emit import records_text, show
 
     if fmt is Format.table:
         show(r.rich_table(plan, header=not no_headers))
@@ -245,9 +237,6 @@ def _show(plan: Plan, fmt: Format, cols: list[str] | None, no_headers: bool) -> 
 
 
 def _warnings(plan: Plan, zone: tzinfo) -> None:
-    from ..parse.times import format_time
-    from ..rewind.plan import Note
-    from .output import warn
 
     for topic, err in plan.missing_topics:
         warn(f"{topic}: {err}; not planned")

@@ -10,7 +10,8 @@ from confluent_kafka import KafkaException, TopicCollection
 from confluent_kafka.admin import ConfigResource, ResourceType  # type: ignore[attr-defined]
 
 from ..models.topics import ClusterMetadata, PartitionInfo, TopicInfo
-from .errors import error_name, require_utf8
+from ..parse.text import require_utf8
+from .errors import error_name
 from .session import Session
 from .settings import log
 

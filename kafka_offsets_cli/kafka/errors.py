@@ -15,6 +15,7 @@ from confluent_kafka import KafkaError, KafkaException
 
 from ..connection.settings import ClientSettings, is_secret
 from ..errors import AuthenticationFailed, ClusterUnreachable, ConfigError, UsageError
+from ..parse.text import require_utf8
 
 #: Kafka protocol error names by code (librdkafka's names differ for some).
 KAFKA_ERROR_NAMES = {
@@ -169,24 +170,6 @@ def cluster_unreachable(
 
 def _short(text: str) -> str:
     return text.splitlines()[0][:400] if text else ""
-
-
-def require_utf8(kind: str, values: Iterable[str]) -> None:
-    """Refuse (exit 2) a name or setting librdkafka cannot take: text that is not valid UTF-8.
-
-    Bytes from the command line that are not UTF-8 reach Python as lone surrogates
-    (``-g $'\\xff'``); handed to confluent-kafka, such a group id crashed the process
-    (SIGSEGV in DescribeConsumerGroups). Every name goes through here before the C library.
-    """
-    for value in values:
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            try:
-                raw = value.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
-            except UnicodeEncodeError:  # a surrogate no byte stands for (e.g. from a YAML escape)
-                raw = value.encode("utf-8", "backslashreplace").decode("ascii")
-            raise UsageError(f"{kind} '{raw}' is not valid UTF-8") from None
 
 
 def require_group_ids(groups: Iterable[str]) -> None:

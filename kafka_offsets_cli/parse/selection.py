@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 
 from ..errors import UsageError
 from .java import include_list_regex, java_split_commas
+from .text import require_utf8
 
 __all__ = [
     "INT_MAX",
@@ -123,6 +124,7 @@ class TopicRule:
     pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        require_utf8("topic regex", [self.regex])  # no topic name can match it: say so, not "nothing matched"
         try:
             with warnings.catch_warnings():  # "FutureWarning: Possible nested set" is noise on stderr
                 warnings.simplefilter("ignore", FutureWarning)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from ..errors import KafkaOffsetsError, NotFound, PartialFailure, Refused
 from ..models.topics import TopicPartition
 from ..parse.selection import Selection
+from ..plan.queries import fetch_offsets, selection_metadata
 from ..plan.resolve import resolve
 from ..sources import RewindSource
 from .plan import Plan, PlanRow, Target, make_plan, mismatches, specs_for
@@ -27,7 +28,6 @@ def build_plan(source: RewindSource, group: str, target: Target, selection: Sele
     that do not exist, become error rows. Raises :class:`NotFound` when nothing is
     selected.
     """
-    from ..plan.queries import fetch_offsets, selection_metadata
 
     committed = _committed(source, group)
     md = selection_metadata(source, selection)

@@ -7,8 +7,10 @@ import pytest
 from kafka_offsets_cli.connection.settings import build_settings
 from kafka_offsets_cli.errors import ClusterUnreachable, ConfigError, UsageError
 from kafka_offsets_cli.kafka.deadline import FIRST_ATTEMPT_S, MAX_REQUEST_S, Deadline
-from kafka_offsets_cli.kafka.errors import require_group_ids, require_utf8, require_utf8_settings
+from kafka_offsets_cli.kafka.errors import require_group_ids, require_utf8_settings
 from kafka_offsets_cli.kafka.session import Session
+from kafka_offsets_cli.parse.selection import parse_selection
+from kafka_offsets_cli.parse.text import require_utf8
 
 NOWHERE = "127.0.0.1:9"
 
@@ -24,6 +26,11 @@ def test_names_that_are_not_utf8_are_refused_with_the_byte_shown() -> None:
         require_utf8("group id", ["fine", "ops\udcff"])
     with pytest.raises(UsageError, match=r"topic 't\\ud800' is not valid UTF-8"):
         require_utf8("topic", ["t\ud800"])  # a surrogate no byte stands for
+
+
+def test_a_topic_regex_that_is_not_utf8_is_refused_when_parsed() -> None:
+    with pytest.raises(UsageError, match=r"topic regex 'caf\\xe9' is not valid UTF-8"):
+        parse_selection(topics=["caf\udce9"])
 
 
 def test_group_ids_must_be_utf8_and_not_empty() -> None:
