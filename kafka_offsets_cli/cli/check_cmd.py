@@ -153,7 +153,7 @@ def check_cmd(
     status = MonitoringStatus.UNKNOWN
     # here: the spec parser (yaml) and the runner (rich) load only when check runs, not for --help
     from ..check.load import load_spec
-    from .check_run import run, show, show_timings, unknown, validated
+    from .check_run import CheckRun, run, show, show_timings, unknown, validated
 
     with boundary(debug, monitoring=True):
         zone = parse_tz(tz)
@@ -179,9 +179,18 @@ def check_cmd(
             raise typer.Exit(0)
         try:
             everything = fmt is Format.json or prometheus_file is not None
-            report = run(
-                parsed, master, spark_conf, spark_ui, history, write, write_dir, everything, worst, debug
+            how = CheckRun(
+                master=master,
+                conf=tuple(spark_conf),
+                ui=spark_ui,
+                history=history,
+                write=write,
+                write_dir=write_dir,
+                everything=everything,
+                worst=worst,
+                debug=debug,
             )
+            report = run(parsed, how)
         except KafkaOffsetsError as e:
             if not isinstance(e, UsageError):
                 unknown(e, fmt, prometheus_file)

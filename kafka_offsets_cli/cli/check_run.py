@@ -6,7 +6,7 @@ Imported by :mod:`.check_cmd` once the options are read (never at start-up).
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import tzinfo
 from typing import TYPE_CHECKING
 
@@ -25,17 +25,30 @@ from .textfile import write_down
 
 if TYPE_CHECKING:
     from ..check.plan import CheckPlan
-    from ..check.report import CheckReport
     from ..check.spec import CheckSpec
     from ..spark.progress import StageProgress
     from .check_cmd import WriteFormat
 
-__all__ = ["run", "show", "show_timings", "unknown", "validated"]
+__all__ = ["CheckRun", "run", "show", "show_timings", "unknown", "validated"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckRun:
+    """How to run one check: Spark's master and settings, and what to keep and show."""
+
+    master: str
+    conf: tuple[tuple[str, str], ...] = ()
+    ui: bool = False
+    history: str | None = None
+    write: WriteFormat | None = None
+    write_dir: str | None = None
+    everything: bool = False
+    worst: int
+    debug: bool = False
 
 
 def validated(spec: CheckSpec) -> None:
     """``--validate``: say on stderr what the valid spec holds."""
-
     kinds = {t: sum(1 for c in spec.checks if c.type == t) for t in ("liveness", "lag")}
     err_console().print(
         f"{spec.source}: valid: {len(spec.checks)} check(s) "
@@ -45,34 +58,20 @@ def validated(spec: CheckSpec) -> None:
     )
 
 
-def run(
-    spec: CheckSpec,
-    master: str,
-    conf: list[tuple[str, str]],
-    ui: bool,
-    history: str | None,
-    write: WriteFormat | None,
-    write_dir: str | None,
-    everything: bool,
-    worst: int,
-    debug: bool,
-) -> CheckReport:
+def run(spec: CheckSpec, how: CheckRun) -> CheckReport:
     """Plan on the driver, then run the Spark pipeline (or report without data); timings added."""
-
     from ..spark.progress import StageProgress
 
     progress = StageProgress(console=err_console() if stderr_is_tty() else None)
     t0 = time.monotonic()
     with progress.shown():
         progress.set("planning")
-        plan = _plan(spec, debug)
+        plan = _plan(spec, how.debug)
         plan_s = time.monotonic() - t0
         if not plan.units and not plan.records:
             report = _without_data(spec, plan)
         else:
-            report = _spark(
-                spec, plan, progress, master, conf, ui, history, write, write_dir, everything, worst, debug
-            )
+            report = _spark(spec, plan, progress, how)
     times = {"plan": round(plan_s, 3), **report.timings, "total": round(time.monotonic() - t0, 3)}
 
     return replace(report, timings=times)
@@ -97,7 +96,6 @@ def _plan(spec: CheckSpec, debug: bool) -> CheckPlan:
 
 def _without_data(spec: CheckSpec, plan: CheckPlan) -> CheckReport:
     """Nothing reachable or selected: every check is UNKNOWN with its problems (no Spark needed)."""
-
     results = tuple(check_result(c, plan.problems.get(c.name, ()), {}, 0) for c in spec.checks)
     return CheckReport(
         status=worst(r.status for r in results),
@@ -113,34 +111,21 @@ def _without_data(spec: CheckSpec, plan: CheckPlan) -> CheckReport:
     )
 
 
-def _spark(
-    spec: CheckSpec,
-    plan: CheckPlan,
-    progress: StageProgress,
-    master: str,
-    conf: list[tuple[str, str]],
-    ui: bool,
-    history: str | None,
-    write: WriteFormat | None,
-    write_dir: str | None,
-    everything: bool,
-    worst: int,
-    debug: bool,
-) -> CheckReport:
-
+def _spark(spec: CheckSpec, plan: CheckPlan, progress: StageProgress, how: CheckRun) -> CheckReport:
+    """Start Spark, run the pipeline, stop Spark; a failed job is one line."""
     from ..spark.pipeline import RunOptions, run_check
     from ..spark.session import SessionOptions, job_failure, start_session
 
     progress.set("starting Spark")
-    runtime = start_session(SessionOptions(master=master, debug=debug, ui=ui, conf=tuple(conf)))
+    runtime = start_session(SessionOptions(master=how.master, debug=how.debug, ui=how.ui, conf=how.conf))
     try:
         options = RunOptions(
-            history_dir=history,
-            write_format=write.value if write else None,
-            write_dir=write_dir,
-            all_records=everything,
-            worst=worst,
-            debug=debug,
+            history_dir=how.history,
+            write_format=how.write.value if how.write else None,
+            write_dir=how.write_dir,
+            all_records=how.everything,
+            worst=how.worst,
+            debug=how.debug,
         )
         try:
             report = run_check(runtime, spec, plan, options, progress)
@@ -156,7 +141,6 @@ def _spark(
 
 def unknown(err: KafkaOffsetsError, fmt: Format, prometheus_file: str | None) -> None:
     """When the check could not run: the UNKNOWN nagios line and an ``up 0`` textfile."""
-
     if fmt is Format.nagios:
         write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))
     if prometheus_file:
@@ -165,14 +149,12 @@ def unknown(err: KafkaOffsetsError, fmt: Format, prometheus_file: str | None) ->
 
 def show_timings(report: CheckReport) -> None:
     """``--timings``: each stage's seconds on stderr."""
-
     text = ", ".join(f"{k} {v:.2f}s" for k, v in report.timings.items())
     err_console().print(f"kafka-offsets: timings: {text}", highlight=False, soft_wrap=True)
 
 
 def show(report: CheckReport, fmt: Format, zone: object, worst: int) -> None:
     """The report on stdout in ``fmt``."""
-
     assert isinstance(zone, tzinfo)
     if fmt is Format.table:
         print_renderable(rich_summary(report, zone, worst=worst))

@@ -330,7 +330,6 @@ def _watch(
 
 def _unknown(err: KafkaOffsetsError, fmt: Format, prometheus_file: str | None) -> None:
     """On a cluster failure: the UNKNOWN nagios line on stdout and an ``up 0`` textfile, then exit 3."""
-
     if fmt is Format.nagios:
         write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))
     if prometheus_file and isinstance(err, ClusterError):

@@ -20,12 +20,45 @@ from typing import Any, TextIO
 from ..errors import OutputError
 
 
-class GuardedStdout(io.TextIOBase):
-    """A text stream around the real stdout whose write failures are :class:`OutputError`."""
+class _Wrapped(io.TextIOBase):
+    """A text stream around a standard stream (``None`` when the process was started without it)."""
+
+    _closed_name = "the stream"
 
     def __init__(self, inner: TextIO | None) -> None:
         super().__init__()
         self._inner = inner
+
+    def isatty(self) -> bool:
+        """Whether the real stream is a terminal."""
+        try:
+            return self._inner is not None and self._inner.isatty()
+        except (OSError, ValueError):
+            return False
+
+    def fileno(self) -> int:
+        """The real stream's descriptor (``io.UnsupportedOperation`` when it is closed, as :mod:`io` does)."""
+        if self._inner is None:
+            raise io.UnsupportedOperation(f"{self._closed_name} is closed")
+        return self._inner.fileno()
+
+    def writable(self) -> bool:
+        """Always: a write either goes through or is handled as the subclass says."""
+        return True
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        """The real stream's encoding (UTF-8 when it is closed)."""
+        return getattr(self._inner, "encoding", None) or "utf-8"
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+class GuardedStdout(_Wrapped):
+    """stdout whose write failures are :class:`OutputError` (a closed pipe stays ``BrokenPipeError``)."""
+
+    _closed_name = "standard output"
 
     def _fail(self, e: OSError | None) -> OutputError:
         why = "it is closed" if e is None else (e.strerror or str(e))
@@ -57,38 +90,11 @@ class GuardedStdout(io.TextIOBase):
         except ValueError:
             raise self._fail(None) from None
 
-    def isatty(self) -> bool:
-        """Whether the real stdout is a terminal."""
-        try:
-            return self._inner is not None and self._inner.isatty()
-        except (OSError, ValueError):
-            return False
 
-    def fileno(self) -> int:
-        """The real stdout's descriptor (``OSError`` when closed, as :mod:`io` does)."""
-        if self._inner is None:
-            raise io.UnsupportedOperation("standard output is closed")
-        return self._inner.fileno()
-
-    def writable(self) -> bool:
-        """Always: a failed write says why."""
-        return True
-
-    @property
-    def encoding(self) -> str:  # type: ignore[override]
-        """The real stdout's encoding (UTF-8 when closed)."""
-        return getattr(self._inner, "encoding", None) or "utf-8"
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-
-class QuietStderr(io.TextIOBase):
+class QuietStderr(_Wrapped):
     """stderr that drops what it cannot write (a closed or full stderr must not change the exit code)."""
 
-    def __init__(self, inner: TextIO | None) -> None:
-        super().__init__()
-        self._inner = inner
+    _closed_name = "standard error"
 
     def write(self, text: str) -> int:
         """Write ``text`` if stderr can take it."""
@@ -102,31 +108,6 @@ class QuietStderr(io.TextIOBase):
         if self._inner is not None:
             with contextlib.suppress(OSError, ValueError):
                 self._inner.flush()
-
-    def isatty(self) -> bool:
-        """Whether the real stderr is a terminal."""
-        try:
-            return self._inner is not None and self._inner.isatty()
-        except (OSError, ValueError):
-            return False
-
-    def fileno(self) -> int:
-        """The real stderr's descriptor."""
-        if self._inner is None:
-            raise io.UnsupportedOperation("standard error is closed")
-        return self._inner.fileno()
-
-    def writable(self) -> bool:
-        """Always."""
-        return True
-
-    @property
-    def encoding(self) -> str:  # type: ignore[override]
-        """The real stderr's encoding (UTF-8 when closed)."""
-        return getattr(self._inner, "encoding", None) or "utf-8"
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
 
 
 def guard_streams() -> None:
