@@ -163,11 +163,22 @@ def rewind_cmd(
         cols = parse_columns(columns, COLUMNS)
         selection = optional_selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
         settings = connection_settings(ctx)
-        _run(settings, groups[0], target, selection, execute, export, fmt, zone, cols, no_headers, debug)
+        _run(
+            settings,
+            groups[0],
+            target,
+            selection=selection,
+            execute=execute,
+            export=export,
+            fmt=fmt,
+            zone=zone,
+            cols=cols,
+            no_headers=no_headers,
+            debug=debug,
+        )
 
 
 def _target(to: str | None, shift_by: int | None, now: int, zone: tzinfo) -> Target:
-
     if (to is None) == (shift_by is None):
         raise UsageError("give one target: --to TIME|earliest|latest or --shift-by N")
     if shift_by is not None:
@@ -183,6 +194,7 @@ def _run(
     settings: ClientSettings,
     group: str,
     target: Target,
+    *,
     selection: Selection | None,
     execute: bool,
     export: str | None,
