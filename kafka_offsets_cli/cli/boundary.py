@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import traceback
 from collections.abc import Callable, Iterator
@@ -28,15 +27,6 @@ PROG = "kafka-offsets"
 #: Whether the running command is a monitoring one (liveness, check): set by :func:`boundary`, read
 #: when stdout fails at the very end (:func:`finish`), where the command's own context is gone.
 _monitoring = False
-
-
-def _quiet_stdout() -> None:
-    """After a broken pipe, point stdout at /dev/null so the interpreter's flush is silent."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
 
 
 def report(err: KafkaOffsetsError) -> None:
@@ -84,7 +74,7 @@ def boundary(debug: bool = False, *, monitoring: bool = False) -> Iterator[None]
     except KeyboardInterrupt:
         _interrupt(debug)
     except BrokenPipeError:
-        _quiet_stdout()
+        silence_stdout()
         raise typer.Exit(0) from None
     except Exception as e:
         if not interrupted(e):  # a bug: Python's own traceback, exit 1
@@ -102,7 +92,7 @@ def finish(code: int) -> int:
     try:
         sys.stdout.flush()
     except BrokenPipeError:
-        _quiet_stdout()
+        silence_stdout()
     except OutputError as e:
         silence_stdout()
         report(e)

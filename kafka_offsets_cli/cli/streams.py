@@ -119,7 +119,7 @@ def guard_streams() -> None:
 
 
 def silence_stdout() -> None:
-    """After stdout failed, send what is still buffered to /dev/null (a quiet interpreter exit)."""
+    """After stdout failed or its pipe closed, send what is still buffered to /dev/null (a quiet exit)."""
     inner = getattr(sys.stdout, "_inner", sys.stdout)
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -24,10 +24,10 @@ import contextlib
 import errno
 import os
 import stat
-import sys
 from pathlib import Path
 
 from ..errors import KafkaOffsetsError, UsageError
+from .output import write
 
 STDOUT = "-"
 
@@ -38,8 +38,7 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, mode: int = 0o644) 
     Raises :class:`UsageError` when the directory does not exist or the file cannot be written.
     """
     if os.fspath(path) == STDOUT:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        write(text)
         return Path(STDOUT)
     given = Path(path)
     target, st = _target(given)

@@ -15,7 +15,7 @@ from confluent_kafka import KafkaError, KafkaException
 
 from ..connection.settings import ClientSettings, is_secret
 from ..errors import AuthenticationFailed, ClusterUnreachable, ConfigError, UsageError
-from ..parse.text import require_utf8
+from ..parse.text import is_utf8, require_utf8
 
 #: Kafka protocol error names by code (librdkafka's names differ for some).
 KAFKA_ERROR_NAMES = {
@@ -183,8 +183,5 @@ def require_group_ids(groups: Iterable[str]) -> None:
 def require_utf8_settings(conf: Mapping[str, Any]) -> None:
     """:func:`require_utf8` for client settings, naming the setting and never its value."""
     for key, value in conf.items():
-        if isinstance(value, str):
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError:
-                raise ConfigError(f"the value of {key} is not valid UTF-8") from None
+        if isinstance(value, str) and not is_utf8(value):
+            raise ConfigError(f"the value of {key} is not valid UTF-8")

@@ -21,10 +21,17 @@ def shown(value: str) -> str:
         return value.encode("utf-8", "backslashreplace").decode("ascii")
 
 
+def is_utf8(value: str) -> bool:
+    """Whether ``value`` can be encoded as UTF-8 (no lone surrogates)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def require_utf8(kind: str, values: Iterable[str]) -> None:
     """Refuse (exit 2) each of ``values`` that is not valid UTF-8, naming it as ``kind``."""
     for value in values:
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise UsageError(f"{kind} '{shown(value)}' is not valid UTF-8") from None
+        if not is_utf8(value):
+            raise UsageError(f"{kind} '{shown(value)}' is not valid UTF-8")
