@@ -42,8 +42,8 @@ class ListView:
     group_digits: bool = False
 
     def order(self, table: OffsetTable) -> list[TopicPartition]:
-        """Rows in ``--sort`` order."""
-        return partition_order(table, self.sort, reverse=self.reverse)
+        """Rows in ``--sort`` order; ``-o plain`` starts from GetOffsetShell's line order."""
+        return partition_order(table, self.sort, reverse=self.reverse, kafka=self.fmt is Format.plain)
 
 
 def render(

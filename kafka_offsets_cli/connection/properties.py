@@ -3,10 +3,10 @@
 Kafka's Java tools take ``--command-config FILE`` with Java client properties.
 librdkafka shares most key names; the ones it does not are translated here
 (``sasl.jaas.config`` to ``sasl.username``/``sasl.password``, PEM trust stores
-to ``ssl.ca.location``…) and Java-only keys that have no meaning for a
-read-only admin client are dropped. Anything else is passed on, and a key
-librdkafka does not know is reported by the client with the place it came
-from (:class:`Setting`: ``FILE:LINE`` or ``-X``).
+to ``ssl.ca.location``…; the security ones in :mod:`.java_security`) and
+Java-only keys that have no meaning for a read-only admin client are dropped.
+Anything else is passed on, and a key librdkafka does not know is reported by
+the client with the place it came from (:class:`Setting`: ``FILE:LINE`` or ``-X``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,17 @@ from pathlib import Path
 
 from ..errors import ConfigError
 from .files import FileTooLarge, NotARegularFile, read_regular_file
+from .java_security import keystore, login_callback_handler, parse_jaas, store_type, truststore
+
+__all__ = [
+    "JAVA_ONLY_IGNORED",
+    "JAVA_RENAMED",
+    "Setting",
+    "load_command_config",
+    "parse_jaas",
+    "parse_properties",
+    "translate_java",
+]
 
 #: Java client keys that are meaningless for this tool (serialisation, producer or
 #: consumer tuning); they are accepted and ignored so shared client files work.
@@ -33,10 +44,26 @@ JAVA_ONLY_IGNORED = frozenset(
         "metadata.max.age.ms",
         "connections.max.idle.ms",
         "sasl.login.class",
-        "sasl.login.callback.handler.class",
         "sasl.client.callback.handler.class",
-        "ssl.truststore.type",
-        "ssl.keystore.type",
+        # token refresh and validation settings of Java's login handlers (librdkafka refreshes itself)
+        "sasl.login.refresh.window.factor",
+        "sasl.login.refresh.window.jitter",
+        "sasl.login.refresh.min.period.seconds",
+        "sasl.login.refresh.buffer.seconds",
+        "sasl.login.connect.timeout.ms",
+        "sasl.login.read.timeout.ms",
+        "sasl.login.retry.backoff.ms",
+        "sasl.login.retry.backoff.max.ms",
+        "sasl.oauthbearer.scope.claim.name",
+        "sasl.oauthbearer.sub.claim.name",
+        "sasl.oauthbearer.clock.skew.seconds",
+        "sasl.oauthbearer.expected.audience",
+        "sasl.oauthbearer.expected.issuer",
+        "sasl.oauthbearer.jwks.endpoint.url",
+        "sasl.oauthbearer.jwks.endpoint.refresh.ms",
+        "sasl.oauthbearer.jwks.endpoint.retry.backoff.ms",
+        "sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms",
+        "ssl.truststore.password",  # only opens JKS/PKCS12 trust stores, which librdkafka cannot read
         "ssl.protocol",
         "ssl.trustmanager.algorithm",
         "ssl.keymanager.algorithm",
@@ -57,13 +84,10 @@ JAVA_RENAMED = {
     "ssl.keystore.certificate.chain": "ssl.certificate.pem",
     "ssl.keystore.key": "ssl.key.pem",
     "ssl.truststore.certificates": "ssl.ca.pem",
+    # Kafka 4.1+ (KIP-1139) names of the OIDC client credentials
+    "sasl.oauthbearer.client.credentials.client.id": "sasl.oauthbearer.client.id",
+    "sasl.oauthbearer.client.credentials.client.secret": "sasl.oauthbearer.client.secret",
 }
-
-_JAAS = re.compile(
-    r"""^\s*(?P<module>[\w.$]+)\s+(?P<flag>required|requisite|sufficient|optional)\s*(?P<opts>.*?)\s*;?\s*$""",
-    re.S,
-)
-_JAAS_OPT = re.compile(r"""(\w+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|(\S+?))(?=\s|;|$)""")
 
 
 @dataclass(frozen=True)
@@ -119,61 +143,74 @@ def _unescape(s: str) -> str:
     return re.sub(r"\\(.)", rep, s)
 
 
-def parse_jaas(value: str, source: str) -> dict[str, str]:
-    """Translate a ``sasl.jaas.config`` value into librdkafka's SASL properties.
-
-    PLAIN and SCRAM login modules give ``sasl.username`` and ``sasl.password``.
-    """
-    m = _JAAS.match(value)
-    if m is None:
-        raise ConfigError(f"{source}: sasl.jaas.config is not a JAAS login module entry")
-    module = m.group("module")
-    opts = {
-        k: (q if q is not None and q != "" else (u or "")) for k, q, u in _JAAS_OPT.findall(m.group("opts"))
+#: Java keys whose empty value means "not set" (blank lines in a template): dropped.
+_EMPTY_IS_UNSET = frozenset(
+    {
+        "ssl.truststore.location",
+        "ssl.truststore.password",
+        "ssl.truststore.type",
+        "ssl.keystore.location",
+        "ssl.keystore.password",
+        "ssl.keystore.type",
+        "ssl.key.password",
     }
-    opts = {k: v.replace('\\"', '"').replace("\\\\", "\\") for k, v in opts.items()}
-    if module.endswith(("PlainLoginModule", "ScramLoginModule")):
-        if "username" not in opts or "password" not in opts:
-            raise ConfigError(f"{source}: sasl.jaas.config needs username and password")
-        return {"sasl.username": opts["username"], "sasl.password": opts["password"]}
-    if module.endswith("OAuthBearerLoginModule"):
-        # unsecured JWS used in tests; anything else needs librdkafka's OIDC keys
-        return {"sasl.oauthbearer.config": " ".join(f"{k}={v}" for k, v in opts.items())}
-    raise ConfigError(
-        f"{source}: sasl.jaas.config login module {module} is not supported (use PLAIN or SCRAM)"
-    )
+)
 
 
 def translate_java(entries: Iterable[tuple[str, str, int]], path: str) -> dict[str, Setting]:
-    """Translate Java client properties into librdkafka settings with their sources."""
+    """Translate Java client properties into librdkafka settings with their sources.
+
+    Beyond the renames: ``ssl.endpoint.identification.algorithm=`` (empty: how Java
+    clients turn hostname verification off) is librdkafka's ``none``; an empty store
+    location, password or type is not set; stores, JAAS and OAUTHBEARER settings are
+    translated by :mod:`.java_security`; ``sasl.oauthbearer.token.endpoint.url``
+    selects librdkafka's OIDC login (``sasl.oauthbearer.method=oidc``).
+    """
     out: dict[str, Setting] = {}
-    pending_truststore: tuple[str, str] | None = None
-    truststore_type = "JKS"
+    stores: dict[str, tuple[str, str]] = {}  # ssl.{key,trust}store.{location,type} -> (value, source)
     for key, value, line in entries:
         src = f"{path}:{line}"
-        if key == "ssl.truststore.type":
-            truststore_type = value.upper()
+        if key in _EMPTY_IS_UNSET and not value.strip():
+            continue
+        if key == "sasl.login.callback.handler.class":
+            login_callback_handler(value, src)
+            continue
         if key in JAVA_ONLY_IGNORED:
             continue
-        if key == "sasl.jaas.config":
+        if key in _STORE_KEYS:
+            stores[key] = (value.strip(), src)
+        elif key == "sasl.jaas.config":
             for k, v in parse_jaas(value, src).items():
                 out[k] = Setting(v, src)
-        elif key == "ssl.truststore.location":
-            pending_truststore = (value, src)
-        elif key == "ssl.truststore.password":
-            continue  # only meaningful for JKS/PKCS12 stores, which librdkafka cannot read
+        elif key == "ssl.endpoint.identification.algorithm":
+            out[key] = Setting(value.strip().lower() or "none", src)
+        elif key == "sasl.oauthbearer.token.endpoint.url":
+            out[key] = Setting(value, src)
+            out["sasl.oauthbearer.method"] = Setting("oidc", src)
         elif key in JAVA_RENAMED:
             out[JAVA_RENAMED[key]] = Setting(value, src)
         else:
             out[key] = Setting(value, src)
-    if pending_truststore is not None:
-        value, src = pending_truststore
-        if truststore_type != "PEM" and not value.endswith((".pem", ".crt")):
-            raise ConfigError(
-                f"{src}: ssl.truststore.location must be a PEM file for librdkafka "
-                f"(convert the {truststore_type} store with keytool/openssl, or set ssl.ca.location)"
-            )
-        out["ssl.ca.location"] = Setting(value, src)
+    for k, (v, src) in _stores(stores).items():
+        out[k] = Setting(v, src)
+    return out
+
+
+_STORE_KEYS = frozenset(
+    {"ssl.truststore.location", "ssl.truststore.type", "ssl.keystore.location", "ssl.keystore.type"}
+)
+
+
+def _stores(given: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    """librdkafka settings (with sources) for the key and trust stores named in ``given``."""
+    out: dict[str, tuple[str, str]] = {}
+    for which, translate in (("keystore", keystore), ("truststore", truststore)):
+        loc = given.get(f"ssl.{which}.location")
+        if loc is None:
+            continue
+        explicit = given.get(f"ssl.{which}.type", ("", ""))[0]
+        kind = store_type(explicit, loc[0], trust=which == "truststore")
+        out.update({k: (v, loc[1]) for k, v in translate(loc[0], kind, loc[1]).items()})
     return out
 
 

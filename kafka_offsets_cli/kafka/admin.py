@@ -37,7 +37,9 @@ class TopicReader:
 
         ``names``: describe just these topics (one request however large the cluster);
         each name is in the answer, with its partitions or its error
-        (``UNKNOWN_TOPIC_OR_PARTITION``, ``TOPIC_AUTHORIZATION_FAILED``…).
+        (``UNKNOWN_TOPIC_OR_PARTITION``, ``TOPIC_AUTHORIZATION_FAILED``…), and with
+        the broker's ``is_internal`` flag. A listing (no ``names``) leaves every
+        topic's ``internal`` False: confluent-kafka's metadata does not carry it.
         """
         require_utf8("topic", [*(names or ()), *([topic] if topic else [])])
         if names is not None:
@@ -67,7 +69,9 @@ class TopicReader:
                 )
                 for p in sorted(t.partitions.values(), key=lambda p: p.id)
             )
-            topics[name] = TopicInfo(name, parts, internal=name.startswith("__"), error=terr)
+            # confluent-kafka's listing does not carry the broker's is_internal flag; callers that
+            # need it ask by name (plan.queries.with_internal_flags), never judge by the name
+            topics[name] = TopicInfo(name, parts, error=terr)
         brokers = {b.id: f"{b.host}:{b.port}" for b in md.brokers.values()}
         return ClusterMetadata(topics, brokers, md.cluster_id, md.controller_id)
 
@@ -83,7 +87,7 @@ class TopicReader:
                 d = self._s.wait(f, timeout)
             except (KafkaException, FutureTimeout) as e:
                 err = self._s.item_error(e, "describe topics")
-                topics[name] = TopicInfo(name, (), internal=name.startswith("__"), error=err)
+                topics[name] = TopicInfo(name, (), error=err)
                 continue
             parts = tuple(
                 PartitionInfo(
@@ -95,7 +99,7 @@ class TopicReader:
                 )
                 for p in sorted(d.partitions, key=lambda p: p.id)
             )
-            topics[name] = TopicInfo(name, parts, internal=name.startswith("__"))
+            topics[name] = TopicInfo(name, parts, internal=bool(d.is_internal))  # the broker's flag
         return ClusterMetadata(topics)
 
     def topic_configs(self, topics: Sequence[str], keys: Sequence[str]) -> dict[str, dict[str, str]]:
