@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from .models.groups import GroupDescription, GroupOffsets
+from .models.groups import GroupDescription, GroupMembers, GroupOffsets
 from .models.offsets import Isolation, OffsetResult
 from .models.topics import ClusterMetadata, TopicPartition
 
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ConfigSource",
     "GroupLister",
+    "GroupMemberSource",
     "GroupReader",
     "GroupWriter",
     "LagSource",
@@ -91,6 +92,18 @@ class GroupWriter(Protocol):
         ...
 
 
+class GroupMemberSource(Protocol):
+    """A group's members and session timeout: who blocks a reset, and for how long."""
+
+    def group_members(self, groups: Sequence[str]) -> dict[str, GroupMembers]:
+        """Each group's description with its members and protocol."""
+        ...
+
+    def group_session_timeouts(self, groups: Sequence[str]) -> dict[str, int]:
+        """Each group's ``consumer.session.timeout.ms``; groups not described are left out."""
+        ...
+
+
 class ConfigSource(Protocol):
     """Topic configuration values."""
 
@@ -116,7 +129,7 @@ class LagSource(OffsetSource, GroupReader, MarkerSource, Protocol):
     """What the lag use case needs (:func:`kafka_offsets_cli.lag.collect.collect`)."""
 
 
-class RewindSource(OffsetSource, GroupReader, GroupWriter, Protocol):
+class RewindSource(OffsetSource, GroupLister, GroupReader, GroupWriter, GroupMemberSource, Protocol):
     """What rewinds need (:mod:`kafka_offsets_cli.rewind.execute`)."""
 
 

@@ -18,7 +18,7 @@ from dev.kafka_data import commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.connection.settings import build_settings
 from kafka_offsets_cli.errors import Refused
 from kafka_offsets_cli.kafka import KafkaClient
-from kafka_offsets_cli.models.groups import GroupDescription
+from kafka_offsets_cli.models.groups import GroupDescription, GroupMembers
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.rewind.execute import build_plan, execute
 from kafka_offsets_cli.rewind.plan import Target, TargetKind
@@ -27,6 +27,14 @@ from tests.cli_runner import cli, subprocess_cli
 from tests.kafka_helpers import consumer_groups
 
 KEEP = {"retention.ms": "-1"}
+
+
+@pytest.fixture(autouse=True)
+def _undo_files_in_tmp(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Every --execute writes an undo plan under $XDG_STATE_HOME: keep them out of the user's home."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+
 S = 1000
 B = 1_790_000_000_000
 #: p0: 10 records one second apart; p1: 4 records; p2: 3 records all before the p0 range ends
@@ -92,7 +100,7 @@ def kafka_dry_run(bootstrap: str, *args: str) -> dict[tuple[str, int], int]:
 def test_dry_run_by_time_changes_nothing(bootstrap: str, setup: Setup) -> None:
     group = fresh_group(bootstrap, setup)
     target = B + 5 * S + 500  # between records
-    code, rows, err = plan("-b", bootstrap, "-g", group, "--to", str(target))
+    code, rows, err = plan("-b", bootstrap, "-g", group, "--to", iso(target) + "Z")
     assert code == 0, err
     assert {p: (r["current"], r["target"], r["delta"], r["note"]) for p, r in rows.items()} == {
         0: (10, 6, -4, None),  # first record at or after B+5.5s is B+6s at offset 6
@@ -123,6 +131,7 @@ def test_exported_csv_is_accepted_by_kafka_consumer_groups(
     assert code == 0, err
     text = csv_path.read_text()
     assert text == f"{setup.topic},0,7\n{setup.topic},1,1\n{setup.topic},2,0\n"
+    assert f"Plan written to {csv_path}" in " ".join(err.split())
     kafka = kafka_dry_run(bootstrap, "--group", group, "--from-file", str(csv_path))
     assert kafka == {(setup.topic, p): r["target"] for p, r in rows.items()}
     assert committed(bootstrap, group)[(setup.topic, 0)] == 10  # dry runs on both sides
@@ -130,7 +139,7 @@ def test_exported_csv_is_accepted_by_kafka_consumer_groups(
 
 def test_execute_commits_and_verifies(bootstrap: str, setup: Setup) -> None:
     group = fresh_group(bootstrap, setup)
-    r = cli("rewind", "-b", bootstrap, "-g", group, "--to", str(B + 2 * S), "--execute", "-o", "json")
+    r = cli("rewind", "-b", bootstrap, "-g", group, "--to", iso(B + 2 * S) + "Z", "--execute", "-o", "json")
     assert r.code == 0, r.stderr
     planned = {(setup.topic, x["partition"]): x["target"] for x in r.json()}
     assert planned == {(setup.topic, 0): 2, (setup.topic, 1): 0, (setup.topic, 2): 2}
@@ -214,8 +223,8 @@ class JoinedAfterTheCheck:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._client, name)
 
-    def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
-        return {g: GroupDescription(g, "empty", 0) for g in groups}
+    def group_members(self, groups: Sequence[str]) -> dict[str, GroupMembers]:
+        return {g: GroupMembers(GroupDescription(g, "empty", 0)) for g in groups}
 
 
 @pytest.mark.parametrize("protocol", ["classic", "consumer"])
@@ -299,7 +308,8 @@ def test_usage_errors(bootstrap: str, setup: Setup) -> None:
     assert cli(*base, "--to", "earliest", "--shift-by", "1").code == 2
     assert cli(*base, "--to", "max-timestamp").code == 2
     assert cli(*base, "--to", "yesterday-ish").code == 2
-    assert cli("rewind", "-b", bootstrap, "-g", "a", "-g", "b", "--to", "earliest").code == 2
+    bare = cli(*base, "--to", "1790000000000")  # a bare number: an offset or a time? neither, say so
+    assert bare.code == 2 and "--to-offset" in bare.stderr and "PT30M" in bare.stderr
     none = cli(*base, "--to", "earliest")  # the group has no committed offsets and no topic is named
     assert none.code == 5 and "--topic" in none.stderr
 

@@ -2,31 +2,29 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+import re
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..errors import PartialFailure, UsageError
+from ..errors import UsageError
 from ..models.offsets import Isolation, SpecKind
+from ..parse.durations import parse_iso_duration
 from ..parse.specs import parse_spec
 from ..parse.times import format_time, now_ms, parse_tz
-from ..render import rewind as r
-from ..render.rewind import summary
-from ..rewind.execute import build_plan
-from ..rewind.execute import execute as commit
-from ..rewind.plan import COLUMNS, Note, Target, export_csv, left_out
+from ..rewind.plan import COLUMNS, Target, TargetKind
 from .app import command_help, is_debug
 from .boundary import boundary
 from .connection import connection_settings
-from .emit import parse_columns, records_text, show
+from .emit import parse_columns
 from .options import (
     OUTPUTS,
+    SEL,
     BootstrapOpt,
     ClusterOpt,
     ColumnsOpt,
     CommandConfigOpt,
     ExcludeInternalOpt,
-    Format,
     GroupOpt,
     IsolationOpt,
     NoHeadersOpt,
@@ -39,50 +37,50 @@ from .options import (
     XOpt,
     optional_selection_from,
 )
-from .output import err_console, progress, warn
-from .textfile import write_atomic
+from .output import err_console
+from .rewind_run import Groups, RunOptions, run
 
 if TYPE_CHECKING:
     from datetime import tzinfo
-
-    from ..connection.settings import ClientSettings
-    from ..parse.selection import Selection
-    from ..rewind.plan import Plan, Target
 
 RESET = "Reset"
 
 
 EXAMPLES = """Examples:
 
-
+
   # reconsume the last 6 hours (dry run: prints the plan, changes nothing)
   kafka-offsets rewind -b localhost:9092 --group billing --to '6h ago'
 
-
-  # do it (the group's consumers must be stopped)
-  kafka-offsets rewind -b localhost:9092 --group billing --to '6h ago' --execute
 
-
-  # move a group to a disaster-recovery cluster by time, keeping the plan for kafka-consumer-groups
-  kafka-offsets rewind -b dr-kafka:9092 --group billing --topic orders \\
-      --to 2026-11-21T06:00:00Z --export billing.csv --execute
+  # approve a plan, then apply exactly that plan (refused if the group moved since)
+  kafka-offsets rewind -b localhost:9092 --group billing --to PT6H --export billing.csv
+  kafka-offsets rewind -b localhost:9092 --from-file billing.csv --execute
 
-
-  # start a new group 10 minutes back; skip 100 offsets per partition
-  kafka-offsets rewind -b localhost:9092 --group new-reader --topic orders --to 10m --execute
-  kafka-offsets rewind -b localhost:9092 --group billing --shift-by 100
 
-Partitions: the selection (--topic, --partitions, --topic-partitions), or without one every
-partition the group has committed offsets for. --to TIME takes the earliest offset whose
-timestamp is >= TIME; a partition without such a record gets its end offset, with a warning
-(as kafka-consumer-groups --reset-offsets --to-datetime). --shift-by results are clamped to
-[log start, end]. --export FILE writes the plan as headerless topic,partition,offset CSV, which
-`kafka-consumer-groups --reset-offsets --from-file FILE --group G` accepts; a partition that
-could not be planned is left out of it, named on stderr, and the command exits 1.
+  # roll back: every --execute writes the previous offsets as a plan and prints its path
+  kafka-offsets rewind -b localhost:9092 --from-file ~/.local/state/kafka-offsets/rewind-undo-….csv --execute
 
---execute commits only when every partition was planned and the group has no active members
+
+  # other modes: an offset, the committed offsets, a shift; several groups at once
+  kafka-offsets rewind -b localhost:9092 --group new-reader --topic orders --to-offset 0
+  kafka-offsets rewind -b localhost:9092 --group-regex 'billing-.*' --shift-by -100
+
+Groups: -g (repeatable), --group-regex, --all-groups; with --from-file the file's groups
+(narrowed by -g / --group-regex). Partitions: the selection (--topic, --partitions,
+--topic-partitions), or every partition each group has committed offsets for. --to TIME
+takes the earliest offset whose timestamp is >= TIME (relative times are resolved once, and
+the instant is printed); a partition without such a record gets its end offset, with a
+warning. --to-offset, --shift-by and --from-file offsets are clamped to [log start, end], as
+kafka-consumer-groups clamps them. --export FILE writes the plan as the CSV that
+kafka-consumer-groups --reset-offsets --from-file reads, and FILE.seen beside it; a partition
+that could not be planned is left out of it, named on stderr, and the command exits 1.
+
+--execute commits only when every partition was planned and no group has active members
 (else exit 6, nothing changed; also when a consumer joins before the commit and Kafka rejects
-it), then reads the offsets back and checks them against the plan.
+it), with --from-file only when the groups' committed offsets are still those in FILE.seen
+(--force overrides), writes the previous offsets as an undo plan first, then reads the
+offsets back and checks them against the plan.
 """
 
 
@@ -95,27 +93,53 @@ def register(app: typer.Typer) -> None:
     )(rewind_cmd)
 
 
+def _opt(flag: str, metavar: str, text: str) -> Any:
+    return typer.Option(flag, metavar=metavar, help=text, rich_help_panel=RESET, show_default=False)
+
+
 def rewind_cmd(
     ctx: typer.Context,
     group: GroupOpt = None,
-    to: Annotated[
-        str | None,
+    group_regex: Annotated[
+        list[str] | None,
         typer.Option(
-            "--to",
-            metavar="TIME|earliest|latest",
-            help="Target: a time (epoch ms, ISO-8601, '6h ago', -30m…), earliest or latest.",
-            rich_help_panel=RESET,
+            "--group-regex",
+            metavar="REGEX",
+            help="Consumer groups whose whole id matches (repeatable).",
+            rich_help_panel=SEL,
             show_default=False,
         ),
     ] = None,
+    all_groups: Annotated[
+        bool, typer.Option("--all-groups", help="Every consumer group of the cluster.", rich_help_panel=SEL)
+    ] = False,
+    to: Annotated[
+        str | None,
+        _opt(
+            "--to",
+            "TIME|earliest|latest|PT…",
+            "Target: a time (ISO-8601, '6h ago', -30m…), a duration back (PT30M), earliest or latest.",
+        ),
+    ] = None,
+    to_offset: Annotated[
+        int | None, _opt("--to-offset", "N", "Target: offset N on every partition, clamped to the log.")
+    ] = None,
+    to_current: Annotated[
+        bool,
+        typer.Option(
+            "--to-current",
+            help="Target: the committed offset (the end offset where none is).",
+            rich_help_panel=RESET,
+        ),
+    ] = False,
     shift_by: Annotated[
         int | None,
-        typer.Option(
-            "--shift-by",
-            metavar="N",
-            help="Target: the committed offset plus N (negative: back), clamped to the log.",
-            rich_help_panel=RESET,
-            show_default=False,
+        _opt("--shift-by", "N", "Target: the committed offset plus N (negative: back), clamped to the log."),
+    ] = None,
+    from_file: Annotated[
+        str | None,
+        _opt(
+            "--from-file", "FILE", "Target: the offsets of a plan file (kafka-consumer-groups CSV, --export)."
         ),
     ] = None,
     execute: Annotated[
@@ -126,14 +150,24 @@ def rewind_cmd(
             rich_help_panel=RESET,
         ),
     ] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="With --from-file: commit even if the group's offsets moved since the plan was made.",
+            rich_help_panel=RESET,
+        ),
+    ] = False,
     export: Annotated[
         str | None,
-        typer.Option(
-            "--export",
-            metavar="FILE",
-            help="Write the plan as kafka-consumer-groups --reset-offsets --from-file CSV.",
-            rich_help_panel=RESET,
-            show_default=False,
+        _opt("--export", "FILE", "Write the plan as kafka-consumer-groups --reset-offsets --from-file CSV."),
+    ] = None,
+    undo_file: Annotated[
+        str | None,
+        _opt(
+            "--undo-file",
+            "FILE",
+            "Where --execute writes the previous offsets [default: $XDG_STATE_HOME/kafka-offsets/].",
         ),
     ] = None,
     bootstrap_server: BootstrapOpt = None,
@@ -151,112 +185,105 @@ def rewind_cmd(
     x: XOpt = None,
     timeout: TimeoutOpt = "30s",
 ) -> None:
-    """Reset a consumer group's offsets (dry run by default)."""
+    """Reset consumer groups' offsets (dry run by default)."""
     debug = is_debug(ctx)
     with boundary(debug):
-        groups = list(dict.fromkeys(group or ()))
-        if len(groups) != 1:
-            raise UsageError("name exactly one consumer group with --group")
+        now = now_ms()  # the one "now" of this invocation: every relative time is resolved against it
+        names = list(dict.fromkeys(group or ()))
+        regexes = list(group_regex or ())
+        if not names and not regexes and not all_groups and from_file is None:
+            raise UsageError("name the consumer groups: --group, --group-regex or --all-groups")
+        if all_groups and (names or regexes):
+            raise UsageError("--all-groups selects every group: leave out --group and --group-regex")
+        if force and from_file is None:
+            raise UsageError(
+                "--force only applies to --from-file (it skips the check that the group has not moved)"
+            )
         zone = parse_tz(tz)
-        target = _target(to, shift_by, now_ms(), zone)
+        target = parse_target(
+            to=to,
+            to_offset=to_offset,
+            to_current=to_current,
+            shift_by=shift_by,
+            from_file=from_file,
+            now=now,
+            zone=zone,
+        )
         fmt = OUTPUTS["rewind"].choose(output)
         cols = parse_columns(columns, COLUMNS)
         selection = optional_selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
+        if from_file is not None and selection is not None:
+            raise UsageError(
+                "--from-file takes its partitions from the file: leave out the selection options"
+            )
+        if target.kind is TargetKind.TIME and target.text is not None:
+            err_console().print(
+                f"--to {target.text!r} = {format_time(target.time_ms, zone)} (resolved once, now)",
+                highlight=False,
+                soft_wrap=True,
+            )
         settings = connection_settings(ctx)
-        _run(
+        run(
             settings,
-            groups[0],
+            Groups(names=names, regexes=regexes, all_groups=all_groups),
             target,
-            selection=selection,
-            execute=execute,
-            export=export,
-            fmt=fmt,
-            zone=zone,
-            cols=cols,
-            no_headers=no_headers,
-            debug=debug,
+            RunOptions(
+                selection=selection,
+                isolation=isolation,
+                execute=execute,
+                force=force,
+                export=export,
+                undo_file=undo_file,
+                fmt=fmt,
+                zone=zone,
+                cols=cols,
+                no_headers=no_headers,
+                debug=debug,
+                now=now,
+            ),
         )
 
 
-def _target(to: str | None, shift_by: int | None, now: int, zone: tzinfo) -> Target:
-    if (to is None) == (shift_by is None):
-        raise UsageError("give one target: --to TIME|earliest|latest or --shift-by N")
+_BARE_NUMBER = re.compile(r"[-+]?[0-9]+")
+
+
+def parse_target(
+    *,
+    to: str | None,
+    to_offset: int | None,
+    to_current: bool,
+    shift_by: int | None,
+    from_file: str | None,
+    now: int,
+    zone: tzinfo,
+) -> Target:
+    """The one reset target the options name (a :class:`UsageError` for none, several, or a bad one)."""
+    given = [to is not None, to_offset is not None, to_current, shift_by is not None, from_file is not None]
+    if sum(given) != 1:
+        raise UsageError(
+            "give one target: --to TIME|earliest|latest|PT…, --to-offset N, --to-current, --shift-by N "
+            "or --from-file FILE"
+        )
+    if to_offset is not None:
+        if to_offset < 0:
+            raise UsageError(f"--to-offset {to_offset}: an offset is 0 or more")
+        return Target.to_offset(to_offset)
+    if to_current:
+        return Target.current()
     if shift_by is not None:
         return Target.shift_by(shift_by)
+    if from_file is not None:
+        return Target.from_file(from_file)
     assert to is not None
-    spec = parse_spec(to, now_ms=now, tz=zone)
+    text = to.strip()
+    if _BARE_NUMBER.fullmatch(text):
+        raise UsageError(
+            f"--to {to!r} is a bare number: for offset {text.lstrip('+')} use --to-offset; for a time write "
+            "ISO-8601 (2026-11-21T06:00:00Z), a relative time ('30m ago') or a duration back (PT30M)"
+        )
+    if text[:1] in "pP" or text[:2] in ("-P", "-p", "+P", "+p"):
+        return Target(TargetKind.TIME, time_ms=now - parse_iso_duration(text), text=to)
+    spec = parse_spec(text, now_ms=now, tz=zone)
     if spec.kind is SpecKind.MAX_TIMESTAMP:
         raise UsageError("--to max-timestamp is not a reset target; use a time, earliest or latest")
-    return Target.from_spec(spec)
-
-
-def _run(
-    settings: ClientSettings,
-    group: str,
-    target: Target,
-    *,
-    selection: Selection | None,
-    execute: bool,
-    export: str | None,
-    fmt: Format,
-    zone: tzinfo,
-    cols: list[str] | None,
-    no_headers: bool,
-    debug: bool,
-) -> None:
-    from ..kafka import KafkaClient
-
-    with KafkaClient(settings, debug=debug) as client:
-        with progress(f"Planning the reset of group {group}…"):
-            plan = build_plan(client, group, target, selection)
-        _show(plan, fmt, cols, no_headers)
-        _warnings(plan, zone)
-        if export:
-            write_atomic(export, export_csv(plan))
-            _export_gaps(plan, export)
-        if execute:
-            with progress(f"Committing {len(plan.planned)} offset(s)…"):
-                commit(client, plan)
-    err_console().print(summary(plan, zone, executed=execute), highlight=False, soft_wrap=True)
-    if execute:
-        err_console().print("Verified: the group's committed offsets equal the plan.", highlight=False)
-    elif not plan.complete:
-        what = [f"{len(plan.problems)} partition(s) could not be planned"] if plan.problems else []
-        what += [f"topic {t}: {e}" for t, e in plan.missing_topics]
-        if export:
-            what.append(f"{export} holds only the {len(plan.planned)} planned offset(s)")
-        raise PartialFailure("; ".join(what))
-
-
-def _export_gaps(plan: Plan, export: str) -> None:
-    """Name, on one line, every topic and partition the exported plan file leaves out.
-
-    The CSV can only hold planned offsets; a plan file is a change ticket, so a partial one
-    says so (and the command exits non-zero: 1 for a dry run, 6 with --execute).
-    """
-
-    gaps = left_out(plan)
-    if gaps:
-        warn(f"{export} leaves out what could not be planned: {', '.join(gaps)}")
-
-
-def _show(plan: Plan, fmt: Format, cols: list[str] | None, no_headers: bool) -> None:
-
-    if fmt is Format.table:
-        show(r.rich_table(plan, header=not no_headers))
-    else:
-        show(records_text(r.records(plan), fmt, COLUMNS, cols, header=not no_headers))
-
-
-def _warnings(plan: Plan, zone: tzinfo) -> None:
-
-    for topic, err in plan.missing_topics:
-        warn(f"{topic}: {err}; not planned")
-    for row in plan.rows:
-        if row.note is Note.NO_RECORD_AT_TIME:
-            when = format_time(plan.target.time_ms, zone)
-            warn(f"{row.topic}:{row.partition}: no record at or after {when}; using end offset {row.target}")
-        elif row.note is Note.NO_COMMIT:
-            warn(f"{row.topic}:{row.partition}: no committed offset to shift; not planned")
-        elif row.error is not None:
-            warn(f"{row.topic}:{row.partition}: {row.error}; not planned")
+    return Target.from_spec(spec, text=to)

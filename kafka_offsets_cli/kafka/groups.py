@@ -11,7 +11,7 @@ from typing import Any
 from confluent_kafka import ConsumerGroupTopicPartitions, KafkaException
 from confluent_kafka import TopicPartition as CTopicPartition
 
-from ..models.groups import GroupDescription, GroupOffsets
+from ..models.groups import GroupDescription, GroupMembers, GroupOffsets, Member
 from ..models.topics import TopicPartition
 from .errors import COORDINATOR_NOT_READY, error_name, require_group_ids
 from .session import Session
@@ -25,6 +25,8 @@ class GroupReader:
         self._s = session
         #: groups whose coordinator has answered (see committed_offsets)
         self._coordinator_ready: set[str] = set()
+        #: each described group's members and protocol, from its last description
+        self._members: dict[str, tuple[tuple[Member, ...], str | None]] = {}
 
     def committed_offsets(
         self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
@@ -142,7 +144,45 @@ class GroupReader:
                     for tp in m.assignment.topic_partitions or []
                 }
             )
-            out[g] = GroupDescription(g, _group_state(d.state), len(d.members or []), tuple(assigned))
+            members = tuple(
+                Member(str(m.member_id), str(m.client_id), str(m.host), m.group_instance_id or None)
+                for m in d.members or []
+            )
+            self._members[g] = (members, _group_state(getattr(d, "type", None)))
+            out[g] = GroupDescription(g, _group_state(d.state), len(members), tuple(assigned))
+        return out
+
+    def group_members(self, groups: Sequence[str]) -> dict[str, GroupMembers]:
+        """Describe the groups (as :meth:`describe_groups`), with each one's members and protocol."""
+        descs = self.describe_groups(groups)
+        return {g: GroupMembers(d, *self._members.get(g, ((), None))) for g, d in descs.items()}
+
+    def group_session_timeouts(self, groups: Sequence[str]) -> dict[str, int]:
+        """Each group's ``consumer.session.timeout.ms`` (KIP-848 group config; brokers since 4.0).
+
+        A group whose configs cannot be described (an older broker, no DESCRIBE_CONFIGS
+        permission) is left out: the timeout only explains a refusal, it never decides one.
+        """
+        from confluent_kafka.admin import ConfigResource, ResourceType  # type: ignore[attr-defined]
+
+        if not groups:
+            return {}
+        timeout = self._s.deadline.request_timeout()
+        resources = [ConfigResource(ResourceType.GROUP, g) for g in dict.fromkeys(groups)]
+        out: dict[str, int] = {}
+        try:
+            futs = self._s.admin.describe_configs(resources, request_timeout=timeout)
+        except (KafkaException, ValueError) as e:
+            log.debug("describe group configs: %s", e)
+            return out
+        for res, f in futs.items():
+            try:
+                entry = self._s.wait(f, timeout).get("consumer.session.timeout.ms")
+            except (KafkaException, FutureTimeout) as e:
+                log.debug("describe configs of group %s: %s", res.name, e)
+                continue
+            if entry is not None and entry.value is not None and str(entry.value).isdigit():
+                out[res.name] = int(entry.value)
         return out
 
     def alter_group_offsets(

@@ -37,3 +37,26 @@ class GroupDescription:
     def active(self) -> bool:
         """True when the group has members (a reset would be rejected or overwritten)."""
         return self.members > 0
+
+
+@dataclass(frozen=True)
+class Member:
+    """One member of a consumer group, as the coordinator describes it."""
+
+    member_id: str
+    client_id: str
+    host: str
+    instance_id: str | None = None
+
+
+@dataclass(frozen=True)
+class GroupMembers:
+    """A group's description with its members (client ids, hosts) and protocol.
+
+    ``protocol`` is ``classic``, ``consumer`` (KIP-848) or ``None`` when the coordinator
+    does not say. What a refused ``rewind --execute`` names.
+    """
+
+    description: GroupDescription
+    members: tuple[Member, ...] = ()
+    protocol: str | None = None

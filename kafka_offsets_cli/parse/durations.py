@@ -18,10 +18,12 @@ __all__ = [
     "BARE_NUMBER",
     "DURATION",
     "DURATION_FORMS",
+    "ISO_DURATION",
     "MAX_MS",
     "duration_or_reason",
     "format_duration",
     "parse_duration",
+    "parse_iso_duration",
 ]
 
 #: Largest value a Kafka timestamp (a Java ``long``) can carry.
@@ -148,6 +150,46 @@ def format_duration(ms: int | None) -> str:
         return f"{sign}{hours}h {mins:02d}m"
     days, hours = divmod(hours, 24)
     return f"{sign}{days}d {hours}h"
+
+
+# --------------------------------------------------------------------------- ISO-8601 (Java)
+
+#: Java's ``Duration.parse`` grammar (what ``kafka-consumer-groups --by-duration`` takes):
+#: ``PnDTnHnMn.nS``, each part optional and signed, letters in either case.
+ISO_DURATION = re.compile(
+    r"([-+]?)P(?:([-+]?[0-9]+)D)?"
+    r"(T(?:([-+]?[0-9]+)H)?(?:([-+]?[0-9]+)M)?(?:([-+]?[0-9]+)(?:[.,]([0-9]{0,9}))?S)?)?",
+    re.IGNORECASE,
+)
+_ISO_UNIT_MS = (86_400_000, 3_600_000, 60_000)
+
+
+def parse_iso_duration(text: str) -> int:
+    """Parse an ISO-8601 duration as Java's ``Duration.parse`` does, to whole milliseconds.
+
+    ``PT30M``, ``P1D``, ``PT1H30M``, ``PT0.5S``, ``-PT6H`` (negative: a time ahead),
+    ``P1DT-1H``; case-insensitive. Years, months and weeks are not durations in Java
+    (``P1M`` is an error, ``PT1M`` a minute). Fractions below a millisecond are dropped.
+    Raises :class:`UsageError` otherwise.
+    """
+    s = text.strip()
+    m = ISO_DURATION.fullmatch(s)
+    if m is None or (m.group(3) is not None and m.group(3).upper() == "T") or not any(m.groups()[1:]):
+        raise UsageError(
+            f"invalid ISO-8601 duration {text!r}; expected PnDTnHnMn.nS such as PT30M, PT6H, P1D or P1DT12H"
+        )
+    sign, days, _, hours, minutes, seconds, frac = m.groups()
+    total = 0
+    for part, unit in zip((days, hours, minutes), _ISO_UNIT_MS, strict=True):
+        total += int(part) * unit if part else 0
+    if seconds:
+        sec_ms = int(seconds) * 1000
+        fraction = int((frac or "").ljust(3, "0")[:3])
+        total += sec_ms - fraction if seconds.startswith("-") else sec_ms + fraction
+    total = -total if sign == "-" else total
+    if abs(total) > MAX_MS:
+        raise UsageError(f"invalid ISO-8601 duration {text!r}: too large")
+    return total
 
 
 # --------------------------------------------------------------------------- time zones

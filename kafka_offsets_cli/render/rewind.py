@@ -10,27 +10,31 @@ Record schema (json, jsonl, csv), one record per partition of the plan::
 not planned), ``delta = target - current`` (negative: re-read, positive: skip).
 ``note`` is ``no-record-at-time`` (no record at or after the time: the end offset
 is used, as Kafka's tool does), ``clamped-to-start``, ``clamped-to-end`` or
-``no-commit`` (``--shift-by`` without a committed offset).
+``no-commit`` (``--shift-by`` without a committed offset: not planned) or
+``no-commit-end`` (``--to-current`` without a committed offset: the end offset, as
+Kafka's tool does). Several groups' plans are one list of records, by group.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import tzinfo
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine output)
-    from rich.table import Table
     from rich.text import Text
 
 from ..parse.times import format_time
 from ..rewind.plan import COLUMNS, Plan, PlanRow, TargetKind
+from .fit import Column, Forms, Kind
+from .fitted import FittedTable
 
 __all__ = ["COLUMNS", "effect", "records", "rich_table", "summary", "target_text"]
 
 
-def records(plan: Plan) -> list[dict[str, Any]]:
-    """One record per partition, sorted by topic and partition."""
-    return [r.to_record() for r in plan.rows]
+def records(plans: Sequence[Plan]) -> list[dict[str, Any]]:
+    """One record per partition, sorted by group, topic and partition."""
+    return [r.to_record() for p in sorted(plans, key=lambda p: p.group) for r in p.rows]
 
 
 def effect(row: PlanRow) -> str:
@@ -57,29 +61,43 @@ def _note(row: PlanRow) -> str:
         "clamped-to-start": "clamped to log start",
         "clamped-to-end": "clamped to log end",
         "no-commit": "",
+        "no-commit-end": "no committed offset: end offset",
     }[row.note.value]
 
 
-def rich_table(plan: Plan, *, header: bool = True) -> Table:
-    """GROUP TOPIC PARTITION CURRENT-OFFSET NEW-OFFSET LOG-START LOG-END EFFECT NOTE."""
-    from rich.table import Table
+def rich_table(
+    plans: Sequence[Plan], *, header: bool = True, columns: Sequence[str] | None = None
+) -> FittedTable:
+    """GROUP TOPIC PARTITION CURRENT-OFFSET NEW-OFFSET LOG-START LOG-END EFFECT NOTE, fitted to the terminal.
+
+    ``columns`` (``--columns``) keeps the columns of these record fields (EFFECT shows ``delta``).
+    Priorities (:mod:`.fit`): GROUP, TOPIC, PARTITION, CURRENT-OFFSET, NEW-OFFSET 0; EFFECT 1;
+    NOTE, LOG-END-OFFSET 2; LOG-START-OFFSET 3.
+    """
     from rich.text import Text
 
-    t = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
-    t.add_column("GROUP", overflow="fold")
-    t.add_column("TOPIC", overflow="fold")
-    t.add_column("PARTITION", justify="right")
-    t.add_column("CURRENT-OFFSET", justify="right")
-    t.add_column("NEW-OFFSET", justify="right")
-    t.add_column("LOG-START-OFFSET", justify="right")
-    t.add_column("LOG-END-OFFSET", justify="right")
-    t.add_column("EFFECT")
-    t.add_column("NOTE")
+    t = FittedTable(header=header, keep=columns)
+    num, right = Kind.NUMBER, "right"
+    t.add_column(Column(key="group", headers=("GROUP",)))
+    t.add_column(Column(key="topic", headers=("TOPIC",)))
+    t.add_column(Column(key="partition", headers=("PARTITION", "PART"), kind=num, justify=right))
+    t.add_column(Column(key="current", headers=("CURRENT-OFFSET", "CURRENT"), kind=num, justify=right))
+    t.add_column(Column(key="target", headers=("NEW-OFFSET", "NEW"), kind=num, justify=right))
+    t.add_column(
+        Column(
+            key="log_start", headers=("LOG-START-OFFSET", "LOG-START"), kind=num, priority=3, justify=right
+        )
+    )
+    t.add_column(
+        Column(key="end", headers=("LOG-END-OFFSET", "LOG-END"), kind=num, priority=2, justify=right)
+    )
+    t.add_column(Column(key="delta", headers=("EFFECT",), kind=Kind.TEXT, priority=1, min_width=11))
+    t.add_column(Column(key="note", headers=("NOTE",), kind=Kind.TEXT, priority=2, min_width=12))
 
     def cell(v: int | None) -> str | Text:
         return str(v) if v is not None else Text("-", style="dim")
 
-    for r in plan.rows:
+    for r in (r for p in sorted(plans, key=lambda p: p.group) for r in p.rows):
         eff = effect(r)
         style = "red" if r.error or r.target is None else ("yellow" if r.delta and r.delta > 0 else "")
         t.add_row(
@@ -90,7 +108,7 @@ def rich_table(plan: Plan, *, header: bool = True) -> Table:
             cell(r.target),
             cell(r.log_start),
             cell(r.end),
-            Text(eff, style=style),
+            Forms((eff, eff.split(":")[0]), style=style),  # "not planned: why" -> "not planned"
             Text(_note(r), style="yellow"),
         )
     return t
@@ -103,6 +121,12 @@ def target_text(plan: Plan, tz: tzinfo) -> str:
         return f"the first record at or after {format_time(tgt.time_ms, tz)}"
     if tgt.kind is TargetKind.SHIFT:
         return f"the committed offset shifted by {tgt.shift:+d}"
+    if tgt.kind is TargetKind.OFFSET:
+        return f"offset {tgt.offset}"
+    if tgt.kind is TargetKind.CURRENT:
+        return "the committed offset"
+    if tgt.kind is TargetKind.FILE:
+        return f"the offsets of {tgt.text}"
     return f"the {tgt.kind.value} offset"
 
 

@@ -1,2 +1,3 @@
-"""Consumer-group offset resets: the pure plan (:mod:`.plan`) and the ``rewind`` use case that
-reads the group and commits the plan (:mod:`.execute`)."""
+"""Consumer-group offset resets: the targets (:mod:`.target`), the pure plan (:mod:`.plan`), plan
+files (:mod:`.planfile`), planning against a cluster (:mod:`.build`), the member explanations
+(:mod:`.members`) and the checked commit (:mod:`.execute`)."""

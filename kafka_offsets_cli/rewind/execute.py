@@ -1,84 +1,24 @@
-"""The ``rewind`` use case: read the group's committed offsets, build the plan, commit it."""
+"""``rewind --execute``: check every group's plan and the group itself, then commit and verify.
+
+:func:`preflight` refuses (:class:`Refused`, exit 6, nothing changed) before anything is
+committed; :func:`execute` commits one group's plan and reads it back. The command runs
+the preflight for all groups, writes the undo file, then commits group by group.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..errors import KafkaOffsetsError, NotFound, PartialFailure, Refused
+from ..errors import NotFound, PartialFailure, Refused
+from ..models.groups import GroupDescription, GroupMembers
 from ..models.topics import TopicPartition
-from ..parse.selection import Selection
-from ..plan.queries import fetch_offsets, selection_metadata
-from ..plan.resolve import resolve
 from ..sources import RewindSource
-from .plan import Plan, PlanRow, Target, make_plan, mismatches, specs_for
+from .build import build_plan
+from .members import describe_members, until_dropped
+from .plan import Plan, mismatches
 
-
-def _committed(source: RewindSource, group: str) -> dict[TopicPartition, int | None]:
-    [res] = source.committed_offsets([group])
-    if res.error is not None:
-        raise KafkaOffsetsError(f"cannot read the committed offsets of group {group!r}: {res.error}")
-    return dict(res.offsets)
-
-
-def build_plan(source: RewindSource, group: str, target: Target, selection: Selection | None) -> Plan:
-    """Plan the reset of ``group``: the selected partitions, or (none selected) its committed ones.
-
-    Committed partitions of topics that no longer exist, and selected partitions
-    that do not exist, become error rows. Raises :class:`NotFound` when nothing is
-    selected.
-    """
-
-    committed = _committed(source, group)
-    md = selection_metadata(source, selection)
-    gone: dict[TopicPartition, str] = {}
-    missing_topics: list[tuple[str, str]] = []
-    if selection is not None:
-        res = resolve(selection, md).require_any()
-        partitions = list(res.partitions)
-        for m in res.missing:
-            if m.partition is not None:
-                gone[TopicPartition(m.topic, m.partition)] = m.error
-            else:
-                missing_topics.append((m.topic, m.error))
-                gone.update({tp: m.error for tp in committed if tp.topic == m.topic})
-    else:
-        if not committed:
-            raise NotFound(
-                f"group {group!r} has no committed offsets",
-                hint="name the topics to reset with --topic (a new group starts from the plan)",
-            )
-        partitions = []
-        for tp in committed:
-            info = md.topics.get(tp.topic)
-            if (
-                info is None
-                or info.error is not None
-                or tp.partition not in {p.partition for p in info.partitions}
-            ):
-                gone[tp] = info.error if info is not None and info.error else "UNKNOWN_TOPIC_OR_PARTITION"
-            else:
-                partitions.append(tp)
-    results = fetch_offsets(source, sorted(set(partitions)), specs_for(target), leaders=md.leaders())
-    plan = make_plan(group, target, partitions, committed, results)
-    if not gone:
-        return Plan(group, target, plan.rows, tuple(missing_topics))
-    errors = tuple(
-        PlanRow(
-            group=group,
-            topic=tp.topic,
-            partition=tp.partition,
-            current=committed.get(tp),
-            target=None,
-            log_start=None,
-            end=None,
-            note=None,
-            error=err,
-        )
-        for tp, err in gone.items()
-    )
-    rows = sorted(plan.rows + errors, key=lambda r: (r.topic, r.partition))
-    return Plan(group, target, tuple(rows), tuple(missing_topics))
+__all__ = ["GROUP_ACTIVE_ERRORS", "Execution", "active_groups", "build_plan", "execute", "preflight"]
 
 
 #: What Kafka answers a commit from the admin client (no member id, generation -1) to a group
@@ -112,40 +52,73 @@ class Execution:
     read_back: Mapping[TopicPartition, int | None]
 
 
-def execute(source: RewindSource, plan: Plan) -> Execution:
-    """Commit the plan, only if it is complete and the group has no active members; then verify.
-
-    Raises :class:`Refused` (nothing changed) when a selected topic is missing, a
-    partition could not be planned, the group cannot be described, or it has
-    active members (also when Kafka rejects the whole commit because a member joined
-    after that check: :data:`GROUP_ACTIVE_ERRORS`); raises
-    :class:`PartialFailure` when Kafka rejected some offsets or the committed offsets
-    read back differ from the plan.
-    """
+def _check_complete(plan: Plan) -> None:
     if plan.missing_topics:
         names = ", ".join(f"{t} ({e})" for t, e in plan.missing_topics)
         raise Refused(f"selected topic(s) cannot be reset: {names}; nothing changed")
     if plan.problems:
         bad = ", ".join(f"{r.topic}:{r.partition} ({r.why_not_planned})" for r in plan.problems[:5])
         more = f" and {len(plan.problems) - 5} more" if len(plan.problems) > 5 else ""
+        who = f" of group {plan.group!r}" if plan.group else ""
         raise Refused(
-            f"{len(plan.problems)} partition(s) could not be planned: {bad}{more}; nothing changed",
+            f"{len(plan.problems)} partition(s){who} could not be planned: {bad}{more}; nothing changed",
             hint="narrow the selection (--topic, --partitions) to partitions that can be planned",
         )
+
+
+def active_groups(source: RewindSource, groups: Sequence[str]) -> dict[str, GroupMembers]:
+    """The groups that have members (or cannot be described: their description's ``error`` is set)."""
+    descs = source.group_members(list(groups))
+    out = {}
+    for g in groups:
+        d = descs.get(g) or GroupMembers(GroupDescription(g, None, 0, (), "NO_ANSWER"))
+        if d.description.error == "GROUP_ID_NOT_FOUND":
+            continue  # a group that does not exist has no members: the reset creates it (Kafka: "Dead")
+        if d.description.error is not None or d.description.active:
+            out[g] = d
+    return out
+
+
+def refusal(source: RewindSource, active: Mapping[str, GroupMembers]) -> Refused:
+    """The refusal for groups with members: who they are, and how long until they are dropped."""
+    failed = {g: d.description.error for g, d in active.items() if d.description.error is not None}
+    if failed:
+        g, err = sorted(failed.items())[0]
+        return Refused(f"cannot check that group {g!r} has no active members ({err}); nothing changed")
+    kip848 = [g for g, d in active.items() if d.protocol == "consumer"]
+    timeouts = source.group_session_timeouts(kip848) if kip848 else {}
+    parts = [f"group {g!r} has {describe_members(d)}" for g, d in sorted(active.items())]
+    g, d = sorted(active.items())[0]
+    return Refused("; ".join(parts) + "; nothing changed", hint=until_dropped(d, timeouts.get(g)))
+
+
+def preflight(source: RewindSource, plans: Sequence[Plan]) -> None:
+    """Refuse (nothing changed) unless every plan is complete and non-empty and no group has members.
+
+    Raises :class:`Refused` when a selected topic is missing, a partition could not be
+    planned, a group cannot be described or has active members (naming them, and how
+    long until a stopped one is dropped); :class:`NotFound` when there is nothing to commit.
+    """
+    for plan in plans:
+        _check_complete(plan)
+    if not any(p.offsets() for p in plans):
+        raise NotFound("nothing to commit for group(s) " + ", ".join(repr(p.group) for p in plans))
+    active = active_groups(source, [p.group for p in plans if p.offsets()])
+    if active:
+        raise refusal(source, active)
+
+
+def execute(source: RewindSource, plan: Plan, *, checked: bool = False) -> Execution:
+    """Commit one group's plan (after :func:`preflight`, unless ``checked``), then verify it.
+
+    Raises :class:`Refused` (nothing changed) as :func:`preflight` does, also when Kafka
+    rejects the whole commit because a member joined after the check
+    (:data:`GROUP_ACTIVE_ERRORS`); :class:`PartialFailure` when Kafka rejected some offsets
+    or the committed offsets read back differ from the plan.
+    """
+    if not checked:
+        preflight(source, [plan])
     offsets = plan.offsets()
-    if not offsets:
-        raise NotFound(f"nothing to commit for group {plan.group!r}")
-    desc = source.describe_groups([plan.group]).get(plan.group)
-    if desc is None or desc.error is not None:
-        err = desc.error if desc is not None else "NO_ANSWER"
-        raise Refused(
-            f"cannot check that group {plan.group!r} has no active members ({err}); nothing changed"
-        )
-    if desc.active:
-        raise Refused(
-            f"group {plan.group!r} has {desc.members} active member(s) (state {desc.state}); nothing changed",
-            hint="stop the group's consumers first: Kafka only accepts offsets for a group without members",
-        )
     errors = {tp: e for tp, e in source.alter_group_offsets(plan.group, offsets).items() if e is not None}
     refused_as_active = _rejected_as_active(errors, len(offsets))
     if refused_as_active is not None:

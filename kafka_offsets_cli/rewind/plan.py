@@ -1,75 +1,33 @@
 """Plan a consumer-group offset reset (KIP-79's use cases), the way kafka-consumer-groups does.
 
-Targets:
-
-* ``--to TIME``: the earliest offset whose timestamp is ``>= TIME``
-  (``offsetsForTimes``); a partition with no such record resolves to its end offset
-  with a note, as ``kafka-consumer-groups --reset-offsets --to-datetime`` does;
-* ``--to earliest`` / ``--to latest``: the log start / end offset;
-* ``--shift-by N``: the committed offset plus N, clamped to [log start, end] as
-  Kafka's tool clamps; a partition without a committed offset cannot be shifted.
+The targets (:mod:`.target`) are decided here, per partition, in :func:`plan_row`:
+a time resolves to the earliest offset whose timestamp is ``>= TIME``
+(``offsetsForTimes``), or to the end offset with a note when there is no such record,
+as ``kafka-consumer-groups --reset-offsets --to-datetime`` does; ``--to-offset``,
+``--shift-by`` and ``--from-file`` offsets are clamped to [log start, end] as Kafka's
+tool clamps; a partition without a committed offset cannot be shifted, and
+``--to-current`` gives it the end offset, as Kafka's tool does.
 
 A plan row says what the reset does to the group: ``delta = target - current``;
 a negative delta re-reads ``-delta`` offsets, a positive one skips ``delta``.
-The exported plan is the headerless ``topic,partition,offset`` CSV that
-``kafka-consumer-groups --reset-offsets --from-file FILE --group G`` reads.
+Plan files (export, import, undo) are in :mod:`.planfile`.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from ..models.offsets import OffsetResult, OffsetSpec, SpecKind
+from ..models.offsets import OffsetResult, OffsetSpec
 from ..models.topics import TopicPartition
+from .target import Target, TargetKind
+
+__all__ = ["COLUMNS", "Note", "Plan", "PlanRow", "Target", "TargetKind", "make_plan", "plan_row", "specs_for"]
 
 #: Keys of the plan record, in order.
 COLUMNS = ("group", "topic", "partition", "current", "target", "log_start", "end", "delta", "note", "error")
-
-
-class TargetKind(str, Enum):
-    """What the new offset is derived from."""
-
-    TIME = "time"
-    EARLIEST = "earliest"
-    LATEST = "latest"
-    SHIFT = "shift"
-
-
-@dataclass(frozen=True)
-class Target:
-    """A rewind target: a time (epoch ms), earliest, latest, or a shift of the committed offset."""
-
-    kind: TargetKind
-    time_ms: int | None = None
-    shift: int | None = None
-
-    @classmethod
-    def from_spec(cls, spec: OffsetSpec) -> Target:
-        """``earliest``, ``latest`` or a time from a parsed offset spec (max-timestamp is not a target)."""
-        if spec.kind is SpecKind.EARLIEST:
-            return cls(TargetKind.EARLIEST)
-        if spec.kind is SpecKind.LATEST:
-            return cls(TargetKind.LATEST)
-        if spec.kind is SpecKind.TIMESTAMP:
-            return cls(TargetKind.TIME, time_ms=spec.timestamp_ms)
-        raise ValueError(f"{spec.name} is not a rewind target")
-
-    @classmethod
-    def shift_by(cls, n: int) -> Target:
-        """Move the committed offset by ``n`` (negative: back)."""
-        return cls(TargetKind.SHIFT, shift=n)
-
-    @property
-    def lookup(self) -> OffsetSpec | None:
-        """The timestamp lookup this target needs, if any."""
-        return (
-            OffsetSpec.at(self.time_ms) if self.kind is TargetKind.TIME and self.time_ms is not None else None
-        )
 
 
 class Note(str, Enum):
@@ -79,6 +37,7 @@ class Note(str, Enum):
     CLAMPED_TO_START = "clamped-to-start"
     CLAMPED_TO_END = "clamped-to-end"
     NO_COMMIT = "no-commit"  # --shift-by without a committed offset: not planned
+    NO_COMMIT_END = "no-commit-end"  # --to-current without a committed offset: the end offset
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -124,7 +83,7 @@ class PlanRow:
 
         Keys: group, topic, partition, current (committed offset or null), target
         (new offset or null), log_start, end, delta (target - current), note
-        (no-record-at-time, clamped-to-start, clamped-to-end, no-commit or null),
+        (no-record-at-time, clamped-to-start, clamped-to-end, no-commit, no-commit-end or null),
         error (Kafka's error name or null).
         """
         return {
@@ -149,11 +108,13 @@ def plan_row(
     earliest: OffsetResult,
     latest: OffsetResult,
     by_time: OffsetResult | None = None,
+    requested: int | None = None,
 ) -> PlanRow:
     """The new offset of ``group`` on ``tp`` for ``target`` (the one place that decides it).
 
     ``earliest``/``latest`` are the partition's log start and end; ``by_time`` the
-    timestamp lookup's result for a time target.
+    timestamp lookup's result for a time target; ``requested`` the plan file's offset
+    for a ``--from-file`` target.
     """
     start = earliest.offset if earliest.error is None else None
     end = latest.offset if latest.error is None else None
@@ -189,9 +150,19 @@ def plan_row(
         if by_time.offset is None:
             return row(end, Note.NO_RECORD_AT_TIME)
         return row(by_time.offset)
-    if current is None:
+    if target.kind is TargetKind.CURRENT:
+        return row(end, Note.NO_COMMIT_END) if current is None else row(current)
+    if target.kind is TargetKind.OFFSET:
+        wanted = target.offset or 0
+    elif target.kind is TargetKind.FILE:
+        if requested is None:
+            return row(None, error="NOT_IN_PLAN_FILE")
+        wanted = requested
+    elif current is None:
         return row(None, Note.NO_COMMIT)
-    wanted = current + (target.shift or 0)
+    else:
+        wanted = current + (target.shift or 0)
+    # Kafka's checkOffsetsRange: above the end -> the end, else below the log start -> the start
     if wanted > end:
         return row(end, Note.CLAMPED_TO_END)
     if wanted < start:
@@ -248,8 +219,12 @@ def make_plan(
     partitions: Sequence[TopicPartition],
     committed: Mapping[TopicPartition, int | None],
     results: Iterable[OffsetResult],
+    requested: Mapping[TopicPartition, int] | None = None,
 ) -> Plan:
-    """Plan every partition from ListOffsets results (earliest, latest and the target's lookup)."""
+    """Plan every partition from ListOffsets results (earliest, latest and the target's lookup).
+
+    ``requested``: the plan file's offsets, for a ``--from-file`` target.
+    """
     by_key = {(r.tp, r.spec): r for r in results}
     lookup = target.lookup
     rows = []
@@ -264,6 +239,7 @@ def make_plan(
                 by_key.get((tp, OffsetSpec.earliest()), missing),
                 by_key.get((tp, OffsetSpec.latest()), missing),
                 by_key.get((tp, lookup), missing) if lookup is not None else None,
+                (requested or {}).get(tp),
             )
         )
     return Plan(group, target, tuple(rows))
@@ -274,19 +250,6 @@ def specs_for(target: Target) -> tuple[OffsetSpec, ...]:
     lookup = target.lookup
     base = (OffsetSpec.earliest(), OffsetSpec.latest())
     return (*base, lookup) if lookup is not None else base
-
-
-def export_csv(plan: Plan) -> str:
-    """The plan as ``kafka-consumer-groups --reset-offsets --from-file`` reads it.
-
-    Headerless ``topic,partition,offset`` lines (the single-group format), planned
-    rows only, sorted by topic and partition; topic names are CSV-quoted when needed.
-    """
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    for r in sorted(plan.planned, key=lambda r: (r.topic, r.partition)):
-        w.writerow([r.topic, r.partition, r.target])
-    return buf.getvalue()
 
 
 def left_out(plan: Plan) -> list[str]:

@@ -9,7 +9,7 @@ from typing import Any, cast
 import pytest
 
 from kafka_offsets_cli.errors import PartialFailure, Refused
-from kafka_offsets_cli.models.groups import GroupDescription, GroupOffsets
+from kafka_offsets_cli.models.groups import GroupDescription, GroupMembers, GroupOffsets
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.rewind.execute import execute
@@ -19,13 +19,13 @@ from kafka_offsets_cli.rewind.plan import (
     PlanRow,
     Target,
     TargetKind,
-    export_csv,
     left_out,
     make_plan,
     mismatches,
     plan_row,
     specs_for,
 )
+from kafka_offsets_cli.rewind.planfile import export_csv
 
 TP = TopicPartition("orders", 2)
 E, L = OffsetSpec.earliest(), OffsetSpec.latest()
@@ -120,7 +120,7 @@ def test_plan_totals_and_problems() -> None:
 
 
 def test_export_is_headerless_topic_partition_offset_csv() -> None:
-    text = export_csv(plan())
+    text = export_csv([plan()])
     assert text == '"a,b",0,0\nz,1,5\n'  # planned rows only; topic quoted when it has a comma
     assert list(csv.reader(io.StringIO(text))) == [["a,b", "0", "0"], ["z", "1", "5"]]
 
@@ -177,8 +177,8 @@ class CommitAnswers:
     def __init__(self, answers: dict[TopicPartition, str | None]) -> None:
         self.answers = answers
 
-    def describe_groups(self, groups: list[str]) -> dict[str, GroupDescription]:
-        return {g: GroupDescription(g, "empty", 0) for g in groups}
+    def group_members(self, groups: list[str]) -> dict[str, GroupMembers]:
+        return {g: GroupMembers(GroupDescription(g, "empty", 0)) for g in groups}
 
     def alter_group_offsets(
         self, group: str, offsets: dict[TopicPartition, int]

@@ -1,0 +1,230 @@
+"""The ``rewind`` run: pick the groups, plan, show, export; with ``--execute`` check, write the
+undo plan, commit and verify (see :mod:`.rewind_cmd` for the options)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..errors import NotFound, PartialFailure, Refused
+from ..render import rewind as r
+from ..rewind.build import build_plans
+from ..rewind.execute import active_groups, execute, preflight
+from ..rewind.members import describe_members, until_dropped
+from ..rewind.plan import COLUMNS, Note, Plan, Target, TargetKind, left_out
+from ..rewind.planfile import SEEN_SUFFIX, groups_to_apply, moved
+from .emit import records_text, show
+from .options import Format
+from .output import err_console, progress, warn
+from .rewind_files import export as write_export
+from .rewind_files import read_plan, write_undo
+
+if TYPE_CHECKING:
+    from datetime import tzinfo
+
+    from ..connection.settings import ClientSettings
+    from ..models.offsets import Isolation
+    from ..models.topics import TopicPartition
+    from ..parse.selection import Selection
+    from ..sources import RewindSource
+
+    Seen = dict[str, dict[TopicPartition, int | None]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Groups:
+    """The group options: ``-g`` names, ``--group-regex`` patterns, ``--all-groups``."""
+
+    names: list[str]
+    regexes: list[str]
+    all_groups: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunOptions:
+    """Everything else ``rewind`` was told."""
+
+    selection: Selection | None
+    isolation: Isolation
+    execute: bool
+    force: bool
+    export: str | None
+    undo_file: str | None
+    fmt: Format
+    zone: tzinfo
+    cols: list[str] | None
+    no_headers: bool
+    debug: bool
+    now: int
+
+
+def _groups(source: RewindSource, groups: Groups) -> list[str]:
+    """The groups the options name (``-g`` names need not exist: a new group starts from the plan)."""
+    if groups.all_groups:
+        found = source.group_ids()
+        if not found:
+            raise NotFound("the cluster has no consumer groups")
+        return found
+    from ..lag.collect import resolve_groups  # the same rules as lag's (Java regexes)
+
+    return resolve_groups(source, groups.names, groups.regexes)
+
+
+def run(settings: ClientSettings, groups: Groups, target: Target, opts: RunOptions) -> None:
+    """Plan (and with ``--execute`` commit) the reset; raise for a refusal or an incomplete plan."""
+    from ..kafka import KafkaClient
+
+    seen = None
+    requested = None
+    with KafkaClient(settings, debug=opts.debug) as client:
+        if target.kind is TargetKind.FILE:
+            assert target.text is not None
+            single = groups.names[0] if len(groups.names) == 1 and not groups.regexes else None
+            requested, seen = read_plan(target.text, single)
+            names = groups_to_apply(
+                list(requested), groups.names, groups.regexes, groups.all_groups, target.text
+            )
+            requested = {g: requested[g] for g in names}
+        else:
+            with progress("Finding the groups…"):
+                names = _groups(client, groups)
+        with progress(f"Planning the reset of {_who(names)}…"):
+            plans = build_plans(client, names, target, opts.selection, requested, isolation=opts.isolation)
+        _show(plans, opts)
+        _warnings(plans, opts.zone)
+        drift = _drift(plans, seen, target)
+        if opts.export:
+            write_export(
+                opts.export, plans, single=len(groups.names) == 1 and not groups.regexes, now_ms=opts.now
+            )
+            _export_gaps(plans, opts.export)
+        if not opts.execute:
+            _dry_run_notes(client, plans, drift)
+        else:
+            if drift and not opts.force:
+                raise Refused(
+                    f"the committed offsets moved since {target.text} was planned: {'; '.join(drift[:5])}"
+                    + (f" and {len(drift) - 5} more" if len(drift) > 5 else "")
+                    + "; nothing changed",
+                    hint="plan again, or add --force to apply this plan on top of what was consumed since",
+                )
+            _commit(client, plans, opts)
+    for plan in plans:
+        err_console().print(
+            r.summary(plan, opts.zone, executed=opts.execute), highlight=False, soft_wrap=True
+        )
+    if opts.execute:
+        err_console().print("Verified: the groups' committed offsets equal the plan.", highlight=False)
+        return
+    incomplete = [p for p in plans if not p.complete]
+    if incomplete:
+        what = [
+            f"{len(p.problems)} partition(s) of group {p.group!r} could not be planned"
+            for p in incomplete
+            if p.problems
+        ]
+        what += sorted({f"topic {t}: {e}" for p in incomplete for t, e in p.missing_topics})
+        if opts.export:
+            what.append(
+                f"{opts.export} holds only the {sum(len(p.planned) for p in plans)} planned offset(s)"
+            )
+        raise PartialFailure("; ".join(what))
+
+
+def _who(names: Sequence[str]) -> str:
+    return f"group {names[0]}" if len(names) == 1 else f"{len(names)} groups"
+
+
+def _drift(plans: Sequence[Plan], seen: Seen | None, target: Target) -> list[str]:
+    """With ``--from-file``: each partition whose committed offset moved since the plan was made."""
+    if target.kind is not TargetKind.FILE:
+        return []
+    if seen is None:
+        warn(
+            f"{target.text}{SEEN_SUFFIX} not found: cannot check that the groups' offsets have not moved "
+            "since the plan was made (kafka-offsets --export writes it beside the plan)"
+        )
+        return []
+    committed = {p.group: {row.tp: row.current for row in p.rows} for p in plans}
+    planned = {p.group: p.offsets() for p in plans}
+    return moved(seen, planned, committed)
+
+
+def _dry_run_notes(client: RewindSource, plans: Sequence[Plan], drift: list[str]) -> None:
+    """What --execute would meet: moved offsets and active members (who, and until when)."""
+    if drift:
+        moves = "; ".join(drift[:5])
+        warn(f"the committed offsets moved since the plan was made: {moves}; --execute would be refused")
+    active = active_groups(client, [p.group for p in plans if p.offsets()])
+    kip848 = [g for g, d in active.items() if d.protocol == "consumer" and d.description.error is None]
+    timeouts = client.group_session_timeouts(kip848) if kip848 else {}
+    for g, d in sorted(active.items()):
+        if d.description.error is not None:
+            warn(f"group {g!r} cannot be described ({d.description.error}): --execute would be refused")
+        else:
+            why = until_dropped(d, timeouts.get(g))
+            warn(f"group {g!r} has {describe_members(d)}; --execute would be refused: {why}")
+
+
+def _commit(client: RewindSource, plans: Sequence[Plan], opts: RunOptions) -> None:
+    """Preflight every group, write the undo plan, then commit group by group."""
+    with progress("Checking the groups…"):
+        preflight(client, plans)
+    undo = write_undo(plans, opts.undo_file, opts.now)
+    if undo is not None:
+        err_console().print(
+            f"Undo plan written to {undo}; to roll back: "
+            f"kafka-offsets rewind [connection] --from-file {undo} --execute",
+            highlight=False,
+            soft_wrap=True,
+        )
+    done: list[str] = []
+    for plan in plans:
+        if not plan.offsets():
+            continue
+        with progress(f"Committing {len(plan.planned)} offset(s) for group {plan.group}…"):
+            try:
+                execute(client, plan, checked=True)
+            except (Refused, PartialFailure) as e:
+                if not done:
+                    raise
+                committed = ", ".join(done)
+                raise PartialFailure(
+                    f"{e.message} (already committed: group(s) {committed}; the undo plan puts them back)"
+                ) from None
+        done.append(plan.group)
+
+
+def _export_gaps(plans: Sequence[Plan], export: str) -> None:
+    """Name, on one line, every topic and partition the exported plan file leaves out."""
+    gaps = [f"{p.group} {g}" if len(plans) > 1 else g for p in plans for g in left_out(p)]
+    if gaps:
+        warn(f"{export} leaves out what could not be planned: {', '.join(gaps)}")
+
+
+def _show(plans: Sequence[Plan], opts: RunOptions) -> None:
+    if opts.fmt is Format.table:
+        show(r.rich_table(plans, header=not opts.no_headers, columns=opts.cols))
+    else:
+        show(records_text(r.records(plans), opts.fmt, COLUMNS, opts.cols, header=not opts.no_headers))
+
+
+def _warnings(plans: Sequence[Plan], zone: tzinfo) -> None:
+    from ..parse.times import format_time
+
+    for topic, err in sorted({m for p in plans for m in p.missing_topics}):
+        warn(f"{topic}: {err}; not planned")
+    for plan in plans:
+        if not plan.rows:
+            warn(f"group {plan.group!r} has no committed offsets: nothing to plan (name topics with --topic)")
+        who = f"{plan.group} " if len(plans) > 1 else ""
+        for row in plan.rows:
+            where = f"{who}{row.topic}:{row.partition}"
+            if row.note is Note.NO_RECORD_AT_TIME:
+                when = format_time(plan.target.time_ms, zone)
+                warn(f"{where}: no record at or after {when}; using end offset {row.target}")
+            elif row.note is Note.NO_COMMIT:
+                warn(f"{where}: no committed offset to shift; not planned")
+            elif row.error is not None:
+                warn(f"{where}: {row.error}; not planned")
