@@ -4,7 +4,9 @@
 single-node KRaft cluster named ``default``, seeds the sample topics
 (``python -m dev.seed``) and runs ``kafka-offsets list`` with all four kinds of
 spec. The broker keeps running so you can try more commands; stop it with
-``python -m dev.kafka down``.
+``python -m dev.kafka down``. Running the demo again reuses the broker and seeds only what is
+missing: records you produced, offsets you rewound and topics you made stay as they are
+(``python -m dev.seed --bootstrap HOST:PORT --reset`` goes back to the seeded state).
 """
 
 from __future__ import annotations
@@ -60,7 +62,8 @@ def main() -> int:
         print(f"\n$ {shown}", flush=True)
         code = subprocess.run([*cli, *args], env=env).returncode
     print(
-        f"\nThe broker is still running at {bootstrap}.\n"
+        f"\nThe broker is still running at {bootstrap}; `make demo` again keeps your changes to it\n"
+        f"(back to the seeded data: .venv/bin/python -m dev.seed --bootstrap {bootstrap} --reset).\n"
         f"Try: export KAFKA_BOOTSTRAP_SERVERS={bootstrap}; .venv/bin/kafka-offsets --help\n"
         "Stop it with: .venv/bin/python -m dev.kafka down",
         flush=True,

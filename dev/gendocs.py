@@ -260,7 +260,8 @@ SELECTION = """\
 * --topic-partitions PATTERNS :: GetOffsetShell's syntax: comma-separated TOPIC_REGEX[:PARTITIONS] with
   PARTITIONS N, N-M (M excluded), N-, -M or empty for all. Cannot be combined with --topic or
   --partitions.
-* --exclude-internal-topics :: Leave out the topics the cluster flags as internal.
+* --exclude-internal-topics :: Leave out the topics the cluster flags as internal (liveness leaves
+  them out by default; --include-internal adds them there).
 
 Unlike kafka-get-offsets.sh, a selected topic or partition that does not exist is reported (with its
 error, and exit status 1) rather than silently dropped.
@@ -325,7 +326,8 @@ WATCH = """\
 --watch DURATION (list; lag and liveness where offered) repeats the query every DURATION until Ctrl-C,
 which ends it with exit status 0. On a terminal the table is redrawn in place with a RECORDS/S column:
 the records per second appended to each partition since the previous refresh (from the latest offsets;
-consumed records per second from committed offsets where a command shows groups). When standard output
+consumed records per second from committed offsets where a command shows groups, over the commit steps
+of the last 30 s or five refreshes, since committed offsets move in steps). When standard output
 is not a terminal, or with a machine format, one block is printed per refresh (CSV repeats its header;
 JSON gives one array per refresh, which jq reads as a stream). One connection is reused and --timeout
 applies to each refresh; a failed refresh after the first is reported and the watch goes on.
@@ -341,11 +343,11 @@ names complete from the config file.
 
 Packages install the scripts for bash (share/bash-completion/completions/kafka-offsets.bash), zsh
 (share/zsh/site-functions/_kafka-offsets) and fish (share/fish/vendor_completions.d/kafka-offsets.fish).
-By hand:
+pipx keeps them inside its own venv; kafka-offsets completion SHELL prints the same script to place by hand:
 
-  source completions/kafka-offsets.bash                  # bash, e.g. from ~/.bashrc
-  cp completions/_kafka-offsets ~/.zfunc/                # zsh, with fpath+=~/.zfunc before compinit
-  cp completions/kafka-offsets.fish ~/.config/fish/completions/
+  kafka-offsets completion bash > ~/.local/share/bash-completion/completions/kafka-offsets
+  kafka-offsets completion zsh > ~/.zfunc/_kafka-offsets     # with fpath+=~/.zfunc before compinit
+  kafka-offsets completion fish > ~/.config/fish/completions/kafka-offsets.fish
 """
 
 ENVIRONMENT = {
@@ -418,7 +420,9 @@ def _times() -> str:
     from kafka_offsets_cli.parse.times import TIME_FORMS
 
     return (
-        f"A TIME is one of: {TIME_FORMS}. A time without a zone is read in the --tz zone (UTC by default). "
+        f"A TIME is one of: {TIME_FORMS}. A time without a zone is read in the --tz zone (UTC by default); "
+        "a clock time still to come today is yesterday's. A bare number is epoch milliseconds, as for "
+        "Kafka's tools; one that looks like epoch seconds gets a warning with the form to write. "
         f"A DURATION (--timeout, --watch, thresholds) is one of: {DURATION_FORMS}."
     )
 
@@ -526,29 +530,12 @@ def man_page() -> str:
 
 # --------------------------------------------------------------------------- completions
 
-_ZSH_REGISTER = re.compile(r"^compdef (\S+) (\S+)$", re.M)
-
 
 def completion_script(shell: str) -> str:
-    """Typer's completion script for ``shell``, made to work when autoloaded (zsh)."""
-    from typer._completion_shared import get_completion_script
+    """The completion script for ``shell``: what ``kafka-offsets completion SHELL`` prints."""
+    from kafka_offsets_cli.cli.complete import completion_script as script
 
-    script = get_completion_script(prog_name=PROG, complete_var=COMPLETE_VAR, shell=shell)
-    if shell == "zsh":
-        # Typer's script registers itself with compdef, which completes nothing on the first
-        # Tab when the file is autoloaded from $fpath (site-functions); complete right away then.
-        m = _ZSH_REGISTER.search(script)
-        if m is None:
-            raise SystemExit("dev/gendocs.py: Typer's zsh script changed; update completion_script()")
-        func, prog = m.group(1), m.group(2)
-        script = (
-            script[: m.start()] + f'if [[ "${{zsh_eval_context[-1]}}" == loadautofunc ]]; then\n'
-            f'  {func} "$@"\n'
-            f"else\n"
-            f"  compdef {func} {prog}\n"
-            f"fi" + script[m.end() :]
-        )
-    return script.rstrip("\n") + "\n"
+    return script(shell)
 
 
 # --------------------------------------------------------------------------- driver

@@ -1,6 +1,9 @@
 """Demo data for kafka-offsets: ``python -m dev.seed --bootstrap HOST:PORT [--reset]``.
 
-Creates, idempotently (a topic that already holds data is left as it is):
+Creates only what is missing, so that running it again (``make demo`` twice) keeps what you did to the
+demo data meanwhile: a topic that exists is not touched, one that already holds data gets no more records,
+and a ``billing`` group that has committed offsets on ``orders`` (say, after a ``kafka-offsets rewind``)
+keeps them. It creates:
 
 ``orders``       6 partitions, CreateTime.  Timestamps spread over the last ~2 hours and deliberately out
                  of order inside each partition, so the max-timestamp offset is not latest-1.
@@ -8,7 +11,8 @@ Creates, idempotently (a topic that already holds data is left as it is):
 ``audit.empty``  2 partitions, no records.
 ``billing``      consumer group with committed offsets behind the end of every ``orders`` partition.
 
-``--reset`` deletes the topics and the group first.  A summary goes to stderr; stdout stays empty.
+``--reset`` deletes the topics and the group first (back to the seeded state).  A summary goes to stderr;
+stdout stays empty.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from confluent_kafka import KafkaError, KafkaException
+from confluent_kafka import ConsumerGroupTopicPartitions, KafkaError, KafkaException, TopicPartition
 from confluent_kafka.admin import AdminClient  # type: ignore[attr-defined]
 
 from dev.kafka_data import admin, commit_group_offsets, create_topic, produce, wait_for_leaders, watermarks
@@ -143,12 +147,45 @@ def seed_payments(bootstrap: str) -> bool:
     return True
 
 
-def seed_billing(bootstrap: str) -> dict[int, int]:
-    """Commit ``billing``'s offsets on ``orders`` (end minus BILLING_LAG); returns {partition: offset}."""
+def billing_offsets(client: AdminClient, timeout: float = 60.0) -> dict[int, int]:
+    """``billing``'s committed offsets on ``orders`` by partition ({} when it has none).
+
+    Asked again while the group coordinator is not ready (a fresh broker creating __consumer_offsets).
+    """
+    wanted = ConsumerGroupTopicPartitions(
+        GROUP, [TopicPartition(ORDERS, p) for p in range(len(ORDERS_COUNTS))]
+    )
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            answer = client.list_consumer_group_offsets([wanted], request_timeout=15)[GROUP].result()
+            return {
+                tp.partition: tp.offset
+                for tp in answer.topic_partitions
+                if tp.error is None and tp.offset >= 0
+            }
+        except KafkaException as exc:
+            err = exc.args[0]
+            if err.code() == KafkaError.GROUP_ID_NOT_FOUND:
+                return {}
+            if (not err.retriable() and "COORDINATOR" not in err.name()) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.25)
+
+
+def seed_billing(bootstrap: str, client: AdminClient) -> tuple[dict[int, int], bool]:
+    """Commit ``billing``'s offsets on ``orders`` (end minus BILLING_LAG) unless it has committed offsets.
+
+    Returns ({partition: committed offset}, whether they were committed now). Offsets the group already
+    has are the user's (a rewind tried on the demo) and stay.
+    """
+    existing = billing_offsets(client)
+    if existing:
+        return existing, False
     ends = _end_offsets(bootstrap, ORDERS, len(ORDERS_COUNTS))
     offsets = {p: max(low, high - BILLING_LAG[p]) for p, (low, high) in enumerate(ends)}
     commit_group_offsets(bootstrap, GROUP, {(ORDERS, p): o for p, o in offsets.items()})
-    return offsets
+    return offsets, True
 
 
 def reset(bootstrap: str) -> None:
@@ -181,7 +218,7 @@ def seed(bootstrap: str, *, do_reset: bool = False, replication: int | None = No
     now_ms = int(time.time() * 1000)
     orders_new = seed_orders(bootstrap, now_ms)
     payments_new = seed_payments(bootstrap)
-    committed = seed_billing(bootstrap)
+    committed, billing_new = seed_billing(bootstrap, client)
     ends = _end_offsets(bootstrap, ORDERS, len(ORDERS_COUNTS))
     _log(f"topics created: {', '.join(created) or 'none (already there)'}; replication factor {rf}")
     _log(
@@ -194,7 +231,8 @@ def seed(bootstrap: str, *, do_reset: bool = False, replication: int | None = No
     )
     _log(f"{AUDIT_EMPTY}: 2 partitions, empty")
     lag = {p: ends[p][1] - o for p, o in committed.items()}
-    _log(f"group {GROUP}: committed on {ORDERS} {committed}, lag {lag} (total {sum(lag.values())})")
+    how = "committed now" if billing_new else "its own offsets, left as they are"
+    _log(f"group {GROUP}: on {ORDERS} {committed} ({how}), lag {lag} (total {sum(lag.values())})")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

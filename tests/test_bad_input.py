@@ -56,7 +56,7 @@ def usage_error(*args: str, contains: str) -> str:
         (("-X", "foo.bar=1"), "-X foo.bar: unknown client property 'foo.bar'"),
         (("-X", "socket.timeout.ms=abc"), "-X socket.timeout.ms: invalid value 'abc' for client property"),
         (("-X", "no-equals-sign"), "-X 'no-equals-sign': expected key=value"),
-        (("-t", "orders("), "invalid topic regex 'orders(': missing ), unterminated subpattern"),
+        (("-t", "orders("), "invalid topic regex 'orders(': Unclosed group near index 7"),
         (("-t", "a{99999999999999999999}"), "invalid topic regex"),
         (("--topic-partitions", "(:1"), "invalid topic regex '('"),
         (
@@ -218,9 +218,9 @@ def test_spec_file_path_that_cannot_be_a_file_name(tmp_path: Path) -> None:
 
 def test_regex_warnings_do_not_reach_stderr() -> None:
     """Python warns "Possible nested set" for '[[' in a regex: noise, not for the user's terminal."""
-    run = run_timed("list", "-b", NOWHERE, "-t", "[[a]", "--timeout", "1s")
+    run = run_timed("list", "-b", NOWHERE, "-t", "[[a]b]", "--timeout", "1s")
     assert run.code == 3, run
-    assert_one_error_line(run.stderr, contains="no answer from 127.0.0.1:9 within 1s")
+    assert_one_error_line(run.stderr, contains="cannot connect to 127.0.0.1:9: Connection refused")
 
 
 # ----------------------------------------------------------------------------- a closed pipe

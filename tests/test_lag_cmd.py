@@ -237,8 +237,12 @@ def test_group_selection_errors(bootstrap: str) -> None:
     assert none.code == 5 and "no consumer group matched" in none.stderr
     bad = cli("lag", "-b", bootstrap, "--group-regex", "(")
     assert bad.code == 2
-    unknown = cli("lag", "-b", bootstrap, "-g", f"never-{uid()}", "-o", "json")
-    assert unknown.code == 5 and "no committed offsets" in unknown.stderr
+    never = f"never-{uid()}"
+    unknown = cli("lag", "-b", bootstrap, "-g", never, "-o", "json")
+    # a group that does not exist is not an empty group (issue 14): an error, exit 1
+    assert unknown.code == 1 and f"consumer group '{never}' does not exist" in unknown.stderr
+    recs = [(r["group"], r["state"], r["error"]) for r in unknown.json()]
+    assert recs == [(never, "error", "GROUP_ID_NOT_FOUND")]
 
 
 def test_subprocess_keeps_data_on_stdout_and_notes_on_stderr(
@@ -250,7 +254,11 @@ def test_subprocess_keeps_data_on_stdout_and_notes_on_stderr(
     assert [r["partition"] for r in run.jsonl()] == [0, 1, 2]
     assert "exact to 1 ms" in run.stderr and "exact" not in run.stdout
     down = subprocess_cli("lag", "-b", "127.0.0.1:1", "-g", group, "--timeout", "2s")
-    assert down.code == 3 and down.stdout == "" and "no answer from 127.0.0.1:1" in down.stderr
+    assert (
+        down.code == 3
+        and down.stdout == ""
+        and "cannot connect to 127.0.0.1:1: Connection refused" in down.stderr
+    )
 
 
 # ----------------------------------------------------------------------------- time lag
@@ -433,25 +441,28 @@ def test_watch_rates_match_records_produced_and_committed_between_refreshes(
     commit_group_offsets(bootstrap, group, {(topic, 0): 30, (topic, 1): 40})
 
     def between(refresh: int) -> None:
-        # after refresh 1: 50 records in on partition 0 and the group commits 40 more of them
+        # after each refresh: 50 records in on partition 0 and the group commits 40 more of them
         produce(bootstrap, topic, [(0, None, None, b"x")] * 50)
-        commit_group_offsets(bootstrap, group, {(topic, 0): 70, (topic, 1): 40})
+        commit_group_offsets(bootstrap, group, {(topic, 0): 30 + 40 * refresh, (topic, 1): 40})
 
-    bounded_watch(monkeypatch, 2, between)
+    bounded_watch(monkeypatch, 5, between)
     run = cli("lag", "-b", bootstrap, "-g", group, "--watch", "2s", "-o", "jsonl")
     assert run.code == 0, run.stderr
     recs = run.jsonl()
-    assert len(recs) == 4  # one block of 2 partitions per refresh
-    first = {r["partition"]: r for r in recs[:2]}
-    second = {r["partition"]: r for r in recs[2:]}
-    assert {p: (r["end"], r["committed"]) for p, r in first.items()} == {0: (100, 30), 1: (40, 40)}
-    assert all(r["in_per_s"] is None and r["consumed_per_s"] is None for r in first.values())
-    assert {p: (r["end"], r["committed"], r["lag"]) for p, r in second.items()} == {
-        0: (150, 70, 80),
+    assert len(recs) == 10  # one block of 2 partitions per refresh
+    blocks = [{r["partition"]: r for r in recs[i : i + 2]} for i in range(0, 10, 2)]
+    assert {p: (r["end"], r["committed"]) for p, r in blocks[0].items()} == {0: (100, 30), 1: (40, 40)}
+    assert all(r["in_per_s"] is None and r["consumed_per_s"] is None for r in blocks[0].values())
+    assert {p: (r["end"], r["committed"], r["lag"]) for p, r in blocks[4].items()} == {
+        0: (300, 190, 110),
         1: (40, 40, 0),
     }
-    # refreshes are exactly 2 s apart: 50 records in / 2 s, 40 committed / 2 s
-    assert {p: (r["in_per_s"], r["consumed_per_s"]) for p, r in second.items()} == {
-        0: (25.0, 20.0),
-        1: (0.0, 0.0),
+    # refreshes exactly 2 s apart: 50 records in / 2 s since the previous refresh; consumed over the
+    # commit steps (a step's time is the middle of its refresh gap): 70 -> 190 in 6 s, once 4 are seen
+    assert [b[0]["consumed_per_s"] for b in blocks] == [None, None, None, None, 20.0]
+    assert {
+        p: (r["in_per_s"], r["consumed_per_s"], r["consumed_window_s"]) for p, r in blocks[4].items()
+    } == {
+        0: (25.0, 20.0, 6.0),
+        1: (0.0, None, None),  # no commit step: not known yet
     }

@@ -2,6 +2,8 @@
 
 Secrets never come inline: a secret-looking property is refused; ``sasl_password_env`` and
 ``secrets_env`` name environment variables, ``command_config`` a Java client properties file.
+``profile`` names a cluster profile of the config file (``config.toml``, as ``--cluster`` takes):
+its bootstrap servers and properties are the base, which the entry's own settings override.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..connection.profiles import load_file, resolve
 from ..connection.properties import Setting, load_command_config, translate_java
 from ..connection.settings import build_settings, is_secret
 from ..errors import ConfigError, UsageError
@@ -72,7 +75,7 @@ class ClusterReader:
         if bootstrap is None and "bootstrap.servers" not in props:
             self.p.add(
                 child(path, "bootstrap_servers"),
-                "missing (or set bootstrap.servers in the command_config file)",
+                "missing (or name a profile, or set bootstrap.servers in the command_config file)",
                 node.line,
             )
             return None
@@ -89,6 +92,8 @@ class ClusterReader:
         """The bootstrap servers and the client properties, secrets resolved (later keys win)."""
         props: dict[str, Setting] = {}
         bootstrap: str | None = None
+        if "profile" in m:
+            bootstrap, props = self._profile(m["profile"], child(path, "profile"))
         if "bootstrap_servers" in m:
             bootstrap = self._bootstrap(m["bootstrap_servers"], child(path, "bootstrap_servers"))
         if "command_config" in m:
@@ -106,6 +111,19 @@ class ClusterReader:
         if "secrets_env" in m:
             props.update(self._secrets_env(m["secrets_env"], child(path, "secrets_env")))
         return bootstrap, props
+
+    def _profile(self, node: Node, path: str) -> tuple[str | None, dict[str, Setting]]:
+        """The bootstrap servers and properties of the config file's profile named at ``path``."""
+        name = self.v.string(node, path, what="a cluster profile name")
+        if name is None:
+            return None, {}
+        try:
+            profile = resolve(load_file(environ=self.env), name, self.env)
+        except (ConfigError, UsageError) as e:
+            message = str(e).replace(f"--cluster {name!r}: ", "")  # the spec's key, not the flag
+            self.p.add(path, f"{message}{f' ({e.hint})' if e.hint else ''}", node.line)
+            return None, {}
+        return profile.bootstrap_servers, dict(profile.properties)
 
     def _timeout(self, m: dict[str, Node], path: str) -> int:
         if "timeout" not in m:

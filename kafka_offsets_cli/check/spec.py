@@ -44,6 +44,7 @@ DEFAULT_KEYS = ("timeout", "task_size", "chunk_size", "exclude_internal", "histo
 DEFAULT_TASK_SIZE = 5000
 HISTORY_KEYS = ("window", "allowed_lag", "min_samples", "lookback")
 CLUSTER_KEYS = (
+    "profile",
     "bootstrap_servers",
     "command_config",
     "properties",

@@ -54,7 +54,7 @@ COMMANDS: dict[str, CommandEntry] = {
     ),
     "rewind": CommandEntry(
         "rewind_cmd",
-        "Reset a group's offsets to a time, earliest, latest or by a shift (dry run by default).",
+        "Reset groups' offsets to a time, an offset, a shift or a plan file (dry run by default).",
     ),
     "check": CommandEntry(
         "check_cmd",
@@ -63,6 +63,10 @@ COMMANDS: dict[str, CommandEntry] = {
     "config": CommandEntry(
         "config_cmd",
         "The config file of cluster profiles and the effective client settings (secrets masked).",
+    ),
+    "completion": CommandEntry(
+        "completion_cmd",
+        "Print the shell completion script for bash, zsh or fish.",
     ),
 }
 
@@ -79,8 +83,29 @@ def load_command(name: str) -> Any:
     module = importlib.import_module(f"{__package__}.{COMMANDS[name].module}")
     holder = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
     module.register(holder)
-    return typer.main.get_group(holder).commands[name]
+    cmd = typer.main.get_group(holder).commands[name]
+    cmd.help, cmd.epilog = verbatim_blocks(cmd.help), verbatim_blocks(cmd.epilog)
+    return cmd
 
+
+def verbatim_blocks(text: str | None) -> str | None:
+    """``text`` with every indented paragraph (an example command line) marked to print as written.
+
+    click re-flows help paragraphs to the terminal's width, which broke example commands over
+    two lines where a copy-paste runs half of one; a paragraph after a ``\\b`` line is kept as is.
+    """
+    if not text:
+        return text
+    out = []
+    for block in text.split("\n\n"):
+        lines = [line for line in block.split("\n") if line.strip()]
+        indented = bool(lines) and lines[0].strip() != "\b" and all(line[:1].isspace() for line in lines)
+        out.append(f"\b\n{block.lstrip(chr(10))}" if indented else block)
+    return "\n\n".join(out)
+
+
+#: The root's flags that may also follow the command name (``kafka-offsets list --debug``).
+ROOT_FLAGS = frozenset({"--debug", "-V", "--version"})
 
 #: ``ctx.meta`` key set while the root group only lists its commands (help, completion of names).
 _NAMES_ONLY = f"{__name__}.names_only"
@@ -153,6 +178,34 @@ class LazyGroup(TyperGroup):
         kwargs["standalone_mode"] = False
         sys.exit(run_standalone(lambda: super(LazyGroup, self).main(*args, **kwargs), _parser_errors()))
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse the root's options, also taken after the command name (:data:`ROOT_FLAGS`)."""
+        if not ctx.resilient_parsing:
+            args = self._hoist_root_flags(ctx, args)
+        return list(super().parse_args(ctx, args))
+
+    def _hoist_root_flags(self, ctx: Any, args: list[str]) -> list[str]:
+        """``args`` with the root's flags that follow the command name moved before it.
+
+        ``kafka-offsets list --debug …`` is ``kafka-offsets --debug list …``, as users type them
+        while editing a command line; a flag the command has itself (``list --version``, Kafka's
+        tool's) stays the command's, and nothing after ``--`` moves.
+        """
+        at = next((i for i, a in enumerate(args) if not a.startswith("-")), None)
+        if at is None or at + 1 >= len(args) or args[at] not in COMMANDS:
+            return args
+        tail = args[at + 1 :]
+        end = tail.index("--") if "--" in tail else len(tail)
+        wanted = [a for a in tail[:end] if a in ROOT_FLAGS]
+        if not wanted:
+            return args
+        own = {o for p in getattr(self.get_command(ctx, args[at]), "params", ()) for o in p.opts}
+        moved = [a for a in wanted if a not in own]
+        if not moved:
+            return args
+        kept = [a for a in tail[:end] if a not in moved]
+        return [*args[:at], *moved, args[at], *kept, *tail[end:]]
+
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         """The subcommand ``args`` name; a mistyped name is told the close ones (``Did you mean 'list'?``).
 
@@ -208,6 +261,6 @@ def main(
 
 
 def is_debug(ctx: typer.Context) -> bool:
-    """Whether ``--debug`` was given before the command."""
+    """Whether ``--debug`` was given (before the command name or after it)."""
     obj = ctx.find_root().obj or {}
     return bool(obj.get("debug"))

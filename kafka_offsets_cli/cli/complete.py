@@ -1,5 +1,8 @@
 """Live shell completion of topic, group and cluster-profile names.
 
+``kafka-offsets completion bash|zsh|fish`` (:mod:`.completion_cmd`) prints the script that calls them
+(:func:`completion_script`, the very text of the files in ``completions/``).
+
 Typer calls these while the shell completes a word: they read the connection
 options already typed (``-b``/``--bootstrap-server``/``--broker-list``,
 ``--cluster``, ``--command-config``, ``-X``, as click parsed them into the
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from collections.abc import Callable, Sequence
 from contextlib import redirect_stderr
 from typing import Any
@@ -111,3 +115,35 @@ def complete_clusters(ctx: typer.Context, args: list[str], incomplete: str) -> l
         return [n for n in load_file().names() if n.startswith(incomplete)]
     except Exception:  # a completion is silent on every failure
         return []
+
+
+# --------------------------------------------------------------------------- the scripts
+
+PROG = "kafka-offsets"
+
+#: The variable the scripts set when they call ``kafka-offsets`` back for candidates.
+COMPLETE_VAR = "_KAFKA_OFFSETS_COMPLETE"
+
+_ZSH_REGISTER = re.compile(r"^compdef (\S+) (\S+)$", re.M)
+
+
+def completion_script(shell: str) -> str:
+    """Typer's completion script for ``shell``, made to work when autoloaded (zsh)."""
+    from typer._completion_shared import get_completion_script
+
+    script = get_completion_script(prog_name=PROG, complete_var=COMPLETE_VAR, shell=shell)
+    if shell == "zsh":
+        # Typer's script registers itself with compdef, which completes nothing on the first
+        # Tab when the file is autoloaded from $fpath (site-functions); complete right away then.
+        m = _ZSH_REGISTER.search(script)
+        if m is None:  # pragma: no cover - a typer upgrade; tests/test_docs.py notices
+            raise RuntimeError("Typer's zsh completion script changed; update completion_script()")
+        func, prog = m.group(1), m.group(2)
+        script = (
+            script[: m.start()] + f'if [[ "${{zsh_eval_context[-1]}}" == loadautofunc ]]; then\n'
+            f'  {func} "$@"\n'
+            f"else\n"
+            f"  compdef {func} {prog}\n"
+            f"fi" + script[m.end() :]
+        )
+    return script.rstrip("\n") + "\n"

@@ -66,6 +66,8 @@ def block_text(out: Any, fmt: Format) -> str:
         return out + ("\n" if fmt in (Format.plain, Format.csv) else "")
     from rich.console import Console
 
+    from .watch import block_stamp  # a table's block says when it was taken (a log of blocks)
+
     buf = io.StringIO()
     Console(file=buf, no_color=True, width=10_000, soft_wrap=True, highlight=False).print(out)
-    return buf.getvalue() + "\n"
+    return block_stamp() + buf.getvalue() + "\n"

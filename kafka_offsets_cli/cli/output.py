@@ -37,8 +37,21 @@ def no_color() -> bool:
     return bool(os.environ.get("NO_COLOR"))
 
 
+_wide_tables = False
+
+
+def set_wide_tables(on: bool) -> None:
+    """``-o wide``: tables are drawn with every column in full, wider than the terminal if need be."""
+    global _wide_tables
+    _wide_tables = on
+
+
 def data_console() -> Console:
-    """A console on stdout: styled only on a TTY without NO_COLOR."""
+    """A console on stdout: styled only on a TTY without NO_COLOR.
+
+    A table fits the terminal's width (render/fit.py); off a terminal, and with
+    ``-o wide``, the width is unlimited, so every column is shown in full.
+    """
     from rich.console import Console
 
     tty = stdout_is_tty()
@@ -48,7 +61,7 @@ def data_console() -> Console:
         no_color=no_color() or not tty,
         highlight=False,
         soft_wrap=not tty,
-        width=None if tty else 10_000,
+        width=None if tty and not _wide_tables else 10_000,
     )
 
 
@@ -57,7 +70,15 @@ def err_console() -> Console:
     from rich.console import Console
 
     tty = stderr_is_tty()
-    return Console(stderr=True, force_terminal=tty, no_color=no_color() or not tty, highlight=False)
+    # off a terminal (a log, a pipe) a line is never wrapped: rich would break it at 80 columns
+    return Console(
+        stderr=True,
+        force_terminal=tty,
+        no_color=no_color() or not tty,
+        highlight=False,
+        soft_wrap=not tty,
+        width=None if tty else 10_000,
+    )
 
 
 def write(text: str) -> None:
@@ -67,8 +88,12 @@ def write(text: str) -> None:
 
 
 def print_renderable(renderable: Any) -> None:
-    """Print a rich renderable (table) to stdout."""
-    data_console().print(renderable)
+    """Print a rich renderable (table) to stdout.
+
+    A table fits the terminal (render/fit.py); one that cannot (``--columns`` chose too
+    much) is not cropped: the terminal wraps its lines, no name or number is cut.
+    """
+    data_console().print(renderable, crop=False)
 
 
 def warn(message: str) -> None:

@@ -10,11 +10,15 @@ budget per refresh):
   offsets, for records/s consumed);
 * ``live(S, Rates) -> renderable``: the view redrawn in place on a terminal;
 * ``block(S, Rates) -> str``: the text printed once per refresh when stdout is
-  not a terminal (a pipe or file gets one block per refresh).
+  not a terminal (a pipe or file gets one block per refresh); a table block starts
+  with :func:`block_stamp`, the time it was taken, so that a log of blocks tells when.
 
-Rates are the offset deltas between two refreshes divided by the seconds
+Records/s in are the offset deltas between two refreshes divided by the seconds
 between them; a row seen for the first time, or whose offset went backwards
-(a recreated topic, a rewound group), has no rate. Ctrl-C ends the loop
+(a recreated topic, a rewound group), has no rate. Records/s consumed come from
+committed offsets, which move in commit steps (auto-commit: every 5 s), so they are
+measured over the steps of a window of refreshes instead
+(:class:`~kafka_offsets_cli.lag.rates.CommitRates`). Ctrl-C ends the loop
 normally (exit status 0). A cluster error on a later refresh is shown and the
 loop carries on; on the first refresh it ends the command as usual.
 """
@@ -23,11 +27,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
 from ..errors import KafkaOffsetsError, UsageError, interrupted
+from ..lag.rates import CommitRate, CommitRates, window_for
 from ..parse.durations import format_duration, parse_duration
 from . import output  # called as output.stdout_is_tty(): tests patch it there
 from .output import data_console, err_console, write
@@ -60,6 +65,8 @@ class Rates(Generic[K]):
     records_consumed: Mapping[K, float | None] = field(default_factory=dict)
     seconds: float | None = None
     refresh: int = 1
+    #: seconds of commit steps each consumed rate spans (``None``: no rate yet)
+    consumed_window: Mapping[K, float | None] = field(default_factory=dict)
 
     def in_rate(self, key: K) -> float | None:
         """Records/s appended to the row's partition."""
@@ -95,6 +102,15 @@ def rates_between(
     )
 
 
+def with_commit_rates(rates: Rates[K], consumed: Mapping[K, CommitRate | None]) -> Rates[K]:
+    """``rates`` with records/s consumed from :class:`~kafka_offsets_cli.lag.rates.CommitRates`."""
+    return replace(
+        rates,
+        records_consumed={k: None if r is None else r.per_s for k, r in consumed.items()},
+        consumed_window={k: None if r is None else r.window_s for k, r in consumed.items()},
+    )
+
+
 def parse_interval(text: str) -> float:
     """``--watch`` DURATION in seconds (``5s``, ``1m``, ``500ms``); a UsageError unless positive."""
     try:
@@ -104,6 +120,16 @@ def parse_interval(text: str) -> float:
     if ms <= 0:
         raise UsageError(f"--watch {text!r}: must be positive")
     return ms / 1000
+
+
+def block_stamp(now: datetime | None = None) -> str:
+    """The line that starts a table block written off a terminal: ``# 2026-11-24T14:03:07+01:00``.
+
+    Local time with its offset, as the status line on a terminal, plus the date a log needs.
+    Machine formats (json, jsonl, csv, plain) get no such line: their readers parse every line.
+    """
+    when = (now or datetime.now()).astimezone()
+    return f"# {when.isoformat(timespec='seconds')}\n"
 
 
 def _status(interval: float, refresh: int, error: str | None) -> Any:
@@ -140,6 +166,7 @@ def run_watch(
     prev_t = 0.0
     last: S | None = None
     last_rates: Rates[K] = Rates()
+    commits: CommitRates[K] = CommitRates(window_for(interval))
     refresh = 0
     display: Any = None
     try:
@@ -163,6 +190,7 @@ def run_watch(
                 now = clock()
                 cur = counters(snap)
                 last_rates = rates_between(prev, cur, now - prev_t if prev is not None else None, refresh)
+                last_rates = with_commit_rates(last_rates, commits.observe(now, cur.consumed))
                 prev, prev_t, last = cur, now, snap
             if display is not None:
                 from rich.console import Group
@@ -170,7 +198,13 @@ def run_watch(
                 assert last is not None
                 display.update(Group(_status(interval, refresh, error), live(last, last_rates)), refresh=True)
             elif error is not None:
-                err_console().print(f"[yellow]kafka-offsets: warning:[/] refresh {refresh} failed: {error}")
+                from rich.markup import escape
+
+                when = block_stamp().strip("# \n")  # a log of refreshes says when each failed
+                err_console().print(
+                    f"[yellow]kafka-offsets: warning:[/] {when}: refresh {refresh} failed: {escape(error)}",
+                    soft_wrap=True,
+                )
             else:
                 assert last is not None
                 write(block(last, last_rates))

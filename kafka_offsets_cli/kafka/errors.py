@@ -168,6 +168,60 @@ def cluster_unreachable(
     )
 
 
+#: A broker connection that failed before it was up, as librdkafka's FAIL log lines and error
+#: reports word it: "[thrd:...]: HOST:PORT/bootstrap: DETAIL (after 0ms in state CONNECT)".
+_CONNECT_FAILED = re.compile(
+    r"^(?:\[thrd:[^\]]*\]: )?(?P<broker>\S+?)/(?P<id>\w+): (?P<detail>.*?)"
+    r"\s*\(after \d+ms in state (?P<state>\w+)[^)]*\)\s*$"
+)
+
+#: States of a broker connection that is up: a failure there is a broken connection, not a failed connect.
+_UP_STATES = frozenset({"UP", "UPDATE"})
+
+#: Why a connection to a plaintext client was closed unanswered, as users need to read it.
+_CLOSED_UNANSWERED = "the server closed the connection without answering (a TLS or SASL listener? not Kafka?)"
+
+
+def connect_failed(text: str) -> tuple[str, str] | None:
+    """``(broker, cause)`` when librdkafka's message ``text`` says a connection failed before it was up.
+
+    ``broker`` is ``host:port`` (``host:port (broker 1)`` for a broker the cluster named);
+    ``cause`` is one short phrase: ``Connection refused``, ``host name not found (...)``,
+    a connection closed unanswered. Timeouts are not failures here: a slow or frozen broker
+    is given ``--timeout``. ``None`` for every other message.
+    """
+    m = _CONNECT_FAILED.match(text.strip())
+    if m is None or m.group("state") in _UP_STATES or "timed out" in m.group("detail").lower():
+        return None
+    broker = (
+        m.group("broker") if m.group("id") == "bootstrap" else f"{m.group('broker')} (broker {m.group('id')})"
+    )
+    detail = m.group("detail")
+    if r := re.match(r"Connect to \S+ failed: (.+)", detail):
+        detail = r.group(1)
+    elif r := re.match(r"Failed to resolve '[^']*': (.+)", detail):
+        detail = f"host name not found ({r.group(1)})"
+    elif m.group("state") == "APIVERSION_QUERY" and detail.startswith("Disconnected"):
+        detail = _CLOSED_UNANSWERED
+    return broker, detail
+
+
+def connect_failure(
+    causes: Mapping[str, str], settings: ClientSettings, redact: Redact
+) -> ClusterUnreachable:
+    """No broker could be connected to: each one's ``causes`` (from :func:`connect_failed`) in one line."""
+    if len(causes) == 1:
+        ((broker, cause),) = causes.items()
+        message = f"cannot connect to {broker}: {cause}"
+    else:
+        message = "cannot connect to any broker: " + "; ".join(f"{b}: {c}" for b, c in causes.items())
+    if any(c == _CLOSED_UNANSWERED for c in causes.values()):
+        hint = "check --bootstrap-server and security.protocol (--command-config, -X security.protocol=SSL)"
+    else:
+        hint = f"check --bootstrap-server ({settings.bootstrap_servers}) and the network"
+    return ClusterUnreachable(redact(message), hint=redact(hint))
+
+
 def _short(text: str) -> str:
     return text.splitlines()[0][:400] if text else ""
 

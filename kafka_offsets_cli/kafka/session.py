@@ -25,6 +25,8 @@ from .errors import (
     auth_failure,
     cluster_unreachable,
     config_error,
+    connect_failed,
+    connect_failure,
     error_name,
     require_utf8_settings,
 )
@@ -35,6 +37,13 @@ _T = TypeVar("_T")
 #: How often a wait on librdkafka polls for error callbacks (authentication failures).
 _POLL_S = 0.1
 
+#: Once librdkafka reports every broker down before anything answered, how long the tool still
+#: waits for one to come up. A broker refusing connections, a host name not found or a TLS listener
+#: spoken to in plaintext fails every attempt (one a second) and ends the run after this, with the
+#: cause; --timeout is for slow clusters, not dead addresses. At most half of --timeout, so that a
+#: short --timeout still ends with the cause rather than "no answer".
+CONNECT_GRACE_S = 2.0
+
 
 class Session:
     """An admin client for one cluster, with the tool's timeout and error rules."""
@@ -43,7 +52,14 @@ class Session:
         self.settings = settings
         self._reports: list[KafkaError] = []
         self._lock = threading.Lock()
+        #: whether any request was ever answered (then a broker going down is not a dead address)
+        self._answered = False
+        #: when librdkafka first reported every broker down
+        self._all_down_at: float | None = None
+        #: the latest failed connection to each broker: (monotonic time, cause)
+        self._connect_failures: dict[str, tuple[float, str]] = {}
         conf = admin_config(settings, self.on_error, debug=debug)
+        conf["logger"] = _FailureLog(self)
         require_utf8_settings(conf)
         self._conf = conf
         self._secrets = mask_secrets_in_logs(conf)
@@ -77,7 +93,33 @@ class Session:
         """librdkafka's ``error_cb``: keep the report (authentication failures arrive only here)."""
         with self._lock:
             self._reports.append(err)
+            if err.code() == KafkaError._ALL_BROKERS_DOWN and self._all_down_at is None:
+                self._all_down_at = time.monotonic()
+        self.note_failure(err.str())
         rdlog.debug("client error: %s", self.redact(str(err)))
+
+    def note_failure(self, message: str) -> None:
+        """Keep a failed connection that librdkafka's ``message`` (a report or a log line) tells of."""
+        failed = connect_failed(message)
+        if failed is not None:
+            with self._lock:
+                self._connect_failures[failed[0]] = (time.monotonic(), failed[1])
+
+    def connect_failure(self) -> ClusterUnreachable | None:
+        """Every broker failed to connect, nothing ever answered, and none came up within the grace.
+
+        Only failures seen within the last :data:`CONNECT_GRACE_S` count: a broker that stopped
+        failing may be up, its answer on the way.
+        """
+        now = time.monotonic()
+        grace = min(CONNECT_GRACE_S, self.deadline.seconds / 2)
+        with self._lock:
+            if self._answered or self._all_down_at is None or now - self._all_down_at < grace:
+                return None
+            causes = {b: c for b, (t, c) in self._connect_failures.items() if now - t < CONNECT_GRACE_S}
+        if not causes:
+            return None
+        return connect_failure(dict(sorted(causes.items())), self.settings, self.redact)
 
     def redact(self, text: str) -> str:
         """``text`` with the client's secrets masked."""
@@ -133,14 +175,16 @@ class Session:
         deadline = time.monotonic() + answer_wait(request_timeout)
         while True:
             try:
-                return f.result(timeout=min(_POLL_S, max(0.0, deadline - time.monotonic())))
+                answer = f.result(timeout=min(_POLL_S, max(0.0, deadline - time.monotonic())))
+                self._answered = True
+                return answer
             except FutureTimeout:
                 if time.monotonic() >= deadline:
                     raise
             admin = self.admin
             if admin is not None:
                 admin.poll(0)
-            failure = self.auth_failure()
+            failure = self.auth_failure() or self.connect_failure()
             if failure is not None:
                 raise failure
 
@@ -181,6 +225,22 @@ class Session:
         self.admin = None
         if admin is not None:
             admin.poll(0)  # deliver pending log lines (--debug) and error callbacks
+
+
+class _FailureLog:
+    """librdkafka's ``logger``: passes every line to the tool's log and keeps failed connections.
+
+    A plaintext client closed on by a TLS listener is told only in a log line, never to ``error_cb``.
+    """
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    def log(self, level: int, fmt: str, *args: Any) -> None:
+        """``logging.Logger.log`` as confluent-kafka calls it: ``("%s [%s] %s", FACILITY, NAME, TEXT)``."""
+        if len(args) == 3 and args[0] == "FAIL":
+            self._session.note_failure(str(args[2]))
+        rdlog.log(level, fmt, *args)
 
 
 def _in_thread(fn: Callable[..., _T], **kwargs: Any) -> Future[_T]:

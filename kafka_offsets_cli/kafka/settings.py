@@ -46,7 +46,8 @@ ErrorCallback = Callable[[Any], None]
 def admin_config(settings: ClientSettings, on_error: ErrorCallback, *, debug: bool) -> dict[str, Any]:
     """The admin client's configuration: the user's settings plus the tool's defaults and callbacks."""
     conf: dict[str, Any] = dict(settings.librdkafka_config())
-    conf.setdefault("socket.connection.setup.timeout.ms", str(min(settings.timeout_ms, 30_000)))
+    # librdkafka refuses a setup timeout below 1 s (a --timeout of 500ms failed as a config error)
+    conf.setdefault("socket.connection.setup.timeout.ms", str(max(1000, min(settings.timeout_ms, 30_000))))
     # a metadata request for a topic by name must never create it (the admin client's default is true)
     conf.setdefault("allow.auto.create.topics", "false")
     conf.setdefault("reconnect.backoff.ms", RECONNECT_BACKOFF_MS)

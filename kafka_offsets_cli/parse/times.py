@@ -12,10 +12,12 @@ import functools
 import os
 import re
 import time
+from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone, tzinfo
 
 from ..errors import UsageError
 from .durations import BARE_NUMBER, DURATION, MAX_MS, duration_or_reason
+from .time_words import did_you_mean, word_time_or_reason
 
 __all__ = [
     "TIME_FORMS",
@@ -28,8 +30,9 @@ __all__ = [
 
 #: Accepted forms of a time, for error messages.
 TIME_FORMS = (
-    "epoch ms (1763704800000), ISO-8601 (2026-11-21T06:00:00Z, 2026-11-21 06:00+01:00, "
-    "2026-11-21 06:00, 2026-11-21), or relative (now, now-6h, 6h ago, 6 hours ago, -30m, 2d)"
+    "epoch ms (1763704800000), epoch seconds (1763704800s, @1763704800), ISO-8601 (2026-11-21T06:00:00Z, "
+    "2026-11-21 06:00+01:00, 2026-11-21 06:00, 2026-11-21), today, yesterday, a clock time (03:30, "
+    "yesterday 03:30), or relative (now, now-6h, 6h ago, 6 hours ago, -30m, 2d)"
 )
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -199,7 +202,7 @@ def _relative(now: int, ago_ms: int | str, sign: int = -1) -> int | str:
     return now + sign * ago_ms
 
 
-def _time_or_reason(text: str, now: int, tz: tzinfo) -> int | str:
+def _time_or_reason(text: str, now: int, tz: tzinfo, words: Sequence[str] = ()) -> int | str:
     """Epoch ms for ``text``, or why it is not a time (internal; see :func:`parse_time`)."""
     s = text.strip().lower()
     if not s:
@@ -207,8 +210,8 @@ def _time_or_reason(text: str, now: int, tz: tzinfo) -> int | str:
     if len(s) > 200:
         return "too long"
     result: int | str
-    if s.isascii() and s.isdigit():
-        result = int(s) if len(s) <= 19 else "too large"
+    if s.isascii() and s.lstrip("+").isdigit() and s.count("+") <= 1:  # Java's Long.parseLong takes "+N"
+        result = int(s) if len(s.lstrip("+")) <= 19 else "too large"
     elif s.startswith("now"):
         rest = s[3:].strip()
         if not rest:
@@ -226,10 +229,12 @@ def _time_or_reason(text: str, now: int, tz: tzinfo) -> int | str:
         result = _relative(now, duration_or_reason(rest) if rest[:1] != "+" else "not a duration")
     elif m := _ISO.fullmatch(s):
         result = _iso_or_reason(m, tz)
+    elif (word := word_time_or_reason(s, now, tz)) is not None:
+        result = word
     elif DURATION.fullmatch(s):
         result = _relative(now, duration_or_reason(s))
     else:
-        return "not recognised"
+        return "not recognised" + did_you_mean(s, words)
     if isinstance(result, str):
         return result
     if result < 0:
@@ -246,12 +251,17 @@ def parse_time(
     tz: tzinfo,
     what: str = "time",
     accepted: str = TIME_FORMS,
+    words: Sequence[str] = (),
 ) -> int:
     """Parse a point in time to epoch milliseconds.
 
     Accepted (case-insensitive, surrounding whitespace ignored):
 
-    * a non-negative integer: epoch milliseconds;
+    * a non-negative integer: epoch milliseconds (Kafka's unit; a number that looks like epoch
+      seconds is still milliseconds, :func:`~.time_words.time_notes` says so);
+    * epoch seconds: ``1795490000s`` (ten digits or more), ``@1795490000``;
+    * ``today``, ``yesterday`` (midnight in ``tz``); a clock time ``03:30``, ``03:30:15``
+      (today in ``tz``, or yesterday when today's is still to come); ``yesterday 03:30``;
     * ISO-8601: ``2026-11-21T06:00:00Z``, ``2026-11-21T06:00:00.123+01:00``,
       ``2026-11-21 06:00+01:00``, ``2026-11-21 06:00``, ``2026-11-21`` (midnight);
       offsets ``Z``, ``±HH``, ``±HHMM``, ``±HH:MM`` (``±HH:MM:SS`` too); a time
@@ -263,9 +273,10 @@ def parse_time(
     A result before the epoch or beyond a Java ``long`` is rejected: negative
     values are Kafka's codes (see :mod:`kafka_offsets_cli.parse.specs`), never times.
     Anything else raises :class:`UsageError` naming the value and, via
-    ``what``/``accepted`` (for callers that accept more than times), the forms.
+    ``what``/``accepted`` (for callers that accept more than times), the forms; a misspelled
+    word is told the one it is close to, among the time words and the caller's ``words``.
     """
-    result = _time_or_reason(text, now_ms, tz)
+    result = _time_or_reason(text, now_ms, tz, words)
     if isinstance(result, str):
         raise UsageError(f"invalid {what} {text!r}: {result}; expected {accepted}")
     return result

@@ -238,7 +238,7 @@ def test_every_problem_is_reported_in_line_order() -> None:
         "or a bare number of seconds (line 4)",
         "checks[1].warn_lag: expected an integer >= 0, got -1 (line 5)",
         "checks[2].cluster: unknown cluster 'c2' (defined: c1) (line 6)",
-        "checks[2].groups[0]: invalid regular expression '(': missing ), unterminated subpattern at position 0 (line 6)",
+        "checks[2].groups[0]: invalid regular expression '(': Unclosed group near index 1 (line 6)",
     ]
 
 
@@ -264,7 +264,7 @@ def test_cluster_problems() -> None:
     """
     ps = problems(text)
     assert ps == [
-        "clusters.a.bootstrap_servers: missing (or set bootstrap.servers in the command_config file) (line 2)",
+        "clusters.a.bootstrap_servers: missing (or name a profile, or set bootstrap.servers in the command_config file) (line 2)",
         "clusters.b.bootstrap_servers: bootstrap server 'nohost': expected HOST:PORT (line 3)",
         "clusters.c: expected a mapping (with bootstrap_servers), got string 'h:1' (line 4)",
         "clusters.d.timeout: must be positive (line 5)",

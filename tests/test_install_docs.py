@@ -1,0 +1,203 @@
+"""Install as documented: the README's install commands, ``completion``, ``check --example``, and
+spec-file clusters that name a profile of the config file.
+
+The slow test builds the wheel, installs it in a fresh venv (its dependencies borrowed from this
+one) and runs the installed command, as ``pipx install ./kafka_offsets-*.whl`` would.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from dev.kafka_data import create_topic, produce
+from kafka_offsets_cli import __version__
+from kafka_offsets_cli.check.load import parse_spec_text
+from kafka_offsets_cli.errors import SpecFileError
+from tests.availability import unavailable
+from tests.cli_runner import subprocess_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "kafka_offsets_cli" / "examples" / "check-spec.example.yaml"
+COMPLETIONS = {
+    "bash": "completions/kafka-offsets.bash",
+    "zsh": "completions/_kafka-offsets",
+    "fish": "completions/kafka-offsets.fish",
+}
+
+
+@pytest.mark.parametrize("shell", sorted(COMPLETIONS))
+def test_completion_prints_the_committed_script(shell: str) -> None:
+    run = subprocess_cli("completion", shell)
+    assert run.code == 0, run.stderr
+    assert run.stdout == (ROOT / COMPLETIONS[shell]).read_text(encoding="utf-8")
+
+
+def test_completion_of_an_unknown_shell_is_a_usage_error() -> None:
+    run = subprocess_cli("completion", "tcsh")
+    assert run.code == 2 and run.stdout == ""
+    assert "'tcsh' is not one of 'bash', 'zsh', 'fish'" in run.stderr
+
+
+def test_check_example_prints_the_documented_spec_which_validates(tmp_path: Path) -> None:
+    run = subprocess_cli("check", "--example")
+    assert run.code == 0, run.stderr
+    assert run.stdout == EXAMPLE.read_text(encoding="utf-8")
+    fleet = tmp_path / "fleet.yaml"
+    fleet.write_text(run.stdout)
+    ok = subprocess_cli("check", str(fleet), "--validate", env={"KAFKA_DR_PASSWORD": "x"})
+    assert ok.code == 0, ok.stderr
+    assert "valid: 4 check(s)" in ok.stderr
+
+
+def readme_blocks(section: str) -> str:
+    """The shell code blocks of the README section titled ``section``."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    body = text.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
+    return "\n".join(re.findall(r"```sh\n(.*?)```", body, re.S))
+
+
+def test_readme_installs_from_the_checkout_never_from_an_index() -> None:
+    install = readme_blocks("Installing")
+    assert "pipx install .  " in install and "pipx install '.[spark]'" in install
+    everywhere = (ROOT / "README.md").read_text(encoding="utf-8")
+    # not on a package index: an install by the bare name fails
+    assert not re.search(r"pip[x]? install '?kafka-offsets", everywhere)
+    for shell in COMPLETIONS:  # and completion with pipx is the completion command
+        assert f"kafka-offsets completion {shell} > " in install
+
+
+# ----------------------------------------------------------------------------- spec clusters by profile
+
+
+def profiles(tmp_path: Path, bootstrap: str) -> dict[str, str]:
+    """A config file with profile ``dev`` (and ``KAFKA_OFFSETS_CONFIG`` naming it)."""
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'[clusters.dev]\nbootstrap_servers = "{bootstrap}"\n'
+        '[clusters.dev.properties]\n"client.id" = "from-profile"\n"socket.timeout.ms" = "20000"\n'
+    )
+    return {"KAFKA_OFFSETS_CONFIG": str(config)}
+
+
+def test_a_spec_cluster_takes_a_profile_and_overrides_it(tmp_path: Path) -> None:
+    env = profiles(tmp_path, "k1:9092")
+    spec = parse_spec_text(
+        "clusters:\n"
+        "  a: {profile: dev}\n"
+        "  b: {profile: dev, bootstrap_servers: 'k2:9092', timeout: 5s, properties: {client.id: mine}}\n"
+        "checks: [{name: x, type: liveness, clusters: [a, b], topics: [t], warn: 1m, crit: 2m}]\n",
+        source="s.yaml",
+        base_dir=tmp_path,
+        environ=env,
+    )
+    a, b = spec.clusters["a"].settings, spec.clusters["b"].settings
+    assert a.bootstrap_servers == "k1:9092" and b.bootstrap_servers == "k2:9092"
+    assert a.librdkafka_config()["client.id"] == "from-profile"
+    assert b.librdkafka_config()["client.id"] == "mine"  # the entry's own settings win
+    assert b.librdkafka_config()["socket.timeout.ms"] == "20000"  # the rest is the profile's
+    assert b.timeout_ms == 5000
+
+
+def test_an_unknown_profile_is_a_problem_with_its_line(tmp_path: Path) -> None:
+    env = profiles(tmp_path, "k1:9092")
+    with pytest.raises(SpecFileError) as info:
+        parse_spec_text(
+            "clusters:\n  a: {profile: nope}\n"
+            "checks: [{name: x, type: liveness, cluster: a, topics: [t], warn: 1m, crit: 2m}]\n",
+            source="s.yaml",
+            base_dir=tmp_path,
+            environ=env,
+        )
+    assert info.value.problems == [
+        f"clusters.a.profile: no such cluster profile in {tmp_path / 'config.toml'} (profiles: dev) (line 2)"
+    ]
+
+
+@pytest.mark.spark
+def test_check_runs_on_a_cluster_named_by_profile(bootstrap: str, tmp_path: Path) -> None:
+    topic = f"prof-{uuid.uuid4().hex[:6]}"
+    create_topic(bootstrap, topic, 2)
+    now = int(time.time() * 1000)
+    produce(bootstrap, topic, [(p, now, None, b"x") for p in range(2)])
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "clusters: {k: {profile: dev}}\n"
+        f"checks: [{{name: alive, type: liveness, cluster: k, topics: [{topic}], warn: 1h, crit: 2h}}]\n"
+    )
+    run = subprocess_cli(
+        "check",
+        str(spec),
+        "-o",
+        "json",
+        "--master",
+        "local[1]",
+        env=profiles(tmp_path, bootstrap),
+        timeout=300,
+    )
+    if run.code == 3 and "Spark" in run.stderr:
+        unavailable(f"Spark could not start: {run.stderr[-500:]}")
+    assert run.code == 0, run.stderr
+    doc = run.json()
+    assert doc["status"] == "OK"
+    rows = {(r["cluster"], r["topic"], r["partition"]): r["offset"] for r in doc["partitions"]}
+    assert rows == {("k", topic, 0): 0, ("k", topic, 1): 0}
+
+
+# ----------------------------------------------------------------------------- a built wheel, installed
+
+
+@pytest.mark.slow
+def test_the_built_wheel_installs_and_prints_its_own_completions(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    ignore = shutil.ignore_patterns(
+        ".venv", ".git", "target", ".state", "__pycache__", "*.egg-info", "build", "dist", ".*_cache"
+    )
+    shutil.copytree(ROOT, src, ignore=ignore)
+    built = subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--outdir", str(tmp_path / "dist"), str(src)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    if built.returncode != 0:
+        unavailable(f"python -m build failed (no network for its build environment?): {built.stderr[-800:]}")
+    wheel = tmp_path / "dist" / f"kafka_offsets-{__version__}-py3-none-any.whl"
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    # this venv's pip installs the wheel into the new one; the dependencies come from this venv
+    pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "-q"]
+    subprocess.run([*pip, "--no-deps", str(wheel)], check=True, timeout=300)
+    site = next(p for p in sys.path if p.endswith("site-packages"))
+    env = {**os.environ, "PYTHONPATH": site}
+    exe = str(venv / "bin" / "kafka-offsets")
+    for shell, rel in COMPLETIONS.items():
+        out = subprocess.run(
+            [exe, "completion", shell], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
+        )
+        assert out.returncode == 0, out.stderr
+        installed = {"bash": "share/bash-completion/completions/kafka-offsets.bash"}.get(shell)
+        if installed:
+            assert out.stdout == (venv / installed).read_text(encoding="utf-8")
+        assert out.stdout == (ROOT / rel).read_text(encoding="utf-8")
+    example = subprocess.run(
+        [exe, "check", "--example"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
+    )
+    assert example.returncode == 0 and example.stdout == EXAMPLE.read_text(encoding="utf-8")
+    where = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import kafka_offsets_cli; print(kafka_offsets_cli.__file__)"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,  # not the checkout: its package would come first on sys.path
+        timeout=60,
+    )
+    assert where.stdout.startswith(str(venv)), where  # the installed copy ran, not the checkout
