@@ -98,7 +98,7 @@ def test_min_alive(bootstrap: str, topics: Topics) -> None:
 
 def test_empty_and_future_are_their_own_states(bootstrap: str, topics: Topics) -> None:
     code, recs, _ = run_json("-b", bootstrap, "-t", topics.empty, *THRESHOLDS)
-    assert code == 2
+    assert code == 0  # empty is not stale: OK unless --empty-status says otherwise
     assert recs[(topics.empty, 0)] | {"timestamp_type": None} == {
         "topic": topics.empty,
         "partition": 0,
@@ -109,7 +109,8 @@ def test_empty_and_future_are_their_own_states(bootstrap: str, topics: Topics) -
         "timestamp_type": None,
         "error": None,
     }
-    assert run_json("-b", bootstrap, "-t", topics.empty, *THRESHOLDS, "--empty-status", "ok")[0] == 0
+    for status, code in (("warning", 1), ("critical", 2), ("unknown", 3), ("OK", 0)):
+        assert run_json("-b", bootstrap, "-t", topics.empty, *THRESHOLDS, "--empty-status", status)[0] == code
     code, recs, _ = run_json("-b", bootstrap, "-t", topics.future, *THRESHOLDS)
     assert code == 1
     f = recs[(topics.future, 0)]
@@ -204,8 +205,8 @@ def test_prometheus_file_is_written_atomically_and_parses_back(
         for lab, v in metrics["kafka_offsets_liveness_max_timestamp_seconds"]
     }
     assert stamps[(topics.mixed, 2)] == (topics.produced_at - 20 * MIN) / 1000
-    assert metrics["kafka_offsets_liveness_status"] == [({}, 2.0)]
-    assert metrics["kafka_offsets_liveness_up"] == [({}, 1.0)]
+    assert metrics["kafka_offsets_liveness_status"] == [({"cluster": bootstrap}, 2.0)]
+    assert metrics["kafka_offsets_liveness_up"] == [({"cluster": bootstrap}, 1.0)]
     types = {
         lab["topic"]: lab["timestamp_type"]
         for lab, _ in metrics["kafka_offsets_liveness_timestamp_type_info"]
@@ -213,7 +214,9 @@ def test_prometheus_file_is_written_atomically_and_parses_back(
     assert types[topics.append] == "LogAppendTime" and types[topics.fresh] == "CreateTime"
     stdout_metrics = cli("liveness", "-b", bootstrap, "-t", topics.fresh, *THRESHOLDS, "-o", "prometheus")
     assert stdout_metrics.code == 0
-    assert parse_prometheus_text(stdout_metrics.stdout)["kafka_offsets_liveness_status"] == [({}, 0.0)]
+    assert parse_prometheus_text(stdout_metrics.stdout)["kafka_offsets_liveness_status"] == [
+        ({"cluster": bootstrap}, 0.0)
+    ]
 
 
 def test_unreachable_cluster_is_unknown(tmp_path: Path) -> None:
@@ -233,17 +236,25 @@ def test_unreachable_cluster_is_unknown(tmp_path: Path) -> None:
     )
     assert r.code == 3
     status, summary, _ = parse_nagios(r.stdout)
-    assert status == "UNKNOWN" and "no answer from 127.0.0.1:1" in summary
+    assert status == "UNKNOWN" and "cannot connect to 127.0.0.1:1: Connection refused" in summary
     assert "error" in r.stderr
     m = parse_prometheus_text(path.read_text())
-    assert m["kafka_offsets_liveness_up"] == [({}, 0.0)] and m["kafka_offsets_liveness_status"] == [({}, 3.0)]
+    down = {"cluster": "127.0.0.1:1"}
+    assert m["kafka_offsets_liveness_up"] == [(down, 0.0)] and m["kafka_offsets_liveness_status"] == [
+        (down, 3.0)
+    ]
 
 
 def test_exit_codes_from_a_real_process(bootstrap: str, topics: Topics) -> None:
-    for topic, code in ((topics.fresh, 0), (topics.future, 1), (topics.empty, 2)):
+    for topic, code in (
+        (topics.fresh, 0),
+        (topics.future, 1),
+        (f"{topics.prefix}.mixed", 2),
+        (topics.empty, 0),
+    ):
         r = subprocess_cli("liveness", "-b", bootstrap, "-t", topic, *THRESHOLDS, "-o", "jsonl")
         assert r.code == code, (topic, r.stderr)
-        assert [x["topic"] for x in r.jsonl()] == [topic]
+        assert {x["topic"] for x in r.jsonl()} == {topic}
 
 
 def test_watch_rates_from_latest_offsets_and_the_prometheus_file_each_refresh(

@@ -6,6 +6,7 @@ Imported by :mod:`.check_cmd` once the options are read (never at start-up).
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import tzinfo
 from typing import TYPE_CHECKING
@@ -17,7 +18,7 @@ from ..errors import KafkaOffsetsError, MonitoringStatus, interrupted
 from ..liveness.rules import worst
 from ..parse.times import now_ms
 from ..render.check import json_document, rich_summary
-from ..render.check_monitoring import SERVICE, nagios, prometheus_down
+from ..render.check_monitoring import SERVICE, nagios, prometheus, prometheus_down
 from ..render.monitoring import nagios_line
 from .options import Format
 from .output import err_console, print_renderable, stderr_is_tty, write
@@ -61,7 +62,9 @@ def validated(spec: CheckSpec) -> None:
 def run(spec: CheckSpec, how: CheckRun) -> CheckReport:
     """Plan on the driver, then run the Spark pipeline (or report without data); timings added."""
     from ..spark.progress import StageProgress
+    from ..spark.ship import check_files
 
+    check_files(spec)  # a CA file or keytab a cluster names must exist: one line, before any client
     progress = StageProgress(console=err_console() if stderr_is_tty() else None)
     t0 = time.monotonic()
     with progress.shown():
@@ -139,12 +142,21 @@ def _spark(spec: CheckSpec, plan: CheckPlan, progress: StageProgress, how: Check
     return replace(report, timings={"session": round(runtime.started_s, 3), **report.timings})
 
 
-def unknown(err: KafkaOffsetsError, fmt: Format, prometheus_file: str | None) -> None:
-    """When the check could not run: the UNKNOWN nagios line and an ``up 0`` textfile."""
+def unknown(
+    err: KafkaOffsetsError,
+    fmt: Format,
+    prometheus_file: str | None,
+    clusters: tuple[str, ...] = (),
+    labels: Mapping[str, str] | None = None,
+) -> None:
+    """When the check could not run: the UNKNOWN nagios line or ``up 0`` metrics, an ``up 0`` textfile."""
     if fmt is Format.nagios:
         write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))
+    down = prometheus_down(MonitoringStatus.UNKNOWN, now_ms(), clusters, labels)
+    if fmt is Format.prometheus:
+        write(down)
     if prometheus_file:
-        write_down(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()), err)
+        write_down(prometheus_file, down, err)
 
 
 def show_timings(report: CheckReport) -> None:
@@ -153,8 +165,10 @@ def show_timings(report: CheckReport) -> None:
     err_console().print(f"kafka-offsets: timings: {text}", highlight=False, soft_wrap=True)
 
 
-def show(report: CheckReport, fmt: Format, zone: object, worst: int) -> None:
-    """The report on stdout in ``fmt``."""
+def show(
+    report: CheckReport, fmt: Format, zone: object, worst: int, labels: Mapping[str, str] | None = None
+) -> None:
+    """The report on stdout in ``fmt`` (``labels``: the constant labels of prometheus series)."""
     assert isinstance(zone, tzinfo)
     if fmt is Format.table:
         print_renderable(rich_summary(report, zone, worst=worst))
@@ -162,3 +176,5 @@ def show(report: CheckReport, fmt: Format, zone: object, worst: int) -> None:
         write(nagios(report))
     elif fmt is Format.json:
         write(json_document(report))
+    elif fmt is Format.prometheus:
+        write(prometheus(report, labels))

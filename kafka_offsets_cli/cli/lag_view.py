@@ -1,11 +1,15 @@
 """How ``lag`` shows a lag report: once, or refreshed with ``--watch``.
 
-Under ``--watch`` every row (group, topic, partition) gets two rates computed
-from consecutive refreshes: records/s in (from the log end offset) and records/s
-consumed (from the group's committed offset). The table gets IN/S and CONSUMED/S
-columns; json, jsonl and csv records get ``in_per_s`` and ``consumed_per_s``
-(``null`` on the first refresh, for rows without the offset, and for records
-that are not partitions: missing topics, group problems).
+Under ``--watch`` every row (group, topic, partition) gets two rates: records/s
+in (from the log end offset, since the previous refresh) and records/s consumed
+(from the group's committed offset, over the commit steps of a window of refreshes:
+:mod:`kafka_offsets_cli.lag.rates`; committed offsets move in auto-commit steps, so a
+rate between two refreshes would flip between 0 and inflated values). The table
+gets IN/S and CONSUMED/S columns and a line saying what they are based on; json,
+jsonl and csv records get ``in_per_s``, ``consumed_per_s`` and ``consumed_window_s``
+(the seconds of commit steps the consumed rate spans), ``null`` when not known yet,
+for rows without the offset, and for records that are not partitions (missing
+topics, group problems).
 """
 
 from __future__ import annotations
@@ -15,18 +19,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..lag.collect import LagReport
+from ..lag.rates import MIN_STEPS, window_for
 from ..lag.rows import COLUMNS, LagRow
 from ..lag.summary import SortKey, sort_rows
+from ..parse.durations import format_duration
 from ..render import lag as render_lag
 from . import output  # called as output.stdout_is_tty(): tests patch it there
 from . import watch as watch_loop  # called as watch_loop.run_watch(): tests bound the loop there
 from .emit import block_text, records_text
 from .emit import show as show_output
 from .options import Format
+from .output import err_console
 from .watch import Counters, Rates
 
 #: The extra record fields of ``lag --watch``.
-RATE_FIELDS = ("in_per_s", "consumed_per_s")
+RATE_FIELDS = ("in_per_s", "consumed_per_s", "consumed_window_s")
 
 #: A lag row's key: (group, topic, partition).
 LagKey = tuple[str, str, int]
@@ -67,15 +74,20 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
             else None
         )
         return render_lag.rich_table(
-            rows, header=not view.no_headers, time_lag=report.time_lag, rates=table_rates
+            rows,
+            header=not view.no_headers,
+            time_lag=report.time_lag,
+            rates=table_rates,
+            columns=view.columns,
         )
     recs = report.missing_records() + [p.to_record() for p in report.problems]
     if rates is not None:
-        recs = [{**rec, RATE_FIELDS[0]: None, RATE_FIELDS[1]: None} for rec in recs]
+        recs = [{**rec, **dict.fromkeys(RATE_FIELDS)} for rec in recs]
         for row in rows:
             rec = row.to_record()
             rec[RATE_FIELDS[0]] = _round(rates.in_rate(key(row)))
             rec[RATE_FIELDS[1]] = _round(rates.consumed_rate(key(row)))
+            rec[RATE_FIELDS[2]] = rates.consumed_window.get(key(row))
             recs.append(rec)
         columns: Sequence[str] = (*COLUMNS, *RATE_FIELDS)
     else:
@@ -96,9 +108,25 @@ def counters(report: LagReport) -> Counters[LagKey]:
     return Counters(produced=produced, consumed=consumed)
 
 
-def _block(view: LagView) -> Callable[[LagReport, Rates[LagKey]], str]:
+def rate_note(interval: float) -> str:
+    """What the table's rate columns are based on (under a live table; on stderr once when piped)."""
+    window = format_duration(int(window_for(interval) * 1000))
+    return (
+        f"CONSUMED/S: records/s committed, over the commit steps of the last {window} (committed offsets "
+        f"move in steps, e.g. auto-commit every 5s; '-' until {MIN_STEPS} steps are seen). "
+        "IN/S: records/s appended since the previous refresh."
+    )
+
+
+def _block(view: LagView, interval: float = 0.0) -> Callable[[LagReport, Rates[LagKey]], str]:
+    noted = [False]
+
     def block(report: LagReport, rates: Rates[LagKey]) -> str:
-        return block_text(render(report, view, rates), view.fmt)
+        out = render(report, view, rates)
+        if not isinstance(out, str) and not noted[0]:
+            noted[0] = True
+            err_console().print(rate_note(interval), style="dim", highlight=False, soft_wrap=True)
+        return block_text(out, view.fmt)
 
     return block
 
@@ -111,7 +139,10 @@ def watch(client: Any, interval: float, fetch: Callable[[Any], LagReport], view:
     """
 
     def live(report: LagReport, rates: Rates[LagKey]) -> Any:
-        return render(report, view, rates)
+        from rich.console import Group
+        from rich.text import Text
+
+        return Group(render(report, view, rates), Text(rate_note(interval), style="dim"))
 
     tty = output.stdout_is_tty() and view.fmt is Format.table
-    watch_loop.run_watch(client, interval, fetch, counters, live, _block(view), tty=tty)
+    watch_loop.run_watch(client, interval, fetch, counters, live, _block(view, interval), tty=tty)

@@ -3,25 +3,40 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ..errors import ClusterError, KafkaOffsetsError, MonitoringStatus, UsageError
+from ..errors import ClusterError, KafkaOffsetsError, MonitoringStatus, NotFound, UsageError
 from ..liveness.collect import collect, collect_with_ends
-from ..liveness.rules import COLUMNS, DEFAULT_FUTURE_TOLERANCE_MS
+from ..liveness.rules import COLUMNS, DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
 from ..models.offsets import Isolation
 from ..parse.durations import parse_duration
 from ..parse.times import now_ms, parse_tz
-from ..render.liveness import SERVICE, prometheus, prometheus_down
+from ..plan.resolve import INTERNAL_HINT
+from ..render.liveness import SERVICE
+from ..render.liveness_metrics import SERIES_LABELS, prometheus, prometheus_down
 from ..render.monitoring import nagios_line
 from . import liveness_view
 from .app import command_help, is_debug
 from .boundary import boundary
-from .connection import connection_settings
 from .emit import parse_columns
+from .liveness_options import (
+    CritOpt,
+    EmptyStatusOpt,
+    ExcludeInternalCompatOpt,
+    FutureStatusOpt,
+    FutureToleranceOpt,
+    IncludeInternalOpt,
+    MinAliveOpt,
+    ProblemsOpt,
+    StateOpt,
+    StatusName,
+    WarnOpt,
+    parse_states,
+)
 from .liveness_view import RATE_FIELD, LivenessSnapshot, LivenessView, show
+from .metric_labels import settings_and_labels
 from .options import (
     OUT,
     OUTPUTS,
@@ -29,9 +44,9 @@ from .options import (
     ClusterOpt,
     ColumnsOpt,
     CommandConfigOpt,
-    ExcludeInternalOpt,
     Format,
     IsolationOpt,
+    LabelOpt,
     LivenessOutputOpt,
     NoHeadersOpt,
     PartitionsOpt,
@@ -54,22 +69,6 @@ if TYPE_CHECKING:
     from ..parse.selection import Selection
     from .liveness_view import LivenessSnapshot, LivenessView
 
-CHECK = "Check"
-
-
-class StatusName(str, Enum):
-    """A monitoring status given on the command line."""
-
-    ok = "ok"
-    warning = "warning"
-    critical = "critical"
-    unknown = "unknown"
-
-    @property
-    def status(self) -> MonitoringStatus:
-        """The matching :class:`MonitoringStatus`."""
-        return MonitoringStatus[self.value.upper()]
-
 
 EXAMPLES = """Examples:
 
@@ -77,19 +76,29 @@ EXAMPLES = """Examples:
   kafka-offsets liveness -b localhost:9092 -t orders --warn 5m --crit 15m
 
 
+  kafka-offsets liveness -b localhost:9092 --problems
+
+
+
   kafka-offsets liveness -b localhost:9092 -t 'orders|payments' --min-alive 4 -o nagios
 
 
-  kafka-offsets liveness -b localhost:9092 --exclude-internal-topics -o nagios \\
+  kafka-offsets liveness --cluster prod -o nagios --label env=prod \\
       --prometheus-file /var/lib/node_exporter/textfile/kafka_liveness.prom
 
 Each partition's newest record by timestamp (ListOffsets max-timestamp, KIP-734) and its age.
-States: ok, warning (age > --warn), critical (age > --crit), empty (no record: log start =
-end), pending (the newest record still beyond the high watermark after ~0.6 s of asking
-again: UNKNOWN), future (timestamp beyond now + --future-tolerance), error. A topic takes
-the status of its stalest partition, or with --min-alive N the best status N of its
-partitions reach. On CreateTime topics
+Every topic but internal ones (__consumer_offsets…, by the broker's flag) unless
+--include-internal. States: ok, warning (age > --warn), critical (age > --crit), empty (no
+record: log start = end; OK unless --empty-status), pending (the newest record still beyond
+the high watermark after ~0.6 s of asking again: UNKNOWN), future (timestamp beyond now +
+--future-tolerance), error. A topic takes the status of its stalest partition, or with
+--min-alive N the best status N of its partitions reach. On CreateTime topics
 (see TIMESTAMP-TYPE) ages reflect the producers' clocks.
+
+--problems shows only the partitions whose status is not OK, --state warning,critical only
+those states (table, json, jsonl, csv; the exit status and nagios/prometheus output are the
+whole run's). A table ends with one summary line on stderr: the status, partitions per state
+and the thresholds.
 
 Exit status (monitoring-plugin convention): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (cluster
 unreachable, authorization or partition errors); 2 also for usage errors, before any connection.
@@ -97,6 +106,8 @@ unreachable, authorization or partition errors); 2 also for usage errors, before
 --prometheus-file FILE writes node_exporter textfile-collector metrics atomically (temp file +
 rename) whatever --output prints; if the cluster cannot be reached it still writes
 kafka_offsets_liveness_up 0 with status 3. -o prometheus prints the same metrics on stdout.
+Every series carries cluster (the --cluster profile's name, or the bootstrap servers) and
+each --label NAME=VALUE.
 A FILE that cannot be written is a usage error (2) before anything is contacted; a write
 that fails after the run (disk full) is UNKNOWN (3), the status still printed.
 
@@ -125,65 +136,14 @@ def liveness_cmd(
     topic: TopicOpt = None,
     partitions: PartitionsOpt = None,
     topic_partitions: TopicPartitionsOpt = None,
-    exclude_internal_topics: ExcludeInternalOpt = False,
-    warn: Annotated[
-        str,
-        typer.Option(
-            "--warn",
-            "-w",
-            metavar="DURATION",
-            help="WARNING when the newest record is older.",
-            rich_help_panel=CHECK,
-        ),
-    ] = "5m",
-    crit: Annotated[
-        str,
-        typer.Option(
-            "--crit",
-            "-c",
-            metavar="DURATION",
-            help="CRITICAL when the newest record is older.",
-            rich_help_panel=CHECK,
-        ),
-    ] = "15m",
-    min_alive: Annotated[
-        int | None,
-        typer.Option(
-            "--min-alive",
-            metavar="N",
-            min=1,
-            help="A topic is as good as its N-th best partition (default: all partitions must be fresh).",
-            rich_help_panel=CHECK,
-            show_default=False,
-        ),
-    ] = None,
-    future_tolerance: Annotated[
-        str,
-        typer.Option(
-            "--future-tolerance",
-            metavar="DURATION",
-            help="Timestamps up to this far after now count as age 0; beyond it, state future.",
-            rich_help_panel=CHECK,
-        ),
-    ] = f"{DEFAULT_FUTURE_TOLERANCE_MS // 1000}s",
-    empty_status: Annotated[
-        StatusName,
-        typer.Option(
-            "--empty-status",
-            help="Status of an empty partition.",
-            rich_help_panel=CHECK,
-            case_sensitive=False,
-        ),
-    ] = StatusName.critical,
-    future_status: Annotated[
-        StatusName,
-        typer.Option(
-            "--future-status",
-            help="Status of a partition with a future timestamp.",
-            rich_help_panel=CHECK,
-            case_sensitive=False,
-        ),
-    ] = StatusName.warning,
+    include_internal: IncludeInternalOpt = False,
+    exclude_internal_topics: ExcludeInternalCompatOpt = False,
+    warn: WarnOpt = "5m",
+    crit: CritOpt = "15m",
+    min_alive: MinAliveOpt = None,
+    future_tolerance: FutureToleranceOpt = f"{DEFAULT_FUTURE_TOLERANCE_MS // 1000}s",
+    empty_status: EmptyStatusOpt = StatusName(DEFAULT_EMPTY_STATUS.name.lower()),
+    future_status: FutureStatusOpt = StatusName.warning,
     isolation: IsolationOpt = Isolation.READ_UNCOMMITTED,
     output: LivenessOutputOpt = None,
     prometheus_file: Annotated[
@@ -196,6 +156,9 @@ def liveness_cmd(
             show_default=False,
         ),
     ] = None,
+    problems: ProblemsOpt = False,
+    state: StateOpt = None,
+    label: LabelOpt = None,
     tz: TzOpt = None,
     no_headers: NoHeadersOpt = False,
     columns: ColumnsOpt = None,
@@ -216,10 +179,13 @@ def liveness_cmd(
         fmt = OUTPUTS["liveness"].choose(output)
         cols = parse_columns(columns, (*COLUMNS, RATE_FIELD) if watch is not None else COLUMNS)
         interval = watch_interval(watch)
-        selection = selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
+        if include_internal and exclude_internal_topics:
+            raise UsageError("--include-internal and --exclude-internal-topics contradict each other")
+        states = parse_states(state)
+        selection = selection_from(topic, partitions, topic_partitions, not include_internal)
         if prometheus_file:
             check_writable(prometheus_file)  # a usage error (2) before anything is contacted
-        settings = connection_settings(ctx)
+        settings, labels = settings_and_labels(ctx, label, reserved=SERIES_LABELS)
         check = _Check(
             selection=selection,
             warn_ms=warn_ms,
@@ -230,7 +196,15 @@ def liveness_cmd(
             future=future_status.status,
             isolation=isolation,
         )
-        view = LivenessView(fmt, zone, tuple(cols) if cols else None, no_headers)
+        view = LivenessView(
+            fmt=fmt,
+            zone=zone,
+            columns=tuple(cols) if cols else None,
+            no_headers=no_headers,
+            problems=problems,
+            states=states,
+            labels=labels,
+        )
         try:
             if interval is not None:
                 _watch(settings, check, view, interval, prometheus_file, debug)
@@ -238,12 +212,15 @@ def liveness_cmd(
             else:
                 report = _collect(settings, check, debug)
         except KafkaOffsetsError as e:
+            if isinstance(e, NotFound) and e.hint and not include_internal:
+                # internal topics are out by default here (not in list): say how to get them
+                e.hint = e.hint.replace(INTERNAL_HINT, f"{INTERNAL_HINT} (--include-internal adds them)")
             if not isinstance(e, UsageError):
-                _unknown(e, fmt, prometheus_file)
+                _unknown(e, view, prometheus_file)
             raise
         if interval is None:
             # written before stdout, which may be a closed pipe; a failure is UNKNOWN once the status is shown
-            unwritten = _write_prometheus(prometheus_file, report) if prometheus_file else None
+            unwritten = _write_prometheus(prometheus_file, report, view) if prometheus_file else None
 
             show(report, view)
             if unwritten is not None:
@@ -295,9 +272,8 @@ def _collect(settings: ClientSettings, check: _Check, debug: bool) -> LivenessRe
         return check.run(client)
 
 
-def _write_prometheus(path: str, report: LivenessReport) -> ResultNotWritten | None:
-
-    return write_result(path, prometheus(report))
+def _write_prometheus(path: str, report: LivenessReport, view: LivenessView) -> ResultNotWritten | None:
+    return write_result(path, prometheus(report, view.labels))
 
 
 def _watch(
@@ -316,10 +292,12 @@ def _watch(
             snap = check.snapshot(client)
         except ClusterError as e:
             if prometheus_file:
-                write_down(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()), e)
+                write_down(
+                    prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms(), view.labels), e
+                )
             raise
         if prometheus_file:
-            unwritten = _write_prometheus(prometheus_file, snap.report)
+            unwritten = _write_prometheus(prometheus_file, snap.report, view)
             if unwritten is not None:
                 raise unwritten  # UNKNOWN on the first refresh, a warning on a later one
         return snap
@@ -328,9 +306,13 @@ def _watch(
         liveness_view.watch(client, interval, fetch, view)
 
 
-def _unknown(err: KafkaOffsetsError, fmt: Format, prometheus_file: str | None) -> None:
-    """On a cluster failure: the UNKNOWN nagios line on stdout and an ``up 0`` textfile, then exit 3."""
-    if fmt is Format.nagios:
+def _unknown(err: KafkaOffsetsError, view: LivenessView, prometheus_file: str | None) -> None:
+    """On a cluster failure: the UNKNOWN nagios line or ``up 0`` metrics on stdout, an ``up 0`` textfile."""
+    if view.fmt is Format.nagios:
         write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))
-    if prometheus_file and isinstance(err, ClusterError):
-        write_down(prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms()), err)
+    if isinstance(err, ClusterError):
+        down = prometheus_down(MonitoringStatus.UNKNOWN, now_ms(), view.labels)
+        if view.fmt is Format.prometheus:
+            write(down)
+        if prometheus_file:
+            write_down(prometheus_file, down, err)

@@ -6,12 +6,16 @@ max-timestamp; the max-timestamp offset is not monotonic, so it cannot give a
 rate): a RECORDS/S table column and an ``in_per_s`` field in json, jsonl and csv
 records (``null`` on the first refresh and for topics that could not be listed).
 nagios and prometheus print one block per refresh, unchanged.
+
+``--problems`` and ``--state`` keep only some rows of the table and the records; the
+status, nagios and prometheus are the whole run's. A table is followed (on stderr,
+or under the live table) by the per-topic lines and one summary line for the run.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import tzinfo
 from typing import Any
 
@@ -19,7 +23,7 @@ from ..liveness.report import LivenessReport
 from ..liveness.rules import COLUMNS
 from ..models.topics import TopicPartition
 from ..render import liveness as render_liveness
-from ..render.liveness import topic_lines
+from ..render.liveness import summary_line, topic_lines
 from . import output  # called as output.stdout_is_tty(): tests patch it there
 from . import watch as watch_loop  # called as watch_loop.run_watch(): tests bound the loop there
 from .emit import block_text, records_text
@@ -32,7 +36,7 @@ from .watch import Counters, Rates
 RATE_FIELD = "in_per_s"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LivenessView:
     """The output options of one ``liveness`` run."""
 
@@ -40,6 +44,19 @@ class LivenessView:
     zone: tzinfo
     columns: tuple[str, ...] | None = None
     no_headers: bool = False
+    problems: bool = False
+    states: frozenset[str] | None = None
+    #: the constant labels of every Prometheus series (``cluster``, ``--label``)
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def filtered(self) -> bool:
+        """Whether ``--problems`` or ``--state`` filters the rows."""
+        return self.problems or self.states is not None
+
+    def shown(self, report: LivenessReport) -> LivenessReport:
+        """The report with only the rows ``--problems`` / ``--state`` keep."""
+        return report.shown(problems=self.problems, states=self.states)
 
 
 @dataclass(frozen=True)
@@ -57,12 +74,15 @@ def render(
 
     The table's per-topic summary lines are not part of it (see :func:`topic_lines`).
     """
-    if view.fmt is Format.table:
-        return render_liveness.rich_table(report, view.zone, header=not view.no_headers, rates=rates)
     if view.fmt is Format.nagios:
         return render_liveness.nagios(report)
     if view.fmt is Format.prometheus:
-        return render_liveness.prometheus(report)
+        return render_liveness.prometheus(report, view.labels)
+    report = view.shown(report)
+    if view.fmt is Format.table:
+        return render_liveness.rich_table(
+            report, view.zone, header=not view.no_headers, rates=rates, columns=view.columns
+        )
     recs = render_liveness.records(report)
     columns: tuple[str, ...] = COLUMNS
     if rates is not None:
@@ -75,18 +95,25 @@ def render(
 
 
 def show(report: LivenessReport, view: LivenessView) -> None:
-    """Print the output of one ``liveness`` run: data on stdout, topic summaries (table) on stderr."""
+    """Print the output of one ``liveness`` run: data on stdout, topic and run summaries (table) on stderr."""
     out = render(report, view)
     show_output(out)
     if not isinstance(out, str):
-        _topic_lines(report)
+        _topic_lines(report, view)
 
 
-def _topic_lines(report: LivenessReport) -> None:
-    """The table's per-topic summary lines, on stderr."""
+def footer(report: LivenessReport, view: LivenessView) -> list[Any]:
+    """What follows a table: a line per topic (only non-OK ones under ``--problems``), then the run's."""
+    topics = topic_lines(report, problems_only=view.problems)
+    shown = len(view.shown(report).rows) if view.filtered else None
+    return [*topics, summary_line(report, shown)]
+
+
+def _topic_lines(report: LivenessReport, view: LivenessView) -> None:
+    """The table's footer lines, on stderr."""
     c = err_console()
-    for line in topic_lines(report):
-        c.print(line, highlight=False)
+    for line in footer(report, view):
+        c.print(line, highlight=False, soft_wrap=True)
 
 
 def counters(snap: LivenessSnapshot) -> Counters[TopicPartition]:
@@ -99,7 +126,7 @@ def _block(view: LivenessView) -> Callable[[LivenessSnapshot, Rates[TopicPartiti
         out = render(snap.report, view, dict(rates.records_in))
         text = block_text(out, view.fmt)
         if not isinstance(out, str):
-            _topic_lines(snap.report)
+            _topic_lines(snap.report, view)
         return text
 
     return block
@@ -115,7 +142,7 @@ def watch(client: Any, interval: float, fetch: Callable[[Any], LivenessSnapshot]
     def live(snap: LivenessSnapshot, rates: Rates[TopicPartition]) -> Any:
         from rich.console import Group
 
-        return Group(render(snap.report, view, dict(rates.records_in)), *topic_lines(snap.report))
+        return Group(render(snap.report, view, dict(rates.records_in)), *footer(snap.report, view))
 
     tty = output.stdout_is_tty() and view.fmt is Format.table
     watch_loop.run_watch(client, interval, fetch, counters, live, _block(view), tty=tty)

@@ -12,7 +12,7 @@ from ..parse.times import now_ms
 from ..plan.queries import fetch_offsets, missing_results, missing_topics, resolve_selection
 from ..sources import LivenessSource
 from .report import LivenessReport, build_report
-from .rules import DEFAULT_FUTURE_TOLERANCE_MS
+from .rules import DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
 
 #: The topic config that says what record timestamps mean.
 TIMESTAMP_TYPE_KEY = "message.timestamp.type"
@@ -26,8 +26,8 @@ def collect(
     *,
     min_alive: int | None = None,
     future_tolerance_ms: int = DEFAULT_FUTURE_TOLERANCE_MS,
-    empty: MonitoringStatus = MonitoringStatus.CRITICAL,
-    future: MonitoringStatus = MonitoringStatus.WARNING,
+    empty: MonitoringStatus = DEFAULT_EMPTY_STATUS,
+    future: MonitoringStatus = DEFAULT_FUTURE_STATUS,
     isolation: Isolation | None = None,
     clock: Callable[[], int] | None = None,
 ) -> LivenessReport:
@@ -60,8 +60,8 @@ def collect_with_ends(
     *,
     min_alive: int | None = None,
     future_tolerance_ms: int = DEFAULT_FUTURE_TOLERANCE_MS,
-    empty: MonitoringStatus = MonitoringStatus.CRITICAL,
-    future: MonitoringStatus = MonitoringStatus.WARNING,
+    empty: MonitoringStatus = DEFAULT_EMPTY_STATUS,
+    future: MonitoringStatus = DEFAULT_FUTURE_STATUS,
     isolation: Isolation | None = None,
     clock: Callable[[], int] | None = None,
 ) -> tuple[LivenessReport, dict[TopicPartition, int]]:

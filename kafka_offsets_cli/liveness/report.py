@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import MonitoringStatus
 from ..models.offsets import OffsetResult
 from .rules import (
+    DEFAULT_EMPTY_STATUS,
+    DEFAULT_FUTURE_STATUS,
     DEFAULT_FUTURE_TOLERANCE_MS,
     LiveRow,
     LiveState,
@@ -42,8 +44,8 @@ class LivenessReport:
     warn_ms: int
     crit_ms: int
     min_alive: int | None = None
-    empty: MonitoringStatus = MonitoringStatus.CRITICAL
-    future: MonitoringStatus = MonitoringStatus.WARNING
+    empty: MonitoringStatus = DEFAULT_EMPTY_STATUS
+    future: MonitoringStatus = DEFAULT_FUTURE_STATUS
 
     def status_of(self, row: LiveRow) -> MonitoringStatus:
         """A row's own status under this report's mapping of ``empty`` and ``future``."""
@@ -52,6 +54,31 @@ class LivenessReport:
     def count(self, state: LiveState) -> int:
         """Number of partitions in ``state``."""
         return sum(1 for r in self.rows if r.state is state)
+
+    def needs_attention(self, row: LiveRow) -> bool:
+        """Whether the row's own status is not OK (what ``--problems`` shows)."""
+        return self.status_of(row) is not MonitoringStatus.OK
+
+    def shown(self, *, problems: bool = False, states: frozenset[str] | None = None) -> LivenessReport:
+        """This report with only the rows to show: ``problems`` (status not OK) and/or in ``states``.
+
+        A topic that could not be listed counts as state ``error`` (UNKNOWN); topics
+        otherwise stay (their timestamp types and roll-ups). Statuses are unchanged:
+        the filter is for display, the verdict is the whole run's.
+        """
+        if not problems and states is None:
+            return self
+
+        def keep(state: LiveState, status: MonitoringStatus) -> bool:
+            if problems and status is MonitoringStatus.OK:
+                return False
+            return states is None or state.value in states
+
+        rows = tuple(r for r in self.rows if keep(r.state, self.status_of(r)))
+        topics = tuple(
+            t for t in self.topics if t.error is None or keep(LiveState.ERROR, MonitoringStatus.UNKNOWN)
+        )
+        return replace(self, rows=rows, topics=topics)
 
     def timestamp_type(self, topic: str) -> str | None:
         """The topic's ``message.timestamp.type`` when known."""
@@ -79,8 +106,8 @@ def build_report(
     *,
     min_alive: int | None = None,
     future_tolerance_ms: int = DEFAULT_FUTURE_TOLERANCE_MS,
-    empty: MonitoringStatus = MonitoringStatus.CRITICAL,
-    future: MonitoringStatus = MonitoringStatus.WARNING,
+    empty: MonitoringStatus = DEFAULT_EMPTY_STATUS,
+    future: MonitoringStatus = DEFAULT_FUTURE_STATUS,
     timestamp_types: Mapping[str, str] | None = None,
     missing_topics: Iterable[tuple[str, str]] = (),
 ) -> LivenessReport:

@@ -18,7 +18,8 @@ States (one per partition):
 * ``warning``: age above ``warn``, at most ``crit``;
 * ``critical``: age above ``crit``;
 * ``empty``: no record: the log start equals the log end (never written, or retention
-  removed everything);
+  removed everything) — not stale: OK by default (:data:`DEFAULT_EMPTY_STATUS`), since an
+  unused partition of a healthy cluster is not an alarm;
 * ``pending``: the partition has records, but the one with the highest timestamp is not
   visible yet (beyond the high watermark while it replicates, or the last stable offset in
   an open transaction) after the answer was asked again for ~0.6 s
@@ -29,6 +30,9 @@ States (one per partition):
 * ``error``: the partition could not be listed (Kafka's error name in ``error``).
 
 A timestamp at most ``future_tolerance_ms`` ahead of now counts as age 0.
+
+How ``empty`` and ``future`` count (:data:`DEFAULT_EMPTY_STATUS`,
+:data:`DEFAULT_FUTURE_STATUS`) is defined here once, for ``liveness`` and ``check`` alike.
 """
 
 from __future__ import annotations
@@ -45,6 +49,12 @@ from ..plan.settle import PENDING
 
 #: Timestamps up to this far after now are small clock differences, not ``future``.
 DEFAULT_FUTURE_TOLERANCE_MS = 60_000
+
+#: How an ``empty`` partition counts unless told otherwise (``liveness --empty-status``).
+DEFAULT_EMPTY_STATUS = MonitoringStatus.OK
+
+#: How a ``future`` partition counts unless told otherwise (``liveness --future-status``).
+DEFAULT_FUTURE_STATUS = MonitoringStatus.WARNING
 
 #: Keys of the liveness record, in order.
 COLUMNS = ("topic", "partition", "offset", "timestamp", "age_ms", "state", "timestamp_type", "error")
@@ -156,8 +166,8 @@ def liveness_row(
 def row_status(
     row: LiveRow,
     *,
-    empty: MonitoringStatus = MonitoringStatus.CRITICAL,
-    future: MonitoringStatus = MonitoringStatus.WARNING,
+    empty: MonitoringStatus = DEFAULT_EMPTY_STATUS,
+    future: MonitoringStatus = DEFAULT_FUTURE_STATUS,
 ) -> MonitoringStatus:
     """A row's status: ok/warning/critical as named, error and pending UNKNOWN, empty and future as given."""
     return {
@@ -185,8 +195,8 @@ def topic_status(
     rows: Sequence[LiveRow],
     min_alive: int | None = None,
     *,
-    empty: MonitoringStatus = MonitoringStatus.CRITICAL,
-    future: MonitoringStatus = MonitoringStatus.WARNING,
+    empty: MonitoringStatus = DEFAULT_EMPTY_STATUS,
+    future: MonitoringStatus = DEFAULT_FUTURE_STATUS,
 ) -> MonitoringStatus:
     """Roll a topic's partitions up to one status.
 

@@ -7,15 +7,16 @@ is :mod:`kafka_offsets_cli.parse.selection`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..errors import NotFound
 from ..models.topics import ClusterMetadata, TopicInfo, TopicPartition
+from ..parse.java_regex import compile_java_regex
 from ..parse.selection import Selection, TopicRule, selection_summary
 
 __all__ = [
+    "INTERNAL_HINT",
     "LEGAL_TOPIC_CHARS",
     "UNKNOWN_TOPIC_OR_PARTITION",
     "Missing",
@@ -26,6 +27,9 @@ __all__ = [
 
 #: Kafka's error name for a topic or partition that does not exist.
 UNKNOWN_TOPIC_OR_PARTITION = "UNKNOWN_TOPIC_OR_PARTITION"
+
+#: The hint's words when internal topics were left out of a selection that matched nothing.
+INTERNAL_HINT = "internal topics are excluded"
 
 #: The characters Kafka allows in a topic name (org.apache.kafka.common.internals.Topic).
 LEGAL_TOPIC_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
@@ -111,7 +115,7 @@ class Resolution:
         if self.empty:
             hint = "topic regexes must match the whole topic name"
             if self.selection is not None and self.selection.exclude_internal:
-                hint += "; internal topics are excluded"
+                hint += f"; {INTERNAL_HINT}"
             raise NotFound(self.describe_empty(), hint=hint)
         return self
 
@@ -162,8 +166,8 @@ def _missing_for_literal(
 ) -> Iterator[Missing]:
     info = metadata.topics.get(name)
     if info is None:
-        literal = re.compile(name, re.ASCII)
-        if not any(literal.fullmatch(t) for t in usable):
+        literal = compile_java_regex(name, "topic regex")
+        if not any(literal.matches(t) for t in usable):
             yield Missing(name, None, UNKNOWN_TOPIC_OR_PARTITION)
         return
     if info.error is not None or not _usable(info, exclude_internal):

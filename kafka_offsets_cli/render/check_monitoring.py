@@ -2,17 +2,32 @@
 
 * ``nagios``: one status line with per-topic ages and per-group lags as perfdata;
 * ``prometheus``: node_exporter textfile metrics, prefix ``kafka_offsets_check_``
-  (see :func:`prometheus_families`).
+  (see :func:`prometheus_families`). Every series carries ``cluster``: the spec's name
+  of the cluster it is about, or for series about the run or a check (``up``,
+  ``status``, ``last_run_timestamp_seconds``, ``check_status``) the names of the
+  clusters they cover, comma-separated and sorted; ``--label`` adds constant labels.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+
 from ..check.report import CheckReport, GroupResult, PartitionRecord, TopicResult
 from ..errors import MonitoringStatus
-from .monitoring import MetricFamily, PerfDatum, Sample, nagios_line, prometheus_text, status_families
+from .monitoring import (
+    CLUSTER_LABEL,
+    MetricFamily,
+    PerfDatum,
+    Sample,
+    nagios_line,
+    prometheus_text,
+    status_families,
+)
 
 __all__ = [
     "PREFIX",
+    "SERIES_LABELS",
     "SERVICE",
     "nagios",
     "prometheus",
@@ -23,6 +38,25 @@ __all__ = [
 SERVICE = "KAFKA CHECK"
 #: Prometheus metric name prefix.
 PREFIX = "kafka_offsets_check"
+
+#: The labels the series use themselves (a ``--label`` may not take them).
+SERIES_LABELS = ("check", CLUSTER_LABEL, "group", "topic", "partition", "state")
+
+
+def clusters_label(names: Iterable[str]) -> str:
+    """The ``cluster`` value of a series about several clusters: their names, sorted, comma-separated."""
+    return ",".join(sorted(set(names)))
+
+
+def _run_families(
+    status: MonitoringStatus, now_ms: int, up: bool, clusters: Iterable[str]
+) -> list[MetricFamily]:
+    """``up``, ``status``, ``last_run_timestamp_seconds``, labelled with the run's clusters."""
+    label = {CLUSTER_LABEL: clusters_label(clusters)}
+    return [
+        replace(f, samples=tuple(Sample({**label, **s.labels}, s.value) for s in f.samples))
+        for f in status_families(PREFIX, status, now_ms, up)
+    ]
 
 
 def nagios_summary(report: CheckReport) -> str:
@@ -103,7 +137,10 @@ def prometheus_families(report: CheckReport) -> list[MetricFamily]:
         MetricFamily(
             f"{PREFIX}_check_status",
             "Check status: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.",
-            samples=tuple(Sample({"check": c.name}, int(c.status)) for c in checks),
+            samples=tuple(
+                Sample({"check": c.name, CLUSTER_LABEL: clusters_label(c.clusters)}, int(c.status))
+                for c in checks
+            ),
         ),
         MetricFamily(
             f"{PREFIX}_topic_status",
@@ -174,14 +211,16 @@ def prometheus_families(report: CheckReport) -> list[MetricFamily]:
             ),
         ),
     ]
-    return status_families(PREFIX, report.status, report.now_ms, not report.down) + fams
+    return _run_families(report.status, report.now_ms, not report.down, report.clusters) + fams
 
 
-def prometheus(report: CheckReport) -> str:
-    """The textfile-collector text of :func:`prometheus_families`."""
-    return prometheus_text(prometheus_families(report))
+def prometheus(report: CheckReport, labels: Mapping[str, str] | None = None) -> str:
+    """The textfile-collector text of :func:`prometheus_families`, each series with ``labels``."""
+    return prometheus_text(prometheus_families(report), labels)
 
 
-def prometheus_down(status: MonitoringStatus, now_ms: int) -> str:
-    """The textfile when the check could not run: ``up 0`` and the status."""
-    return prometheus_text(status_families(PREFIX, status, now_ms, up=False))
+def prometheus_down(
+    status: MonitoringStatus, now_ms: int, clusters: Iterable[str], labels: Mapping[str, str] | None = None
+) -> str:
+    """The textfile when the check could not run: ``up 0`` and the status, for the spec's ``clusters``."""
+    return prometheus_text(_run_families(status, now_ms, False, clusters), labels)

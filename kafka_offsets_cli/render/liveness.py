@@ -12,26 +12,27 @@ max-timestamp); ``state`` is ``ok``, ``warning``, ``critical``, ``empty``,
 that cannot be listed gets one record with ``partition`` null and state ``error``.
 
 ``nagios`` is one status line; ``prometheus`` the textfile-collector metrics
-documented in :func:`prometheus_families`.
+documented in :func:`.liveness_metrics.prometheus_families`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import tzinfo
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine output)
-    from rich.table import Table
     from rich.text import Text
 
 from ..errors import MonitoringStatus
 from ..liveness.report import LivenessReport
-from ..liveness.rules import COLUMNS, LiveState
+from ..liveness.rules import COLUMNS, LiveState, severity
 from ..models.topics import TopicPartition
 from ..parse.durations import format_duration
-from ..parse.times import format_time
-from .monitoring import MetricFamily, PerfDatum, Sample, nagios_line, prometheus_text, status_families
+from .fit import Column, Kind, Time
+from .fitted import FittedTable
+from .liveness_metrics import PREFIX, prometheus, prometheus_down, prometheus_families
+from .monitoring import PerfDatum, nagios_line
 from .offsets import rate
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "SERVICE",
     "nagios",
     "prometheus",
+    "prometheus_down",
     "prometheus_families",
     "records",
     "rich_table",
@@ -47,8 +49,6 @@ __all__ = [
 
 #: Nagios service name.
 SERVICE = "KAFKA LIVENESS"
-#: Prometheus metric name prefix.
-PREFIX = "kafka_offsets_liveness"
 
 _STYLE = {
     LiveState.OK: "green",
@@ -104,27 +104,34 @@ def rich_table(
     *,
     header: bool = True,
     rates: Mapping[TopicPartition, float | None] | None = None,
-) -> Table:
+    columns: Sequence[str] | None = None,
+) -> FittedTable:
     """One row per partition: newest record's offset, time and age, state and timestamp type.
 
-    ``rates`` (``--watch``) adds a RECORDS/S column (records/s appended, from the latest offsets).
+    ``rates`` (``--watch``) adds a RECORDS/S column (records/s appended, from the latest offsets);
+    ``columns`` (``--columns``) keeps the columns of these record fields. Priorities (:mod:`.fit`):
+    TOPIC, PARTITION, AGE, STATE 0; MAX-TIMESTAMP 2; OFFSET, RECORDS/S 3; TIMESTAMP-TYPE 4.
     """
-    from rich.table import Table
     from rich.text import Text
 
-    t = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
-    heads = [
-        ("TOPIC", "left"),
-        ("PARTITION", "right"),
-        ("OFFSET", "right"),
-        ("MAX-TIMESTAMP", "left"),
-        ("AGE", "right"),
-    ]
+    t = FittedTable(header=header, keep=columns, tz=tz)
+    num, right = Kind.NUMBER, "right"
+    t.add_column(Column(key="topic", headers=("TOPIC",)))
+    t.add_column(Column(key="partition", headers=("PARTITION", "PART"), kind=num, justify=right))
+    t.add_column(Column(key="offset", headers=("OFFSET",), kind=num, priority=3, justify=right))
+    # no relative form: AGE beside it says that already
+    t.add_column(
+        Column(
+            key="timestamp", headers=("MAX-TIMESTAMP", "MAX-TS"), kind=Kind.TIME, priority=2, relative=False
+        )
+    )
+    t.add_column(Column(key="age_ms", headers=("AGE",), kind=num, justify=right))
     if rates is not None:
-        heads.append(("RECORDS/S", "right"))
-    heads += [("STATE", "left"), ("TIMESTAMP-TYPE", "left")]
-    for name, justify in heads:
-        t.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+        t.add_column(
+            Column(key="in_per_s", headers=("RECORDS/S", "REC/S"), kind=num, priority=3, justify=right)
+        )
+    t.add_column(Column(key="state", headers=("STATE",), kind=Kind.TEXT, min_width=8))
+    t.add_column(Column(key="timestamp_type", headers=("TIMESTAMP-TYPE", "TS-TYPE"), priority=4))
     extra: list[Any] = [""] if rates is not None else []
     for topic in report.topics:
         if topic.error is not None:
@@ -145,7 +152,7 @@ def rich_table(
             r.topic,
             str(r.partition),
             str(r.offset) if r.offset is not None else Text("-", style="dim"),
-            format_time(r.timestamp, tz) if r.timestamp is not None else Text("-", style="dim"),
+            Time(r.timestamp) if r.timestamp is not None else Text("-", style="dim"),
             _age(r.age_ms, r.state),
             *rate_cell,
             Text(state, style=_STYLE[r.state]),
@@ -154,12 +161,17 @@ def rich_table(
     return t
 
 
-def topic_lines(report: LivenessReport) -> list[Text]:
-    """One summary line per topic (for stderr under the table): status, alive count, deciding age."""
+def topic_lines(report: LivenessReport, *, problems_only: bool = False) -> list[Text]:
+    """One summary line per topic (for stderr under the table): status, alive count, deciding age.
+
+    ``problems_only``: only the topics whose status is not OK.
+    """
     from rich.text import Text
 
     out = []
     for t in report.topics:
+        if problems_only and t.status is MonitoringStatus.OK:
+            continue
         if t.error is not None:
             detail = f"cannot list: {t.error}"
         else:
@@ -173,12 +185,34 @@ def topic_lines(report: LivenessReport) -> list[Text]:
     return out
 
 
+def summary_line(report: LivenessReport, shown: int | None = None) -> Text:
+    """The run's one summary line (under the table, for people): status, counts by state, thresholds.
+
+    ``shown`` is the number of rows a filter (``--problems``, ``--state``) kept, when one did.
+    """
+    from rich.text import Text
+
+    line = Text()
+    line.append(report.status.name, style=_STATUS_STYLE[report.status])
+    counts = ", ".join(f"{report.count(s)} {s.value}" for s in LiveState if report.count(s)) or "none"
+    line.append(f": {len(report.rows)} partition(s) in {len(report.topics)} topic(s): {counts}")
+    if report.count(LiveState.EMPTY):
+        line.append(f" (empty counts as {report.empty.name})")
+    if shown is not None:
+        line.append(f"; {shown} shown")
+    line.append(f"; warn {format_duration(report.warn_ms)}, crit {format_duration(report.crit_ms)}")
+    return line
+
+
 # ----------------------------------------------------------------------------- nagios
 
 
 def _problem(report: LivenessReport, topic: str) -> str:
-    """The worst partition of a topic, e.g. ``orders:3 critical 17m 02s``."""
-    rows = [r for r in report.rows if r.topic == topic and r.state is not LiveState.OK]
+    """The worst partition of a topic, e.g. ``orders:3 critical 17m 02s`` (by status, then state and age).
+
+    Only partitions whose status is not OK count: an ``empty`` one that counts as OK is no problem.
+    """
+    rows = [r for r in report.rows if r.topic == topic and report.needs_attention(r)]
     order = [
         LiveState.CRITICAL,
         LiveState.EMPTY,
@@ -187,7 +221,7 @@ def _problem(report: LivenessReport, topic: str) -> str:
         LiveState.FUTURE,
         LiveState.WARNING,
     ]
-    rows.sort(key=lambda r: (order.index(r.state), -(r.age_ms or 0)))
+    rows.sort(key=lambda r: (-severity(report.status_of(r)), order.index(r.state), -(r.age_ms or 0)))
     if not rows:
         return ""
     r = rows[0]
@@ -241,92 +275,3 @@ def nagios(report: LivenessReport) -> str:
             )
         )
     return nagios_line(SERVICE, report.status, nagios_summary(report), perf)
-
-
-# ----------------------------------------------------------------------------- prometheus
-
-
-def prometheus_families(report: LivenessReport, *, up: bool = True) -> list[MetricFamily]:
-    """Metric families (all gauges), prefix ``kafka_offsets_liveness_``.
-
-    Per partition (labels topic, partition): ``age_seconds``,
-    ``max_timestamp_seconds`` (epoch), ``max_timestamp_offset`` (absent for
-    empty/error partitions), ``partition_status`` (0-3) and ``partition_state``
-    (1, label ``state``). Per topic: ``topic_status``, ``topic_partitions``,
-    ``topic_alive_partitions``, ``timestamp_type_info`` (1, label
-    ``timestamp_type``). Run: ``up``, ``status``, ``last_run_timestamp_seconds``,
-    ``warn_seconds``, ``crit_seconds``.
-    """
-
-    def tp(r: Any) -> dict[str, str]:
-        return {"topic": r.topic, "partition": str(r.partition)}
-
-    rows = report.rows
-    fams = [
-        MetricFamily(
-            f"{PREFIX}_age_seconds",
-            "Age of the newest record by timestamp (KIP-734 max-timestamp); negative if in the future.",
-            samples=tuple(Sample(tp(r), r.age_ms / 1000) for r in rows if r.age_ms is not None),
-        ),
-        MetricFamily(
-            f"{PREFIX}_max_timestamp_seconds",
-            "Timestamp of the partition's newest record, Unix seconds.",
-            samples=tuple(Sample(tp(r), r.timestamp / 1000) for r in rows if r.timestamp is not None),
-        ),
-        MetricFamily(
-            f"{PREFIX}_max_timestamp_offset",
-            "Offset of the partition's newest record by timestamp.",
-            samples=tuple(Sample(tp(r), r.offset) for r in rows if r.offset is not None),
-        ),
-        MetricFamily(
-            f"{PREFIX}_partition_status",
-            "Partition status: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.",
-            samples=tuple(Sample(tp(r), int(report.status_of(r))) for r in rows),
-        ),
-        MetricFamily(
-            f"{PREFIX}_partition_state",
-            "Partition state (ok, warning, critical, empty, future, error), always 1.",
-            samples=tuple(Sample({**tp(r), "state": r.state.value}, 1) for r in rows),
-        ),
-        MetricFamily(
-            f"{PREFIX}_topic_status",
-            "Topic status after the roll-up: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.",
-            samples=tuple(Sample({"topic": t.topic}, int(t.status)) for t in report.topics),
-        ),
-        MetricFamily(
-            f"{PREFIX}_topic_partitions",
-            "Partitions checked per topic.",
-            samples=tuple(Sample({"topic": t.topic}, t.partitions) for t in report.topics),
-        ),
-        MetricFamily(
-            f"{PREFIX}_topic_alive_partitions",
-            "Partitions per topic whose own status is OK.",
-            samples=tuple(Sample({"topic": t.topic}, t.alive) for t in report.topics),
-        ),
-        MetricFamily(
-            f"{PREFIX}_timestamp_type_info",
-            "The topic's message.timestamp.type (CreateTime: producer clocks; LogAppendTime: broker clock).",
-            samples=tuple(
-                Sample({"topic": t.topic, "timestamp_type": t.timestamp_type}, 1)
-                for t in report.topics
-                if t.timestamp_type
-            ),
-        ),
-        MetricFamily(
-            f"{PREFIX}_warn_seconds", "Warning age threshold.", samples=(Sample({}, report.warn_ms / 1000),)
-        ),
-        MetricFamily(
-            f"{PREFIX}_crit_seconds", "Critical age threshold.", samples=(Sample({}, report.crit_ms / 1000),)
-        ),
-    ]
-    return status_families(PREFIX, report.status, report.now_ms, up) + fams
-
-
-def prometheus(report: LivenessReport) -> str:
-    """The textfile-collector text of :func:`prometheus_families`."""
-    return prometheus_text(prometheus_families(report))
-
-
-def prometheus_down(status: MonitoringStatus, now_ms: int) -> str:
-    """The textfile written when the cluster could not be asked: ``up 0`` and the status (UNKNOWN)."""
-    return prometheus_text(status_families(PREFIX, status, now_ms, up=False))

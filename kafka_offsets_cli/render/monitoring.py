@@ -8,7 +8,10 @@
 * Prometheus text exposition format 0.0.4 for node_exporter's textfile collector:
   ``# HELP``/``# TYPE`` per family, one sample per line, label values escaped
   (``\\``, ``"``, newline). Writing the file atomically is the caller's job
-  (:func:`kafka_offsets_cli.cli.textfile.write_atomic`).
+  (:func:`kafka_offsets_cli.cli.textfile.write_atomic`). Every series carries the
+  run's constant labels (:func:`constant_labels`): ``cluster`` first, so two jobs
+  for two clusters never write the same series; names follow Prometheus' conventions
+  (base units, ``_seconds``; checked by ``promtool check metrics`` in the tests).
 
 Pure: text in, text out.
 """
@@ -20,7 +23,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..errors import MonitoringStatus
+from ..errors import MonitoringStatus, UsageError
 
 _METRIC_NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*")
 _LABEL_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")
@@ -131,8 +134,45 @@ def _value(v: float | int) -> str:
     return repr(float(v))
 
 
-def prometheus_text(families: Iterable[MetricFamily]) -> str:
-    """The exposition text of ``families`` (families without samples are left out)."""
+#: The label that names the cluster on every series (the profile name, or the bootstrap servers).
+CLUSTER_LABEL = "cluster"
+
+
+def constant_labels(
+    cluster: str | None, given: Sequence[str] = (), *, reserved: Iterable[str] = ()
+) -> dict[str, str]:
+    """The labels every series of a run carries: ``cluster`` (unless ``None``), then ``--label k=v``.
+
+    A ``--label`` must be ``name=value`` with a Prometheus label name (not ``__``-prefixed),
+    given once, and not one of ``reserved`` (the labels the series already use; ``cluster``
+    may be given to replace the default unless reserved). A bad one is a UsageError.
+    """
+    taken = set(reserved)
+    out: dict[str, str] = {} if cluster is None else {CLUSTER_LABEL: cluster}
+    seen: set[str] = set()
+    for item in given:
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep or not _LABEL_NAME.fullmatch(name) or name.startswith("__"):
+            raise UsageError(
+                f"--label {item!r}: expected NAME=VALUE, NAME a label name: [a-zA-Z_][a-zA-Z0-9_]*, not __…"
+            )
+        if name in taken:
+            raise UsageError(f"--label {name}: the metrics already use label {name!r}")
+        if name in seen:
+            raise UsageError(f"--label {name}: given twice")
+        seen.add(name)
+        out[name] = value
+    return out
+
+
+def prometheus_text(families: Iterable[MetricFamily], labels: Mapping[str, str] | None = None) -> str:
+    """The exposition text of ``families`` (families without samples are left out).
+
+    ``labels`` (:func:`constant_labels`) come first on every sample; a sample's own label
+    of the same name wins (check's per-cluster series keep their cluster).
+    """
+    const = dict(labels or {})
     lines: list[str] = []
     for fam in families:
         if not fam.samples:
@@ -140,9 +180,12 @@ def prometheus_text(families: Iterable[MetricFamily]) -> str:
         lines.append(f"# HELP {fam.name} {_escape_help(fam.help)}")
         lines.append(f"# TYPE {fam.name} {fam.type}")
         for s in fam.samples:
-            labels = ",".join(f'{k}="{_escape_label(v)}"' for k, v in s.labels.items())
+            merged = {**const, **s.labels} if const else s.labels
+            labels_text = ",".join(f'{k}="{_escape_label(v)}"' for k, v in merged.items())
             lines.append(
-                f"{fam.name}{{{labels}}} {_value(s.value)}" if labels else f"{fam.name} {_value(s.value)}"
+                f"{fam.name}{{{labels_text}}} {_value(s.value)}"
+                if labels_text
+                else f"{fam.name} {_value(s.value)}"
             )
     return "".join(line + "\n" for line in lines)
 

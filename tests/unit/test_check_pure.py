@@ -109,7 +109,7 @@ def test_liveness_records_use_the_liveness_rules() -> None:
         ("ok", MonitoringStatus.OK),
         ("warning", MonitoringStatus.WARNING),
         ("critical", MonitoringStatus.CRITICAL),
-        ("empty", MonitoringStatus.CRITICAL),
+        ("empty", MonitoringStatus.OK),  # the liveness default: an empty partition is not stale
         ("error", MonitoringStatus.UNKNOWN),
     ]
     assert (ok.age_ms, ok.timestamp, ok.offset, ok.group, ok.lag) == (MIN, NOW - MIN, 5, None, None)
@@ -284,9 +284,12 @@ def test_nagios_line_and_prometheus_round_trip() -> None:
     assert line.endswith("\n") and line.count("\n") == 1
     assert line.startswith("KAFKA CHECK WARNING - 2 check(s): 2 WARNING; live WARNING: ")
     assert "'live/c/t1 age'=600s;;;0" in line and "'lag/c/g lag'=50;;;0" in line
+    m = parse_prometheus_text(check_monitoring.prometheus(_report(), {"env": "prod"}))
+    # run-level series carry the clusters they cover, every series the --label ones
+    assert m["kafka_offsets_check_status"] == [({"env": "prod", "cluster": "c"}, 1.0)]
+    assert m["kafka_offsets_check_up"] == [({"env": "prod", "cluster": "c"}, 1.0)]
+    assert all(lab["env"] == "prod" and lab["cluster"] for fam in m.values() for lab, _ in fam)
     m = parse_prometheus_text(check_monitoring.prometheus(_report()))
-    assert m["kafka_offsets_check_status"] == [({}, 1.0)]
-    assert m["kafka_offsets_check_up"] == [({}, 1.0)]
     assert m["kafka_offsets_check_cluster_up"] == [({"cluster": "c"}, 1.0)]
     assert ({"check": "lag", "cluster": "c", "group": "g", "topic": "t1", "partition": "0"}, 50.0) in m[
         "kafka_offsets_check_partition_lag"
@@ -294,8 +297,9 @@ def test_nagios_line_and_prometheus_round_trip() -> None:
     assert ({"check": "live", "cluster": "c", "topic": "t1"}, 1.0) in m[
         "kafka_offsets_check_topic_alive_partitions"
     ]
-    down = parse_prometheus_text(check_monitoring.prometheus_down(MonitoringStatus.UNKNOWN, NOW))
-    assert down["kafka_offsets_check_up"] == [({}, 0.0)] and down["kafka_offsets_check_status"] == [({}, 3.0)]
+    down = parse_prometheus_text(check_monitoring.prometheus_down(MonitoringStatus.UNKNOWN, NOW, ["b", "a"]))
+    assert down["kafka_offsets_check_up"] == [({"cluster": "a,b"}, 0.0)]
+    assert down["kafka_offsets_check_status"] == [({"cluster": "a,b"}, 3.0)]
 
 
 def test_rich_summary_renders_sparkline_with_history() -> None:

@@ -14,6 +14,7 @@ from rich.console import Console
 from kafka_offsets_cli.cli import lag_view, liveness_view
 from kafka_offsets_cli.cli.options import Format
 from kafka_offsets_cli.cli.watch import Counters, Rates, run_watch
+from kafka_offsets_cli.errors import MonitoringStatus
 from kafka_offsets_cli.lag.collect import LagReport
 from kafka_offsets_cli.lag.rows import GroupProblem, LagRow, LagState
 from kafka_offsets_cli.liveness.report import LivenessReport, build_report
@@ -50,7 +51,7 @@ def two_refreshes(
     *,
     tty: bool = False,
 ) -> list[Any]:
-    """Run the loop twice, 2 s apart; return what was drawn each refresh (live renderables or blocks)."""
+    """Run the loop once per snapshot, 2 s apart; return what each refresh drew (renderables or blocks)."""
     queue = list(snaps)
     drawn: list[Any] = []
     clock = FakeClock()
@@ -73,7 +74,7 @@ def two_refreshes(
         draw_live,
         draw_block,
         tty=tty,
-        max_refreshes=2,
+        max_refreshes=len(snaps),
         clock=clock,
         sleep=clock.sleep,
     )
@@ -118,11 +119,23 @@ LAG_2 = lag_report(
     [row("g", "a", 0, 300, 900), row("g", "a", 1, None, 50), row("h", "a", 0, 10, 900)],
     [GroupProblem("idle", None)],
 )
+#: Refreshes 1-5, 2 s apart: 400 records in and g commits 400 more per refresh; h never commits.
+LAGS = [
+    lag_report(
+        [
+            row("g", "a", 0, 100 + 400 * i, 500 + 400 * i),
+            row("g", "a", 1, None, 50),
+            row("h", "a", 0, 10, 500),
+        ],
+        [GroupProblem("idle", None)],
+    )
+    for i in range(5)
+]
 
 
 def lag_blocks(view: lag_view.LagView) -> list[str]:
     return two_refreshes(
-        [LAG_1, LAG_2], lag_view.counters, lambda s, r: lag_view.render(s, view, r), lag_view._block(view)
+        LAGS, lag_view.counters, lambda s, r: lag_view.render(s, view, r), lag_view._block(view)
     )
 
 
@@ -137,23 +150,30 @@ def test_lag_counters_are_end_offsets_in_and_committed_offsets_consumed() -> Non
 def test_lag_jsonl_blocks_carry_both_rates_per_group_partition(capsys: pytest.CaptureFixture[str]) -> None:
     blocks = lag_blocks(lag_view.LagView(Format.jsonl))
     assert capsys.readouterr().out == "".join(blocks)
-    first = [json.loads(x) for x in blocks[0].splitlines()]
-    second = [json.loads(x) for x in blocks[1].splitlines()]
-    assert all(r["in_per_s"] is None and r["consumed_per_s"] is None for r in first)
-    got = {(r["group"], r.get("partition")): (r["in_per_s"], r["consumed_per_s"]) for r in second}
-    assert got == {
-        ("idle", None): (None, None),  # a group problem record: no partition, no rates
-        ("g", 0): (200.0, 100.0),  # end 500 -> 900, committed 100 -> 300, in 2 s
-        ("g", 1): (0.0, None),  # no committed offset: nothing consumed to measure
-        ("h", 0): (200.0, 0.0),
+    recs = [[json.loads(x) for x in b.splitlines()] for b in blocks]
+    assert all(r["in_per_s"] is None and r["consumed_per_s"] is None for r in recs[0])
+
+    def rates(i: int) -> dict[tuple[str, int | None], tuple[float | None, ...]]:
+        return {
+            (r["group"], r.get("partition")): (r["in_per_s"], r["consumed_per_s"], r["consumed_window_s"])
+            for r in recs[i]
+        }
+
+    # refreshes 2-4: records in since the previous refresh; consumed needs 4 commit steps first
+    assert rates(1)[("g", 0)] == rates(3)[("g", 0)] == (200.0, None, None)
+    assert rates(4) == {
+        ("idle", None): (None, None, None),  # a group problem record: no partition, no rates
+        ("g", 0): (200.0, 200.0, 6.0),  # committed 500 -> 1700 over the 4 steps, 6 s apart
+        ("g", 1): (0.0, None, None),  # no committed offset: nothing consumed to measure
+        ("h", 0): (0.0, None, None),  # no commit seen yet: not known (0 after two windows without one)
     }
 
 
 def test_lag_csv_columns_may_name_the_rates() -> None:
     view = lag_view.LagView(Format.csv, columns=("group", "partition", "in_per_s", "consumed_per_s"))
     blocks = lag_blocks(view)
-    assert blocks[1] == (
-        "group,partition,in_per_s,consumed_per_s\nidle,,,\ng,0,200.0,100.0\ng,1,0.0,\nh,0,200.0,0.0\n\n"
+    assert blocks[4] == (
+        "group,partition,in_per_s,consumed_per_s\nidle,,,\ng,0,200.0,200.0\ng,1,0.0,\nh,0,0.0,\n\n"
     )
 
 
@@ -166,21 +186,21 @@ def test_lag_without_watch_has_no_rate_fields_or_columns() -> None:
 def test_lag_live_table_has_in_and_consumed_columns_and_summed_totals() -> None:
     view = lag_view.LagView(Format.table)
     drawn = two_refreshes(
-        [LAG_1, LAG_2],
+        LAGS,
         lag_view.counters,
         lambda s, r: lag_view.render(s, view, r),
         lag_view._block(view),
         tty=True,
     )
-    text = text_of(drawn[1])
+    text = text_of(drawn[4])
     assert "IN/S" in text and "CONSUMED/S" in text
     lines = text.splitlines()
     g0 = next(x for x in lines if x.split()[:3] == ["g", "a", "0"])
-    assert g0.split()[7:9] == ["200.0", "100.0"]
+    assert g0.split()[7:9] == ["200.0", "200.0"]
     g1 = next(x for x in lines if x.split()[:3] == ["g", "a", "1"])
     assert g1.split()[7:9] == ["0.0", "-"]  # no committed offset: no consumed rate
     total_g = next(x for x in lines if x.startswith("g ") and "total:" in x)
-    assert "200.0" in total_g.split() and "100.0" in total_g.split()  # summed over the group's partitions
+    assert total_g.split().count("200.0") == 2  # summed over the group's partitions
     assert "-" in text_of(drawn[0]).splitlines()[1].split()  # first refresh: no rates yet
 
 
@@ -200,6 +220,7 @@ def live_report() -> LivenessReport:
         120_000,
         timestamp_types={"a": "CreateTime"},
         missing_topics=[("gone", "UNKNOWN_TOPIC_OR_PARTITION")],
+        empty=MonitoringStatus.CRITICAL,  # as --empty-status critical
     )
 
 
@@ -222,7 +243,7 @@ def liveness_drawn(view: liveness_view.LivenessView, tty: bool = False) -> list[
 
 
 def test_liveness_jsonl_blocks_carry_in_per_s_from_latest_offsets() -> None:
-    blocks = liveness_drawn(liveness_view.LivenessView(Format.jsonl, timezone.utc))
+    blocks = liveness_drawn(liveness_view.LivenessView(fmt=Format.jsonl, zone=timezone.utc))
     first = [json.loads(x) for x in blocks[0].splitlines()]
     second = [json.loads(x) for x in blocks[1].splitlines()]
     assert [r["in_per_s"] for r in first] == [None, None, None]
@@ -232,7 +253,7 @@ def test_liveness_jsonl_blocks_carry_in_per_s_from_latest_offsets() -> None:
 
 
 def test_liveness_table_blocks_have_a_records_per_second_column(capsys: pytest.CaptureFixture[str]) -> None:
-    blocks = liveness_drawn(liveness_view.LivenessView(Format.table, timezone.utc))
+    blocks = liveness_drawn(liveness_view.LivenessView(fmt=Format.table, zone=timezone.utc))
     assert "RECORDS/S" in blocks[1]
     a0 = next(x for x in blocks[1].splitlines() if x.split()[:2] == ["a", "0"])
     assert "300.0" in a0.split()
@@ -240,7 +261,7 @@ def test_liveness_table_blocks_have_a_records_per_second_column(capsys: pytest.C
 
 
 def test_liveness_nagios_blocks_are_unchanged_lines() -> None:
-    view = liveness_view.LivenessView(Format.nagios, timezone.utc)
+    view = liveness_view.LivenessView(fmt=Format.nagios, zone=timezone.utc)
     blocks = liveness_drawn(view)
     assert blocks[0] == blocks[1] == liveness_view.render(live_report(), view)
     assert blocks[0].startswith("KAFKA LIVENESS CRITICAL")
@@ -284,7 +305,7 @@ def test_liveness_watch_live_view_is_the_table_with_rates_and_the_topic_lines(
 ) -> None:
     frames = on_a_terminal(monkeypatch)
     queue = snaps()
-    view = liveness_view.LivenessView(Format.table, timezone.utc)
+    view = liveness_view.LivenessView(fmt=Format.table, zone=timezone.utc)
     liveness_view.watch(FakeClient(), 2.0, lambda _c: queue.pop(0), view)
     text = text_of(frames[1])
     a0 = next(x for x in text.splitlines() if x.split()[:2] == ["a", "0"])
@@ -296,12 +317,15 @@ def test_lag_watch_live_view_has_both_rates(monkeypatch: pytest.MonkeyPatch) -> 
     frames = on_a_terminal(monkeypatch)
     queue = [LAG_1, LAG_2]
     lag_view.watch(FakeClient(), 2.0, lambda _c: queue.pop(0), lag_view.LagView(Format.table))
-    g0 = next(x for x in text_of(frames[1]).splitlines() if x.split()[:3] == ["h", "a", "0"])
-    assert g0.split()[7:9] == ["200.0", "0.0"]
+    text = text_of(frames[1])
+    h0 = next(x for x in text.splitlines() if x.split()[:3] == ["h", "a", "0"])
+    assert h0.split()[7:9] == ["200.0", "-"]  # no commit step seen yet: no consumed rate
+    # the line under the table says what the rates are based on
+    assert "CONSUMED/S: records/s committed, over the commit steps of the last 30s" in " ".join(text.split())
 
 
 def test_liveness_without_watch_has_no_rate() -> None:
-    view = liveness_view.LivenessView(Format.json, timezone.utc)
+    view = liveness_view.LivenessView(fmt=Format.json, zone=timezone.utc)
     assert all("in_per_s" not in r for r in json.loads(liveness_view.render(live_report(), view)))
-    table = liveness_view.LivenessView(Format.table, timezone.utc)
+    table = liveness_view.LivenessView(fmt=Format.table, zone=timezone.utc)
     assert "RECORDS/S" not in text_of(liveness_view.render(live_report(), table))

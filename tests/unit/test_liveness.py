@@ -7,8 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kafka_offsets_cli.errors import MonitoringStatus as S
-from kafka_offsets_cli.liveness.report import build_report, deciding_age
+from kafka_offsets_cli.liveness.report import LivenessReport, build_report, deciding_age
 from kafka_offsets_cli.liveness.rules import (
+    DEFAULT_EMPTY_STATUS,
     DEFAULT_FUTURE_TOLERANCE_MS,
     LiveRow,
     LiveState,
@@ -18,6 +19,7 @@ from kafka_offsets_cli.liveness.rules import (
     worst,
 )
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
+from kafka_offsets_cli.render.liveness import nagios_summary, summary_line
 
 NOW = 1_800_000_000_000
 MIN = 60_000
@@ -84,8 +86,8 @@ def test_row_status_mapping() -> None:
     assert row_status(live(0)) is S.OK
     assert row_status(live(6 * MIN)) is S.WARNING
     assert row_status(live(16 * MIN)) is S.CRITICAL
-    assert row_status(live(None, offset=None)) is S.CRITICAL
-    assert row_status(live(None, offset=None), empty=S.OK) is S.OK
+    assert row_status(live(None, offset=None)) is S.OK  # empty is not stale by default
+    assert row_status(live(None, offset=None), empty=S.CRITICAL) is S.CRITICAL
     assert row_status(live(-10 * MIN)) is S.WARNING
     assert row_status(live(-10 * MIN), future=S.CRITICAL) is S.CRITICAL
     assert row_status(live(None, offset=None, error="X")) is S.UNKNOWN
@@ -155,3 +157,40 @@ def test_report_rolls_up_topics_and_missing_ones() -> None:
     assert rep.count(LiveState.OK) == 2
     relaxed = build_report(results, NOW, 5 * MIN, 15 * MIN, min_alive=1)
     assert relaxed.status is S.OK
+
+
+def _empty_and_warning(empty: S = DEFAULT_EMPTY_STATUS) -> LivenessReport:
+    """Topic o: partition 0 ten minutes old (warning), 1 empty, 2 fresh."""
+    results = [res(NOW - 10 * MIN, topic="o", p=0), res(None, None, topic="o", p=1), res(NOW, topic="o", p=2)]
+    return build_report(results, NOW, 5 * MIN, 15 * MIN, empty=empty)
+
+
+def _partitions(rep: LivenessReport) -> list[int]:
+    return [r.partition for r in rep.rows]
+
+
+def test_the_nagios_problem_is_the_partition_that_decides_not_an_ok_empty_one() -> None:
+    rep = _empty_and_warning()
+    assert rep.status is S.WARNING
+    assert "o WARNING: o:0 warning 10m 00s;" in nagios_summary(rep)  # not "o:1 empty"
+    rep = _empty_and_warning(S.CRITICAL)
+    assert rep.status is S.CRITICAL
+    assert "o CRITICAL: o:1 empty +1;" in nagios_summary(rep)
+
+
+def test_shown_keeps_rows_by_status_or_state_and_never_changes_the_verdict() -> None:
+    rep = _empty_and_warning()
+    assert _partitions(rep.shown()) == [0, 1, 2]
+    assert _partitions(rep.shown(problems=True)) == [0]
+    assert _partitions(rep.shown(states=frozenset({"empty", "ok"}))) == [1, 2]
+    assert _partitions(rep.shown(problems=True, states=frozenset({"empty", "ok"}))) == []
+    assert rep.shown(problems=True).status is rep.status is S.WARNING
+
+
+def test_summary_line_counts_states_and_says_how_empty_counts() -> None:
+    rep = _empty_and_warning()
+    assert summary_line(rep).plain == (
+        "WARNING: 3 partition(s) in 1 topic(s): 1 ok, 1 warning, 1 empty (empty counts as OK); "
+        "warn 5m 00s, crit 15m 00s"
+    )
+    assert "; 1 shown;" in summary_line(rep, 1).plain

@@ -16,10 +16,12 @@ from kafka_offsets_cli.errors import UsageError
 from kafka_offsets_cli.liveness.report import LivenessReport, build_report
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.render import liveness as rl
+from kafka_offsets_cli.render.liveness_metrics import SERIES_LABELS
 from kafka_offsets_cli.render.monitoring import (
     MetricFamily,
     PerfDatum,
     Sample,
+    constant_labels,
     nagios_line,
     parse_prometheus_text,
     prometheus_text,
@@ -88,6 +90,7 @@ def report() -> LivenessReport:
         15 * MIN,
         timestamp_types={"orders": "CreateTime", "clicks": "LogAppendTime"},
         missing_topics=[("gone", "UNKNOWN_TOPIC_OR_PARTITION")],
+        empty=S.CRITICAL,  # as --empty-status critical
     )
 
 
@@ -135,12 +138,39 @@ def test_liveness_prometheus_metrics() -> None:
 
 
 def test_prometheus_down_file() -> None:
-    got = parse_prometheus_text(rl.prometheus_down(S.UNKNOWN, NOW))
+    got = parse_prometheus_text(rl.prometheus_down(S.UNKNOWN, NOW, {"cluster": "prod"}))
     assert got == {
-        "kafka_offsets_liveness_up": [({}, 0.0)],
-        "kafka_offsets_liveness_status": [({}, 3.0)],
-        "kafka_offsets_liveness_last_run_timestamp_seconds": [({}, NOW / 1000)],
+        "kafka_offsets_liveness_up": [({"cluster": "prod"}, 0.0)],
+        "kafka_offsets_liveness_status": [({"cluster": "prod"}, 3.0)],
+        "kafka_offsets_liveness_last_run_timestamp_seconds": [({"cluster": "prod"}, NOW / 1000)],
     }
+
+
+def test_constant_labels_come_first_on_every_series() -> None:
+    labels = constant_labels("127.0.0.1:9092", ["env=prod", "dc=eu-1"], reserved=SERIES_LABELS)
+    assert list(labels) == ["cluster", "env", "dc"]
+    text = rl.prometheus(report(), labels)
+    samples = [line for line in text.splitlines() if not line.startswith("#")]
+    assert samples and all(
+        line.split("{", 1)[1].startswith('cluster="127.0.0.1:9092",env="prod",dc="eu-1"') for line in samples
+    )
+    # --label cluster=NAME replaces the default name
+    assert constant_labels("127.0.0.1:9092", ["cluster=prod"]) == {"cluster": "prod"}
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (["env"], "expected NAME=VALUE"),
+        (["1env=x"], "expected NAME=VALUE"),
+        (["__name__=x"], "expected NAME=VALUE"),
+        (["topic=x"], "already use label 'topic'"),
+        (["env=a", "env=b"], "given twice"),
+    ],
+)
+def test_bad_label_options_are_usage_errors(given: list[str], message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        constant_labels("c", given, reserved=SERIES_LABELS)
 
 
 def test_liveness_records_include_missing_topics() -> None:

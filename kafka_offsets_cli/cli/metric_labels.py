@@ -1,0 +1,36 @@
+"""The constant labels of a command's Prometheus series: ``cluster`` and ``--label k=v``.
+
+``cluster`` is the cluster profile's name (``--cluster``, ``KAFKA_OFFSETS_CLUSTER`` or the
+config's default), or else the bootstrap servers string, so two cron jobs for two clusters
+writing to one node_exporter never produce the same series.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import typer
+
+from ..connection.settings import ClientSettings
+from ..render.monitoring import constant_labels
+from .connection import connect, connection_options
+
+__all__ = ["cluster_name", "settings_and_labels"]
+
+
+def cluster_name(settings: ClientSettings, profile: str | None) -> str:
+    """The ``cluster`` label: the profile's name, or the bootstrap servers."""
+    return profile if profile is not None else settings.bootstrap_servers
+
+
+def settings_and_labels(
+    ctx: typer.Context, labels: Sequence[str] | None, *, reserved: Iterable[str]
+) -> tuple[ClientSettings, dict[str, str]]:
+    """The command's client settings (resolved once) and its series' constant labels.
+
+    ``--label`` items are checked here (a UsageError, exit 2, before anything connects);
+    ``reserved`` are the labels the command's series already use.
+    """
+    conn = connect(connection_options(ctx))
+    name = cluster_name(conn.settings, conn.profile.name if conn.profile is not None else None)
+    return conn.settings, constant_labels(name, labels or (), reserved=reserved)
