@@ -62,6 +62,7 @@ def render(
             order=order,
             group_digits=view.group_digits,
             rates=rates,
+            columns=view.columns,
         )
     if view.fmt is Format.plain:
         return render_offsets.render_plain(table, order)

@@ -27,6 +27,7 @@ class Format(str, Enum):
     """Every output format; each command offers some of them (:data:`OUTPUTS`)."""
 
     table = "table"
+    wide = "wide"  # a table with every column in full (chosen as table, see Outputs.choose)
     json = "json"
     jsonl = "jsonl"
     csv = "csv"
@@ -49,38 +50,42 @@ class Outputs:
 
     def choose(self, given: str | None) -> Format:
         """The format to write: ``given`` (a choice of the option), else the default."""
+        # -o wide is the table drawn at full width: the views see a table (render/fit.py)
+        output.set_wide_tables(given == Format.wide.value)
         if given is not None:
-            return Format(given)
+            return Format.table if given == Format.wide.value else Format(given)
         if self.fixed is not None:
             return self.fixed
         return self.tty if output.stdout_is_tty() else self.pipe
 
 
 _F = Format
-_RECORDS = (_F.table, _F.json, _F.jsonl, _F.csv)
+_RECORDS = (_F.table, _F.wide, _F.json, _F.jsonl, _F.csv)
+_TABLES = "table (default on a TTY; fits its width), wide (the table in full), "
 #: Each command's output formats, once.
 OUTPUTS = {
     "list": Outputs(
         formats=(*_RECORDS, _F.plain),
-        help="table (default on a TTY), json, jsonl (default otherwise), csv, "
-        "or plain (topic:partition:offset).",
+        help=_TABLES + "json, jsonl (default otherwise), csv, or plain (topic:partition:offset).",
     ),
     "lag": Outputs(
-        formats=_RECORDS, help="table (default on a TTY), json, jsonl (default otherwise) or csv."
+        formats=_RECORDS,
+        help=_TABLES + "json, jsonl (default otherwise) or csv.",
     ),
     "liveness": Outputs(
         formats=(*_RECORDS, _F.nagios, _F.prometheus),
-        help="table (default on a TTY), json, jsonl (default otherwise), csv, nagios (one status line "
+        help=_TABLES + "json, jsonl (default otherwise), csv, nagios (one status line "
         "with perfdata) or prometheus (textfile-collector metrics).",
     ),
     "rewind": Outputs(
-        formats=_RECORDS, help="table (default on a TTY), json, jsonl (default otherwise) or csv."
+        formats=_RECORDS,
+        help=_TABLES + "json, jsonl (default otherwise) or csv.",
     ),
     "check": Outputs(
-        formats=(_F.table, _F.json, _F.nagios, _F.prometheus),
+        formats=(_F.table, _F.wide, _F.json, _F.nagios, _F.prometheus),
         pipe=_F.json,
-        help="table (default on a TTY), json (default otherwise), nagios (one status line) or "
-        "prometheus (textfile metrics written to --prometheus-file).",
+        help=_TABLES + "json (default otherwise), nagios (one status line) or "
+        "prometheus (textfile-collector metrics).",
     ),
     "config": Outputs(formats=(_F.text, _F.json), fixed=_F.text, help="text (for people) or json."),
 }
@@ -261,7 +266,17 @@ ColumnsOpt = Annotated[
     typer.Option(
         "--columns",
         metavar="COL,...",
-        help="Only these record fields, in this order (json, jsonl, csv).",
+        help="Only these record fields, in this order (json, jsonl, csv; a table: the columns showing them).",
+        rich_help_panel=OUT,
+        show_default=False,
+    ),
+]
+LabelOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--label",
+        metavar="NAME=VALUE",
+        help="Constant label on every Prometheus series (repeatable); each series already has cluster.",
         rich_help_panel=OUT,
         show_default=False,
     ),

@@ -4,7 +4,7 @@
   :mod:`kafka_offsets_cli.check.report`);
 * ``table``: a summary of the checks, then liveness topics and lag groups that
   are not OK (every group with history, with its lag trend as a sparkline),
-  then the worst partitions.
+  then the worst partitions; each table fits the terminal (:mod:`.fit`).
 
 The monitoring formats (``nagios``, ``prometheus``) are :mod:`.check_monitoring`.
 """
@@ -16,7 +16,6 @@ from datetime import tzinfo
 from typing import Any
 
 from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 
 from ..check.history import sparkline
@@ -24,7 +23,8 @@ from ..check.report import CheckReport, CheckResult, GroupResult, PartitionRecor
 from ..errors import MonitoringStatus
 from ..liveness.rules import severity
 from ..parse.durations import format_duration
-from ..parse.times import format_time
+from .fit import Column, Forms, Kind, Time
+from .fitted import FittedTable
 from .formats import to_json_document
 
 __all__ = [
@@ -62,28 +62,60 @@ def json_document(report: CheckReport) -> str:
 
 
 # ----------------------------------------------------------------------------- table
+#
+# Every table fits the terminal (:mod:`.fit`); column priorities (0: never dropped, higher
+# numbers first): names, statuses, LAG, AGE and errors 0; the rest as each table says.
+
+_NUM, _TEXT, _RIGHT = Kind.NUMBER, Kind.TEXT, "right"
 
 
-def checks_table(checks: Sequence[CheckResult]) -> Table:
-    """One row per check: status, type, clusters, partitions evaluated and a summary."""
-    t = Table(title="Checks", title_justify="left", header_style="bold", box=None, pad_edge=False)
-    for col in ("CHECK", "TYPE", "STATUS", "CLUSTERS"):
-        t.add_column(col)
-    t.add_column("PARTITIONS", justify="right")
-    t.add_column("SUMMARY", overflow="fold")
+def _col(key: str, *headers: str, kind: Kind = Kind.NAME, priority: int = 0, **kw: Any) -> Column:
+    return Column(key=key, headers=headers, kind=kind, priority=priority, **kw)
+
+
+def _summary_forms(summary: str) -> Forms:
+    """The summary, then its first part with how many more follow (the tables below have them)."""
+    first, *more = summary.split("; ")
+    return Forms((summary, f"{first} (+{len(more)} more)" if more else first))
+
+
+def checks_table(checks: Sequence[CheckResult]) -> FittedTable:
+    """One row per check: status, type, clusters, partitions evaluated and a summary.
+
+    Priorities: CHECK, STATUS, SUMMARY 0; PARTITIONS 1; TYPE 2; CLUSTERS 3.
+    """
+    t = FittedTable(title="Checks")
+    t.add_column(_col("check", "CHECK"))
+    t.add_column(_col("type", "TYPE", priority=2))
+    t.add_column(_col("status", "STATUS"))
+    t.add_column(_col("clusters", "CLUSTERS", priority=3))
+    t.add_column(_col("partitions", "PARTITIONS", "PARTS", kind=_NUM, priority=1, justify=_RIGHT))
+    t.add_column(_col("summary", "SUMMARY", kind=_TEXT, min_width=16))
     for c in checks:
-        t.add_row(c.name, c.type, _status(c.status), ",".join(c.clusters), str(c.partitions), c.summary)
+        t.add_row(
+            c.name,
+            c.type,
+            _status(c.status),
+            ",".join(c.clusters),
+            str(c.partitions),
+            _summary_forms(c.summary),
+        )
     return t
 
 
-def topics_table(topics: Sequence[TopicResult]) -> Table:
-    """Liveness topics: status, partitions alive, the deciding age, timestamp type."""
-    t = Table(title="Liveness topics", title_justify="left", header_style="bold", box=None, pad_edge=False)
-    for col in ("CHECK", "CLUSTER", "TOPIC", "STATUS"):
-        t.add_column(col, overflow="fold")
-    t.add_column("ALIVE", justify="right")
-    t.add_column("AGE", justify="right")
-    t.add_column("TIMESTAMP-TYPE")
+def topics_table(topics: Sequence[TopicResult]) -> FittedTable:
+    """Liveness topics: status, partitions alive, the deciding age, timestamp type.
+
+    Priorities: CHECK, TOPIC, STATUS, AGE 0; ALIVE 1; CLUSTER 3; TIMESTAMP-TYPE 4.
+    """
+    t = FittedTable(title="Liveness topics")
+    t.add_column(_col("check", "CHECK"))
+    t.add_column(_col("cluster", "CLUSTER", priority=3))
+    t.add_column(_col("topic", "TOPIC"))
+    t.add_column(_col("status", "STATUS"))
+    t.add_column(_col("alive", "ALIVE", kind=_NUM, priority=1, justify=_RIGHT))
+    t.add_column(_col("age_ms", "AGE", kind=_TEXT, min_width=12, justify=_RIGHT))  # or the error
+    t.add_column(_col("timestamp_type", "TIMESTAMP-TYPE", "TS-TYPE", priority=4))
     for x in topics:
         t.add_row(
             x.check,
@@ -97,24 +129,30 @@ def topics_table(topics: Sequence[TopicResult]) -> Table:
     return t
 
 
-def groups_table(groups: Sequence[GroupResult], *, history: bool) -> Table:
-    """Lag groups: status, total and max lag, time lag; with history the Burrow verdict, trend, rates, ETA."""
-    t = Table(title="Lag groups", title_justify="left", header_style="bold", box=None, pad_edge=False)
-    for col in ("CHECK", "CLUSTER", "GROUP", "STATUS"):
-        t.add_column(col, overflow="fold")
-    t.add_column("LAG", justify="right")
-    t.add_column("MAX LAG", justify="right")
-    t.add_column("TIME LAG", justify="right")
-    t.add_column("PROBLEMS", justify="right")
+def groups_table(groups: Sequence[GroupResult], *, history: bool) -> FittedTable:
+    """Lag groups: status, total and max lag, time lag; with history the Burrow verdict, trend, rates, ETA.
+
+    Priorities: CHECK, GROUP, STATUS, LAG, ERROR 0; TIME LAG, HISTORY 1; MAX LAG, PROBLEMS,
+    TREND, CATCH-UP 2; CLUSTER, PRODUCE, CONSUME 3.
+    """
+    t = FittedTable(title="Lag groups")
+    t.add_column(_col("check", "CHECK"))
+    t.add_column(_col("cluster", "CLUSTER", priority=3))
+    t.add_column(_col("group", "GROUP"))
+    t.add_column(_col("status", "STATUS"))
+    t.add_column(_col("lag", "LAG", kind=_NUM, justify=_RIGHT))
+    t.add_column(_col("max_lag", "MAX LAG", kind=_NUM, priority=2, justify=_RIGHT))
+    t.add_column(_col("max_time_lag_ms", "TIME LAG", kind=_NUM, priority=1, justify=_RIGHT))
+    t.add_column(_col("problems", "PROBLEMS", "PROBS", kind=_NUM, priority=2, justify=_RIGHT))
     if history:
-        t.add_column("HISTORY")
-        t.add_column("TREND")
-        t.add_column("PRODUCE", justify="right")
-        t.add_column("CONSUME", justify="right")
-        t.add_column("CATCH-UP", justify="right")
+        t.add_column(_col("history", "HISTORY", priority=1))
+        t.add_column(_col("trend", "TREND", priority=2))
+        t.add_column(_col("produce_rate", "PRODUCE", kind=_NUM, priority=3, justify=_RIGHT))
+        t.add_column(_col("consume_rate", "CONSUME", kind=_NUM, priority=3, justify=_RIGHT))
+        t.add_column(_col("eta_ms", "CATCH-UP", kind=_NUM, priority=2, justify=_RIGHT))
     errors = any(g.error for g in groups)
     if errors:
-        t.add_column("ERROR", style="red", overflow="fold")
+        t.add_column(_col("error", "ERROR", kind=_TEXT, style="red", min_width=12))
     for g in groups:
         row: list[Any] = [
             g.check,
@@ -140,19 +178,26 @@ def groups_table(groups: Sequence[GroupResult], *, history: bool) -> Table:
     return t
 
 
-def partitions_table(records: Sequence[PartitionRecord], tz: tzinfo, *, title: str) -> Table:
-    """Partition records (lag and liveness columns side by side)."""
-    t = Table(title=title, title_justify="left", header_style="bold", box=None, pad_edge=False)
-    for col in ("CHECK", "CLUSTER", "GROUP", "TOPIC"):
-        t.add_column(col, overflow="fold")
-    t.add_column("PARTITION", justify="right")
-    t.add_column("STATUS")
-    t.add_column("STATE")
-    t.add_column("LAG", justify="right")
-    t.add_column("TIME LAG", justify="right")
-    t.add_column("NEWEST RECORD")
-    t.add_column("AGE", justify="right")
-    t.add_column("ERROR", style="red", overflow="fold")
+def partitions_table(records: Sequence[PartitionRecord], tz: tzinfo, *, title: str) -> FittedTable:
+    """Partition records (lag and liveness columns side by side).
+
+    Priorities: CHECK, GROUP, TOPIC, PARTITION, STATUS, ERROR 0; LAG, TIME LAG, AGE 1;
+    STATE, NEWEST RECORD 2; CLUSTER 3.
+    """
+    t = FittedTable(title=title, tz=tz)
+    t.add_column(_col("check", "CHECK"))
+    t.add_column(_col("cluster", "CLUSTER", priority=3))
+    t.add_column(_col("group", "GROUP"))
+    t.add_column(_col("topic", "TOPIC"))
+    t.add_column(_col("partition", "PARTITION", "PART", kind=_NUM, justify=_RIGHT))
+    t.add_column(_col("status", "STATUS"))
+    t.add_column(_col("state", "STATE", kind=_TEXT, priority=2, min_width=10))
+    t.add_column(_col("lag", "LAG", kind=_NUM, priority=1, justify=_RIGHT))
+    t.add_column(_col("time_lag_ms", "TIME LAG", kind=_NUM, priority=1, justify=_RIGHT))
+    # no relative form: AGE beside it says that already
+    t.add_column(_col("timestamp", "NEWEST RECORD", "NEWEST", kind=Kind.TIME, priority=2, relative=False))
+    t.add_column(_col("age_ms", "AGE", kind=_NUM, priority=1, justify=_RIGHT))
+    t.add_column(_col("error", "ERROR", kind=_TEXT, style="red", min_width=12))
     for r in records:
         t.add_row(
             r.check,
@@ -164,7 +209,7 @@ def partitions_table(records: Sequence[PartitionRecord], tz: tzinfo, *, title: s
             r.state + (f" ({r.history})" if r.history else ""),
             _num(r.lag),
             _dur(r.time_lag_ms),
-            format_time(r.timestamp, tz) if r.timestamp is not None else Text("-", style="dim"),
+            Time(r.timestamp) if r.timestamp is not None else Text("-", style="dim"),
             _dur(r.age_ms),
             r.error or "",
         )

@@ -16,12 +16,14 @@ from datetime import tzinfo
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine output)
-    from rich.table import Table
     from rich.text import Text
 
 from ..models.offsets import OffsetResult, OffsetSpec, OffsetTable, SpecKind
 from ..models.topics import TopicPartition
 from ..parse.times import format_time
+from .fit import Column, Kind, Time, time_forms
+from .fitted import FittedTable
+from .order import kafka_order
 
 #: Columns of the list record, in order.
 COLUMNS = ("topic", "partition", "spec", "offset", "timestamp", "leader_epoch", "error")
@@ -68,8 +70,11 @@ def render_plain(table: OffsetTable, order: Sequence[TopicPartition] | None = No
 
     One spec only (the first); partitions without an offset (errors, no record at
     or after a time, an empty partition's max-timestamp) are omitted, as there.
+    Lines in ``order``, by default GetOffsetShell's (:func:`~.order.kafka_order`).
     """
     spec = table.specs[0]
+    if order is None:
+        order = kafka_order({r.tp for r in table.results})
     return "".join(
         f"{r.topic}:{r.partition}:{r.offset}\n"
         for r in ordered_results(table, order)
@@ -110,28 +115,45 @@ def rich_table(
     order: Sequence[TopicPartition] | None = None,
     group_digits: bool = False,
     rates: Mapping[TopicPartition, float | None] | None = None,
-) -> Table:
-    """A rich table: one row per partition, an offset (and time) column per spec.
+    columns: Sequence[str] | None = None,
+    now_ms: int | None = None,
+) -> FittedTable:
+    """A table that fits the terminal: one row per partition, an offset (and time) column per spec.
 
     ``order`` sets the row order (default: topic, partition); ``group_digits``
-    adds thousands separators; ``rates`` (``--watch``) adds a RECORDS/S column.
+    adds thousands separators; ``rates`` (``--watch``) adds a RECORDS/S column;
+    ``columns`` (``--columns``) keeps the columns of these record fields; times
+    shorten down to relative to ``now_ms`` (default: now). Column priorities
+    (:mod:`.fit`): TOPIC, PARTITION, ERROR 0; offsets 1; times 2; RECORDS/S 3.
     """
-    from rich.table import Table
+    import time
+
     from rich.text import Text
 
-    t = Table(title=title, show_header=header, header_style="bold", box=None, pad_edge=False)
-    t.add_column("TOPIC", overflow="fold")
-    t.add_column("PARTITION", justify="right")
+    now = int(time.time() * 1000) if now_ms is None else now_ms
+    t = FittedTable(title=title, header=header, keep=columns, tz=tz, now_ms=now)
+    t.add_column(Column(key="topic", headers=("TOPIC",)))
+    t.add_column(Column(key="partition", headers=("PARTITION", "PART"), kind=Kind.NUMBER, justify="right"))
     for spec in table.specs:
-        head = spec_heading(spec, tz)
-        t.add_column(head, justify="right")
+        heads: tuple[str, ...] = (spec_heading(spec, tz),)
+        if spec.kind is SpecKind.MAX_TIMESTAMP:
+            heads += ("MAX-TS",)
+        elif spec.kind is SpecKind.TIMESTAMP and spec.timestamp_ms is not None:
+            heads = tuple(f">= {f}" for f in time_forms([spec.timestamp_ms], tz, now)[0].forms)  # ">= 1h ago"
+        t.add_column(Column(key="offset", headers=heads, kind=Kind.NUMBER, priority=1, justify="right"))
         if _has_time(spec):
-            t.add_column("MAX-TIMESTAMP TIME" if spec.kind is SpecKind.MAX_TIMESTAMP else "RECORD TIME")
+            mt = spec.kind is SpecKind.MAX_TIMESTAMP
+            heads = ("MAX-TIMESTAMP TIME", "MAX-TS TIME", "TIME") if mt else ("RECORD TIME", "TIME")
+            t.add_column(Column(key="timestamp", headers=heads, kind=Kind.TIME, priority=2))
     if rates is not None:
-        t.add_column("RECORDS/S", justify="right")
+        t.add_column(
+            Column(
+                key="in_per_s", headers=("RECORDS/S", "REC/S"), kind=Kind.NUMBER, priority=3, justify="right"
+            )
+        )
     any_error = table.failed
     if any_error:
-        t.add_column("ERROR", style="red")
+        t.add_column(Column(key="error", headers=("ERROR",), kind=Kind.TEXT, style="red", min_width=12))
     ncols = len(t.columns)
     for topic, err in table.missing_topics:
         t.add_row(topic, Text("-", style="dim"), *([Text("error", style="red")] * (ncols - 3)), err)
@@ -154,7 +176,7 @@ def rich_table(
             row.append(cell)
             if _has_time(spec):
                 ts = r.timestamp if r is not None and r.error is None else None
-                row.append(format_time(ts, tz) if ts is not None else Text("-", style="dim"))
+                row.append(Time(ts) if ts is not None else Text("-", style="dim"))
         if rates is not None:
             row.append(rate(rates.get(tp), group_digits))
         if any_error:
