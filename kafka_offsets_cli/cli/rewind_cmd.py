@@ -38,7 +38,7 @@ from .options import (
     optional_selection_from,
 )
 from .output import err_console
-from .rewind_run import Groups, RunOptions, run
+from .rewind_run import Groups, RunOptions, cutover_from, run
 
 if TYPE_CHECKING:
     from datetime import tzinfo
@@ -65,6 +65,10 @@ EXAMPLES = """Examples:
   # other modes: an offset, the committed offsets, a shift; several groups at once
   kafka-offsets rewind -b localhost:9092 --group new-reader --topic orders --to-offset 0
   kafka-offsets rewind -b localhost:9092 --group-regex 'billing-.*' --shift-by -100
+
+
+  # DR cutover: each partition where the group stopped on the primary (a cluster profile)
+  kafka-offsets rewind --cluster dr -g billing --from-cluster primary --remote-topic-prefix primary.
 
 Groups: -g (repeatable), --group-regex, --all-groups; with --from-file the file's groups
 (narrowed by -g / --group-regex). Partitions: the selection (--topic, --partitions,
@@ -142,6 +146,18 @@ def rewind_cmd(
             "--from-file", "FILE", "Target: the offsets of a plan file (kafka-consumer-groups CSV, --export)."
         ),
     ] = None,
+    from_cluster: Annotated[
+        str | None,
+        _opt(
+            "--from-cluster",
+            "PROFILE",
+            "Target, DR cutover: per partition, where the group stopped on this cluster profile (primary).",
+        ),
+    ] = None,
+    remote_topic_prefix: Annotated[
+        str,
+        _opt("--remote-topic-prefix", "PREFIX", "With --from-cluster: DR topic = PREFIX + primary topic."),
+    ] = "",
     execute: Annotated[
         bool,
         typer.Option(
@@ -200,14 +216,22 @@ def rewind_cmd(
                 "--force only applies to --from-file (it skips the check that the group has not moved)"
             )
         zone = parse_tz(tz)
-        target = parse_target(
-            to=to,
-            to_offset=to_offset,
-            to_current=to_current,
-            shift_by=shift_by,
-            from_file=from_file,
-            now=now,
-            zone=zone,
+        others = to or to_offset is not None or to_current or shift_by is not None or from_file
+        if from_cluster and others:
+            raise UsageError("--from-cluster is the target: leave out --to, --to-offset, --to-current, ...")
+        cutover = cutover_from(from_cluster, remote_topic_prefix, timeout, isolation)
+        target = (
+            cutover.target
+            if cutover
+            else parse_target(
+                to=to,
+                to_offset=to_offset,
+                to_current=to_current,
+                shift_by=shift_by,
+                from_file=from_file,
+                now=now,
+                zone=zone,
+            )
         )
         fmt = OUTPUTS["rewind"].choose(output)
         cols = parse_columns(columns, COLUMNS)
@@ -241,6 +265,7 @@ def rewind_cmd(
                 debug=debug,
                 now=now,
             ),
+            cutover,
         )
 
 
@@ -261,8 +286,8 @@ def parse_target(
     given = [to is not None, to_offset is not None, to_current, shift_by is not None, from_file is not None]
     if sum(given) != 1:
         raise UsageError(
-            "give one target: --to TIME|earliest|latest|PT…, --to-offset N, --to-current, --shift-by N "
-            "or --from-file FILE"
+            "give one target: --to TIME|earliest|latest|PT…, --to-offset N, --to-current, --shift-by N, "
+            "--from-file FILE or --from-cluster PROFILE"
         )
     if to_offset is not None:
         if to_offset < 0:
@@ -284,6 +309,6 @@ def parse_target(
     if text[:1] in "pP" or text[:2] in ("-P", "-p", "+P", "+p"):
         return Target(TargetKind.TIME, time_ms=now - parse_iso_duration(text), text=to)
     spec = parse_spec(text, now_ms=now, tz=zone)
-    if spec.kind is SpecKind.MAX_TIMESTAMP:
-        raise UsageError("--to max-timestamp is not a reset target; use a time, earliest or latest")
+    if spec.kind is SpecKind.MAX_TIMESTAMP or spec.tiered:
+        raise UsageError(f"--to {spec.name} is not a reset target; use a time, earliest or latest")
     return Target.from_spec(spec, text=to)

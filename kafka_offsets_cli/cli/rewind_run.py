@@ -3,13 +3,16 @@ undo plan, commit and verify (see :mod:`.rewind_cmd` for the options)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..errors import NotFound, PartialFailure, Refused
+from ..errors import ClusterError, NotFound, PartialFailure, Refused, UsageError
 from ..render import rewind as r
 from ..rewind.build import build_plans
+from ..rewind.cutover import Step, dr_steps, primary_resumes, report_lines, summary_line, with_step_errors
+from ..rewind.cutover import requested as cutover_requested
 from ..rewind.execute import active_groups, execute, preflight
 from ..rewind.members import describe_members, until_dropped
 from ..rewind.plan import COLUMNS, Note, Plan, Target, TargetKind, left_out
@@ -71,14 +74,79 @@ def _groups(source: RewindSource, groups: Groups) -> list[str]:
     return resolve_groups(source, groups.names, groups.regexes)
 
 
-def run(settings: ClientSettings, groups: Groups, target: Target, opts: RunOptions) -> None:
+@dataclass(frozen=True, kw_only=True)
+class Cutover:
+    """``--from-cluster``: the primary's profile and client settings, and the DR topic prefix."""
+
+    profile: str
+    settings: ClientSettings
+    prefix: str
+    target: Target
+
+
+def cutover_from(profile: str | None, prefix: str, timeout: str, isolation: Isolation) -> Cutover | None:
+    """The primary cluster of a DR cutover, from its profile alone (``-b``, ``-X``, ``--command-config``
+    and ``KAFKA_BOOTSTRAP_SERVERS`` are the DR cluster's); ``None`` without ``--from-cluster``."""
+    if profile is None:
+        if prefix:
+            raise UsageError("--remote-topic-prefix only applies with --from-cluster")
+        return None
+    from ..connection.profiles import CLUSTER_ENV
+    from ..connection.resolver import ConnectionOptions
+    from ..connection.settings import BOOTSTRAP_ENV
+    from .connection import settings_from
+
+    env = {k: v for k, v in os.environ.items() if k not in (BOOTSTRAP_ENV, CLUSTER_ENV)}
+    primary = settings_from(ConnectionOptions(cluster=profile, timeout=timeout, isolation=isolation), env)
+    return Cutover(
+        profile=profile,
+        settings=primary,
+        prefix=prefix,
+        target=Target.from_file(f"the cutover from {profile!r}"),
+    )
+
+
+def _cutover(client: RewindSource, groups: Groups, cut: Cutover, opts: RunOptions) -> list[Step]:
+    """Each partition's resume point on the primary, looked up on DR (``client``); reported on stderr."""
+    from ..kafka import KafkaClient
+
+    try:
+        with (
+            KafkaClient(cut.settings, debug=opts.debug) as primary,
+            progress(f"Reading where the groups stopped on {cut.profile!r}…"),
+        ):
+            names = _groups(primary, groups)
+            resumes, active = primary_resumes(primary, names, opts.selection, isolation=opts.isolation)
+    except ClusterError as e:  # the primary is down: say so, and what to do instead
+        e.message = f"primary cluster {cut.profile!r}: {e.message}"
+        e.hint = "with the primary down, apply a cutover plan exported earlier: --from-file PLAN --execute"
+        raise
+    for g in active:
+        warn(f"group {g!r} still has members on {cut.profile!r}: what they read from now on is re-read on DR")
+    with progress("Looking the resume times up on this (DR) cluster…"):
+        steps = dr_steps(client, resumes, cut.prefix, isolation=opts.isolation)
+    for line in [*report_lines(steps, opts.zone, several=len(names) > 1), summary_line(steps, cut.profile)]:
+        err_console().print(line, highlight=False, soft_wrap=True)
+    if not cutover_requested(steps) and not any(s.error for s in steps):
+        raise NotFound(f"nothing to plan: no committed offset on {cut.profile!r} in the selection")
+    return steps
+
+
+def run(
+    settings: ClientSettings, groups: Groups, target: Target, opts: RunOptions, cutover: Cutover | None = None
+) -> None:
     """Plan (and with ``--execute`` commit) the reset; raise for a refusal or an incomplete plan."""
     from ..kafka import KafkaClient
 
     seen = None
     requested = None
+    steps = None
     with KafkaClient(settings, debug=opts.debug) as client:
-        if target.kind is TargetKind.FILE:
+        if cutover is not None:
+            steps = _cutover(client, groups, cutover, opts)
+            requested = cutover_requested(steps)
+            names = sorted({s.resume.group for s in steps})
+        elif target.kind is TargetKind.FILE:
             assert target.text is not None
             single = groups.names[0] if len(groups.names) == 1 and not groups.regexes else None
             requested, seen = read_plan(target.text, single)
@@ -90,10 +158,14 @@ def run(settings: ClientSettings, groups: Groups, target: Target, opts: RunOptio
             with progress("Finding the groups…"):
                 names = _groups(client, groups)
         with progress(f"Planning the reset of {_who(names)}…"):
-            plans = build_plans(client, names, target, opts.selection, requested, isolation=opts.isolation)
+            plans = build_plans(
+                client, names, target, None if steps else opts.selection, requested, isolation=opts.isolation
+            )
+        if steps is not None:
+            plans = with_step_errors(plans, steps)
         _show(plans, opts)
         _warnings(plans, opts.zone)
-        drift = _drift(plans, seen, target)
+        drift = _drift(plans, seen, target) if cutover is None else []
         if opts.export:
             write_export(
                 opts.export, plans, single=len(groups.names) == 1 and not groups.regexes, now_ms=opts.now

@@ -124,9 +124,21 @@ def time_lags(
     search. Keys: ``(partition, committed)``; turn them into ``time_lag_ms`` with
     :func:`with_time_lags`.
     """
-    keys = sorted(
-        {(r.tp, r.committed) for r in rows if r.state is LagState.OK and r.lag and r.committed is not None}
-    )
+    keys = {(r.tp, r.committed) for r in rows if r.state is LagState.OK and r.lag and r.committed is not None}
+    return newest_timestamps(source, keys, isolation=isolation, chunk_size=chunk_size, leaders=leaders)
+
+
+def newest_timestamps(
+    source: OffsetSource,
+    points: Iterable[tuple[TopicPartition, int]],
+    *,
+    isolation: Isolation | None = None,
+    chunk_size: int = DEFAULT_CHUNK,
+    leaders: Mapping[TopicPartition, int] | None = None,
+) -> dict[tuple[TopicPartition, int], TimeLag]:
+    """M(o) for each (partition, offset ``o``), by the batched bisection :func:`time_lags` describes
+    (``rewind --from-cluster`` asks it for offsets of its own: a DR cutover's resume times)."""
+    keys = sorted(set(points))
     if not keys:
         return {}
     tps = sorted({tp for tp, _ in keys})

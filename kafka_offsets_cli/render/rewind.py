@@ -71,7 +71,7 @@ def rich_table(
     """GROUP TOPIC PARTITION CURRENT-OFFSET NEW-OFFSET LOG-START LOG-END EFFECT NOTE, fitted to the terminal.
 
     ``columns`` (``--columns``) keeps the columns of these record fields (EFFECT shows ``delta``).
-    Priorities (:mod:`.fit`): GROUP, TOPIC, PARTITION, CURRENT-OFFSET, NEW-OFFSET 0; EFFECT 1;
+    Priorities (:mod:`.fit`): GROUP, TOPIC, PARTITION, NEW-OFFSET, EFFECT 0; CURRENT-OFFSET 1;
     NOTE, LOG-END-OFFSET 2; LOG-START-OFFSET 3.
     """
     from rich.text import Text
@@ -81,7 +81,9 @@ def rich_table(
     t.add_column(Column(key="group", headers=("GROUP",)))
     t.add_column(Column(key="topic", headers=("TOPIC",)))
     t.add_column(Column(key="partition", headers=("PARTITION", "PART"), kind=num, justify=right))
-    t.add_column(Column(key="current", headers=("CURRENT-OFFSET", "CURRENT"), kind=num, justify=right))
+    t.add_column(
+        Column(key="current", headers=("CURRENT-OFFSET", "CURRENT"), kind=num, priority=1, justify=right)
+    )
     t.add_column(Column(key="target", headers=("NEW-OFFSET", "NEW"), kind=num, justify=right))
     t.add_column(
         Column(
@@ -91,7 +93,7 @@ def rich_table(
     t.add_column(
         Column(key="end", headers=("LOG-END-OFFSET", "LOG-END"), kind=num, priority=2, justify=right)
     )
-    t.add_column(Column(key="delta", headers=("EFFECT",), kind=Kind.TEXT, priority=1, min_width=11))
+    t.add_column(Column(key="delta", headers=("EFFECT",)))  # never cut: "re-reads 12" (errors: short forms)
     t.add_column(Column(key="note", headers=("NOTE",), kind=Kind.TEXT, priority=2, min_width=12))
 
     def cell(v: int | None) -> str | Text:
