@@ -14,6 +14,7 @@ Command line (from the repository root)::
 
     python -m dev.kafka up [--nodes 1|3] [--name NAME]    # last stdout line: bootstrap servers
     python -m dev.kafka up --sasl [--tls]                 # + SCRAM users, ACLs, TLS (dev/secure.py)
+    python -m dev.kafka up --tiered                       # + tiered storage (dev/tiered.py)
     python -m dev.kafka down [--name NAME | --all]
     python -m dev.kafka status [--name NAME]              # JSON: ports, pids, alive
     python -m dev.kafka classpath                         # Java classpath of Kafka's jars
@@ -1088,6 +1089,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_up.add_argument("--heap", default=None, help="broker -Xmx (default 768m)")
     p_up.add_argument("--sasl", action="store_true", help="add SASL/SCRAM-SHA-512 listeners, users, ACLs")
     p_up.add_argument("--tls", action="store_true", help="add TLS listeners with a CA made for the run")
+    p_up.add_argument(
+        "--tiered", action="store_true", help="tiered storage (LocalTieredStorage, dev/tiered.py)"
+    )
     p_down = sub.add_parser("down", help="stop a cluster and delete its data")
     p_down.add_argument("--name", default=DEFAULT_NAME)
     p_down.add_argument("--all", action="store_true", help="every cluster under dev/.state")
@@ -1102,12 +1106,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.cmd == "up" and (args.sasl or args.tls):
             from dev import secure  # SASL/TLS listeners, users and ACLs (see dev/secure.py)
 
+            extra = None
+            if args.tiered:
+                from dev import tiered
+
+                extra = tiered.broker_config(args.name, args.nodes)
             secured = secure.up(
-                args.name, args.nodes, sasl=args.sasl, tls=args.tls, timeout=args.timeout, heap=args.heap
+                args.name,
+                args.nodes,
+                sasl=args.sasl,
+                tls=args.tls,
+                timeout=args.timeout,
+                heap=args.heap,
+                broker_config=extra,
             )
             for line in secured.summary():
                 _progress(line)
             print(secured.sasl_bootstrap if args.sasl else secured.tls_bootstrap, flush=True)
+        elif args.cmd == "up" and args.tiered:
+            from dev import tiered  # LocalTieredStorage and the remote log settings
+
+            cluster = tiered.up(args.name, args.nodes, timeout=args.timeout, heap=args.heap)
+            print(cluster.bootstrap, flush=True)
         elif args.cmd == "up":
             cluster = up(args.name, args.nodes, timeout=args.timeout, heap=args.heap)
             print(cluster.bootstrap, flush=True)

@@ -2,7 +2,8 @@
 
 The folders are the data flow (README "Development"); these rules keep them so:
 
-* only ``kafka/`` imports a Kafka client library (confluent-kafka, kafka-python);
+* only ``kafka/`` imports a Kafka client library (confluent-kafka, kafka-python), and of it
+  only ``kafka/tiered.py`` imports kafka-python (ListOffsets v8-v11, loaded for the tiered specs);
 * only ``spark/`` imports pyspark (and py4j, pyarrow);
 * nothing outside ``cli/`` (and the ``__main__`` entry point) imports ``cli/``: the core never
   reaches up into the commands;
@@ -32,6 +33,8 @@ OWNED = {
     "py4j": "spark",
     "pyarrow": "spark",
 }
+#: third-party top-level modules -> the only module allowed to import them (within their subpackage)
+OWNED_MODULE = {"kafka": f"{PACKAGE}.kafka.tiered"}
 #: subpackage -> subpackages it must not import
 FORBIDDEN = {"render": ("kafka", "spark", "cli")}
 
@@ -104,6 +107,8 @@ def check_file(path: Path, root: Path = ROOT) -> list[Breach]:
         top = name.split(".")[0]
         if top in OWNED and area != OWNED[top]:
             breach(line, top, f"imports {top}: only {PACKAGE}/{OWNED[top]}/ may")
+        elif top in OWNED_MODULE and module != OWNED_MODULE[top]:
+            breach(line, top, f"imports {top}: only {OWNED_MODULE[top]} may")
         if top != PACKAGE or name == module:
             continue
         target = _area(name, root)

@@ -15,7 +15,7 @@ import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import pytest
 
@@ -42,9 +42,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Tag tests by the Kafka fixtures they use, so ``-m "not broker"`` runs only broker-free tests."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        if fixtures & {"bootstrap", "cluster3", "kafka_classpath"}:
+        brokers = {
+            "bootstrap",
+            "cluster3",
+            "kafka_classpath",
+            "tiered_bootstrap",
+            "tiered_cluster3",
+            "dr_pair",
+        }
+        if fixtures & brokers:
             item.add_marker(pytest.mark.broker)
-        if "cluster3" in fixtures:
+        if fixtures & {"cluster3", "tiered_cluster3"}:
             item.add_marker(pytest.mark.cluster3)
 
 
@@ -107,6 +115,62 @@ def _heal_cluster3(request: pytest.FixtureRequest) -> Iterator[None]:
         else:
             cluster.start_node(node.node_id, wait=False)
     cluster.wait_ready()
+
+
+@pytest.fixture(scope="session")
+def tiered_bootstrap() -> Iterator[str]:
+    """Bootstrap servers of a single-node Kafka with tiered storage (LocalTieredStorage, dev/tiered.py)."""
+    from dev import tiered
+
+    name = f"pytest-tiered-{os.getpid()}"
+    try:
+        cluster = tiered.up(name, nodes=1, owner_pid=os.getpid())
+    except Exception as exc:
+        _cleanup(name)
+        _unavailable("Kafka broker with tiered storage", exc)
+    try:
+        yield cluster.bootstrap
+    finally:
+        dev_kafka.down(name)
+
+
+@pytest.fixture(scope="session")
+def dr_pair() -> Iterator[tuple[str, str, Any]]:
+    """A disaster-recovery pair: two one-node clusters (primary, DR) and Kafka's MirrorMaker 2 copying
+    topics ``cutover-.*`` primary->dr (dev/mirror.py): (primary bootstrap, DR bootstrap, Mirror)."""
+    from dev import mirror as dev_mirror
+
+    names = [f"pytest-primary-{os.getpid()}", f"pytest-dr-{os.getpid()}"]
+    try:
+        primary, dr = (dev_kafka.up(n, nodes=1, owner_pid=os.getpid()) for n in names)
+        mm2 = dev_mirror.up(names[1], primary.bootstrap, dr.bootstrap, topics="cutover-.*")
+    except Exception as exc:
+        for n in names:
+            _cleanup(n)
+        _unavailable("DR pair (two clusters and MirrorMaker 2)", exc)
+    try:
+        yield primary.bootstrap, dr.bootstrap, mm2
+    finally:
+        dev_mirror.down(names[1], grace=5)
+        for n in names:
+            dev_kafka.down(n)
+
+
+@pytest.fixture(scope="session")
+def tiered_cluster3() -> Iterator[dev_kafka.Cluster]:
+    """A 3-node cluster with tiered storage (one remote storage directory shared by the nodes)."""
+    from dev import tiered
+
+    name = f"pytest3-tiered-{os.getpid()}"
+    try:
+        cluster = tiered.up(name, nodes=3, heap="384m", owner_pid=os.getpid())
+    except Exception as exc:
+        _cleanup(name)
+        _unavailable("3-node Kafka cluster with tiered storage", exc)
+    try:
+        yield cluster
+    finally:
+        dev_kafka.down(name)
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@ import typer
 from ..errors import PartialFailure, UsageError
 from ..models.offsets import Isolation
 from ..parse.specs import parse_specs
+from ..parse.time_words import time_notes
 from ..parse.times import now_ms, parse_tz
 from ..plan.queries import list_table
 from ..render.offsets import COLUMNS
@@ -42,7 +43,7 @@ from .options import (
     selection_from,
     watch_interval,
 )
-from .output import progress, stdout_is_tty
+from .output import progress, stdout_is_tty, warn
 
 if TYPE_CHECKING:
     from ..connection.settings import ClientSettings
@@ -51,7 +52,9 @@ if TYPE_CHECKING:
 
 SPEC_HELP = (
     "What to look up (repeatable; default latest): earliest|-2, latest|-1, max-timestamp|-3, "
-    "or a time: epoch ms, ISO-8601 (2026-11-21T06:00:00Z, 2026-11-21), relative (6h ago, -30m, 2d). "
+    "tiered storage: earliest-local|-4, latest-tiered|-5, earliest-pending-upload|-6, "
+    "or a time: epoch ms, epoch seconds (@1795490000), ISO-8601 (2026-11-21T06:00:00Z, 2026-11-21), "
+    "today, yesterday, 03:30, relative (6h ago, -30m, 2d). "
     "A time gives the earliest offset whose timestamp is >= it (KIP-79), none if no such record."
 )
 
@@ -65,6 +68,24 @@ EXAMPLES = """Examples:
 
   kafka-offsets list --bootstrap-server localhost:9092 --topic orders --time -1 -o plain
 """
+
+
+#: The Apache Kafka release whose kafka-get-offsets.sh command line ``list`` takes (and is tested against).
+KAFKA_TOOLS_VERSION = "4.3.1"
+
+
+def _version(value: bool) -> None:
+    """``kafka-get-offsets.sh --version``: Kafka prints its own release; this prints what it is."""
+    if value:
+        from .. import __version__
+        from ..kafka import library_versions
+
+        ck, rd = library_versions()
+        typer.echo(
+            f"kafka-offsets {__version__}\nconfluent-kafka {ck}\nlibrdkafka {rd}\n"
+            f"command line of kafka-get-offsets.sh (GetOffsetShell), Apache Kafka {KAFKA_TOOLS_VERSION}"
+        )
+        raise typer.Exit()
 
 
 def register(app: typer.Typer) -> None:
@@ -105,12 +126,24 @@ def list_cmd(
     command_config: CommandConfigOpt = None,
     x: XOpt = None,
     timeout: TimeoutOpt = "30s",
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_version,
+            is_eager=True,
+            help="Show versions and the kafka-get-offsets.sh release whose options list takes, and exit.",
+        ),
+    ] = False,
 ) -> None:
     """Offsets of partitions by spec."""
     debug = is_debug(ctx)
     with boundary(debug):
         zone = parse_tz(tz)
-        specs = parse_specs(spec or [], now_ms=now_ms(), tz=zone)
+        now = now_ms()
+        specs = parse_specs(spec or [], now_ms=now, tz=zone)
+        for note in (n for text in spec or [] for n in time_notes(text, now, zone)):
+            warn(note)  # e.g. epoch seconds typed where Kafka reads milliseconds
         fmt = OUTPUTS["list"].choose(output)
         if fmt is Format.plain and len(specs) > 1:
             raise UsageError(

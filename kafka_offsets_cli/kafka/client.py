@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import confluent_kafka
 
 from ..connection.settings import ClientSettings
-from ..models.groups import GroupDescription, GroupOffsets
+from ..models.groups import GroupDescription, GroupMembers, GroupOffsets
 from ..models.offsets import Isolation, OffsetResult
 from ..models.topics import ClusterMetadata, TopicPartition
 from ..plan.requests import OffsetRequest
@@ -16,6 +17,9 @@ from .groups import GroupReader
 from .list_offsets import OffsetLister
 from .markers import MarkerAnswers, MarkerProbe
 from .session import Session
+
+if TYPE_CHECKING:
+    from .tiered import TieredLister
 
 
 class KafkaClient:
@@ -28,6 +32,7 @@ class KafkaClient:
         self._topics = TopicReader(self._session)
         self._groups = GroupReader(self._session)
         self._markers = MarkerProbe(self._session)
+        self._tiered: TieredLister | None = None  # kafka-python, made when a tiered spec is asked
 
     # -- the --timeout budget and the client's life -------------------------------
 
@@ -41,6 +46,8 @@ class KafkaClient:
 
     def close(self) -> None:
         """Release the client (librdkafka threads stop when it is collected)."""
+        if self._tiered is not None:
+            self._tiered.close()
         self._session.close()
 
     def __enter__(self) -> KafkaClient:
@@ -82,7 +89,17 @@ class KafkaClient:
         Returns one result per (partition, spec) query, in no particular order. A
         partition whose last attempt failed carries the error and no offset.
         """
-        return self._offsets.list_offsets(requests, isolation=isolation, progress=progress)
+        tiered = [r for r in requests if r.queries and r.queries[0][1].tiered]
+        if not tiered:
+            return self._offsets.list_offsets(requests, isolation=isolation, progress=progress)
+        # ListOffsets v8-v11 (-4, -5, -6): librdkafka cannot send them; kafka-python, imported only now
+        from .tiered import TieredLister
+
+        if self._tiered is None:
+            self._tiered = TieredLister(self.settings, self._session.deadline)
+        rest = [r for r in requests if not (r.queries and r.queries[0][1].tiered)]
+        results = self._offsets.list_offsets(rest, isolation=isolation, progress=progress) if rest else []
+        return results + self._tiered.list_offsets(tiered, isolation=isolation, progress=progress)
 
     # -- consumer groups (groups.py) -----------------------------------------------------
 
@@ -99,6 +116,14 @@ class KafkaClient:
     def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
         """State, member count and assigned partitions of each group (all described at once)."""
         return self._groups.describe_groups(groups)
+
+    def group_members(self, groups: Sequence[str]) -> dict[str, GroupMembers]:
+        """Each group's description with its members (client ids, hosts) and protocol."""
+        return self._groups.group_members(groups)
+
+    def group_session_timeouts(self, groups: Sequence[str]) -> dict[str, int]:
+        """Each KIP-848 group's ``consumer.session.timeout.ms`` (groups not described are left out)."""
+        return self._groups.group_session_timeouts(groups)
 
     def alter_group_offsets(
         self, group: str, offsets: Mapping[TopicPartition, int]

@@ -23,10 +23,24 @@ class SpecKind(str, Enum):
     LATEST = "latest"
     MAX_TIMESTAMP = "max-timestamp"
     TIMESTAMP = "timestamp"
+    #: tiered storage (ListOffsets v8+, asked by kafka/tiered.py): KIP-405, KIP-1005, KIP-1023
+    EARLIEST_LOCAL = "earliest-local"
+    LATEST_TIERED = "latest-tiered"
+    EARLIEST_PENDING_UPLOAD = "earliest-pending-upload"
 
 
 #: Kafka's sentinel "timestamps" in ListOffsets requests.
-KAFKA_CODE = {SpecKind.LATEST: -1, SpecKind.EARLIEST: -2, SpecKind.MAX_TIMESTAMP: -3}
+KAFKA_CODE = {
+    SpecKind.LATEST: -1,
+    SpecKind.EARLIEST: -2,
+    SpecKind.MAX_TIMESTAMP: -3,
+    SpecKind.EARLIEST_LOCAL: -4,
+    SpecKind.LATEST_TIERED: -5,
+    SpecKind.EARLIEST_PENDING_UPLOAD: -6,
+}
+
+#: The specs librdkafka cannot ask (ListOffsets v8-v11): kafka/tiered.py answers them.
+TIERED_KINDS = frozenset({SpecKind.EARLIEST_LOCAL, SpecKind.LATEST_TIERED, SpecKind.EARLIEST_PENDING_UPLOAD})
 
 
 @dataclass(frozen=True, order=True)
@@ -59,6 +73,11 @@ class OffsetSpec:
         return self._name
 
     @property
+    def tiered(self) -> bool:
+        """True for the tiered-storage specs (-4, -5, -6), which need ListOffsets v8+."""
+        return self.kind in TIERED_KINDS
+
+    @property
     def kafka_time(self) -> int:
         """The value Kafka's ListOffsets request carries (-1, -2, -3 or the time)."""
         code = self._kafka_time
@@ -87,7 +106,7 @@ class OffsetSpec:
 
 
 #: The named specs, one shared instance each (immutable; asked for per partition in hot loops).
-_NAMED_SPECS = {k: OffsetSpec(k) for k in (SpecKind.EARLIEST, SpecKind.LATEST, SpecKind.MAX_TIMESTAMP)}
+_NAMED_SPECS = {k: OffsetSpec(k) for k in SpecKind if k is not SpecKind.TIMESTAMP}
 
 
 class Isolation(str, Enum):

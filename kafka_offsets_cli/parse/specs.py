@@ -1,10 +1,11 @@
 """Parse offset specs: ``earliest``, ``latest``, ``max-timestamp``, Kafka codes, or a time.
 
 An offset spec says which offset a ListOffsets query asks for. Kafka's own
-tools take the codes ``-2`` (earliest), ``-1`` (latest) and ``-3``
-(max-timestamp, KIP-734); every other value is a target time (KIP-79), which
-here may be written in any form :func:`~kafka_offsets_cli.parse.times.parse_time`
-accepts.
+tools take the codes ``-2`` (earliest), ``-1`` (latest), ``-3``
+(max-timestamp, KIP-734), ``-4`` (earliest-local, KIP-405), ``-5``
+(latest-tiered, KIP-1005) and ``-6`` (earliest-pending-upload, KIP-1023);
+every other value is a target time (KIP-79), which here may be written in any
+form :func:`~kafka_offsets_cli.parse.times.parse_time` accepts.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ from .times import parse_time
 __all__ = ["SPEC_FORMS", "parse_spec", "parse_specs"]
 
 #: Accepted forms of a spec, for error messages.
-SPEC_FORMS = "earliest|latest|max-timestamp|-1|-2|-3|epoch-ms|ISO-8601|relative like '6h ago'"
+SPEC_FORMS = (
+    "earliest|latest|max-timestamp|earliest-local|latest-tiered|earliest-pending-upload|-1..-6|"
+    "epoch-ms|epoch seconds like @1795490000|ISO-8601|today|yesterday|03:30|relative like '6h ago'"
+)
 
 _NAMED = {
     "earliest": SpecKind.EARLIEST,
@@ -28,14 +32,12 @@ _NAMED = {
     "max-timestamp": SpecKind.MAX_TIMESTAMP,
     "max_timestamp": SpecKind.MAX_TIMESTAMP,
     "maxtimestamp": SpecKind.MAX_TIMESTAMP,
+    # tiered storage: GetOffsetShell's names (KIP-405, KIP-1005, KIP-1023)
+    "earliest-local": SpecKind.EARLIEST_LOCAL,
+    "latest-tiered": SpecKind.LATEST_TIERED,
+    "earliest-pending-upload": SpecKind.EARLIEST_PENDING_UPLOAD,
 }
 _BY_CODE = {code: kind for kind, code in KAFKA_CODE.items()}
-# Codes Kafka defines for tiered storage that ListOffsets here does not offer.
-_UNSUPPORTED_CODES = {
-    -4: "earliest-local",
-    -5: "latest-tiered",
-    -6: "earliest-pending-upload",
-}
 _NEGATIVE_INT = re.compile(r"-[0-9]+")
 
 
@@ -43,7 +45,8 @@ def parse_spec(text: str, *, now_ms: int, tz: tzinfo) -> OffsetSpec:
     """Parse one offset spec.
 
     ``earliest``, ``latest``, ``max-timestamp`` (also ``max_timestamp``,
-    ``maxtimestamp``; case-insensitive), Kafka's codes ``-2``, ``-1``, ``-3``,
+    ``maxtimestamp``; case-insensitive), the tiered-storage specs ``earliest-local``,
+    ``latest-tiered``, ``earliest-pending-upload``, Kafka's codes ``-1`` to ``-6``,
     or any time :func:`~kafka_offsets_cli.parse.times.parse_time` accepts (epoch ms,
     ISO-8601, ``6h ago``, ``-30m``…), which becomes :meth:`OffsetSpec.at`.
     ``-30m`` is a relative time; ``-5`` is an error. Bad input raises
@@ -57,12 +60,12 @@ def parse_spec(text: str, *, now_ms: int, tz: tzinfo) -> OffsetSpec:
         code = int(s)
         if code in _BY_CODE:
             return OffsetSpec(_BY_CODE[code])
-        if code in _UNSUPPORTED_CODES:
-            reason = f"Kafka code {code} ({_UNSUPPORTED_CODES[code]}) is not supported"
-        else:
-            reason = "negative values other than the Kafka codes -1, -2, -3 are not valid"
+        reason = "negative values other than the Kafka codes -1 to -6 are not valid"
         raise UsageError(f"invalid offset spec {text!r}: {reason}; expected {SPEC_FORMS}")
-    return OffsetSpec.at(parse_time(s, now_ms=now_ms, tz=tz, what="offset spec", accepted=SPEC_FORMS))
+    words = tuple(k.value for k in KAFKA_CODE)  # for "did you mean" (latests -> latest)
+    return OffsetSpec.at(
+        parse_time(s, now_ms=now_ms, tz=tz, what="offset spec", accepted=SPEC_FORMS, words=words)
+    )
 
 
 def parse_specs(texts: Sequence[str], *, now_ms: int, tz: tzinfo) -> tuple[OffsetSpec, ...]:

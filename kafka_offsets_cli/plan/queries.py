@@ -43,7 +43,30 @@ def selection_metadata(
         md = source.metadata()
     if selection is None:
         return md
+    if selection.exclude_internal:
+        md = with_internal_flags(source, md, selection.allows_topic)
     return with_named_errors(source, md, [n for rule in selection.rules for n in rule.literal_names])
+
+
+def with_internal_flags(
+    source: OffsetSource, md: ClusterMetadata, only: Callable[[str], bool] | None = None
+) -> ClusterMetadata:
+    """``md`` with the broker's ``is_internal`` flag on each listed topic (``only``: those it accepts).
+
+    A topic listing does not carry the flag (see
+    :meth:`~kafka_offsets_cli.kafka.admin.TopicReader.metadata`); described by name,
+    every topic has it (one request). ``--exclude-internal-topics`` goes by it, as
+    Kafka's tools do: ``__consumer_offsets`` and ``__transaction_state`` are internal,
+    a user topic ``__app.events`` is not, whatever its name.
+    """
+    names = [n for n, t in md.topics.items() if t.error is None and (only is None or only(n))]
+    if not names:
+        return md
+    described = source.metadata(names=names).topics
+    flagged = {n for n in names if (d := described.get(n)) is not None and d.internal}
+    if not flagged:
+        return md
+    return replace(md, topics={n: replace(t, internal=n in flagged) for n, t in md.topics.items()})
 
 
 def with_named_errors(source: OffsetSource, md: ClusterMetadata, names: Sequence[str]) -> ClusterMetadata:
@@ -122,6 +145,7 @@ def fetch_offsets(
     chunk_size: int = DEFAULT_CHUNK,
     progress: Callable[[int], None] | None = None,
     leaders: Mapping[TopicPartition, int] | None = None,
+    as_kafka: bool = False,
 ) -> list[OffsetResult]:
     """ListOffsets for every partition and spec: one call per spec, leader and chunk, all concurrent.
 
@@ -129,14 +153,16 @@ def fetch_offsets(
     call go to one broker; see :func:`planner.plan_requests`. A max-timestamp or
     timestamp lookup the broker withheld (its record beyond the high watermark) is
     asked again and proven or marked ``PENDING`` (:func:`settle.settle`), never
-    left to read as "no record".
+    left to read as "no record" (``as_kafka``: see :func:`settle.settle`).
     """
     results = source.list_offsets(
         plan_requests(partitions, specs, chunk_size, leaders), isolation=isolation, progress=progress
     )
     if not any(unsettled(r) for r in results):
         return results
-    return settle(source, results, isolation=isolation, chunk_size=chunk_size, leaders=leaders)
+    return settle(
+        source, results, isolation=isolation, chunk_size=chunk_size, leaders=leaders, as_kafka=as_kafka
+    )
 
 
 def list_table(
@@ -158,6 +184,7 @@ def list_table(
         chunk_size=chunk_size,
         progress=progress,
         leaders=md.leaders(),
+        as_kafka=True,  # GetOffsetShell's answers (a max-timestamp whose records are all remote: none)
     )
     results += missing_results(res, specs)
     return OffsetTable(tuple(specs), tuple(res.partitions), tuple(results), missing_topics(res))

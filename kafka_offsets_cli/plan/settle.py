@@ -46,6 +46,7 @@ RETRY_PAUSES = (0.0, 0.01, 0.02, 0.04, 0.08, 0.16, 0.32)
 _EARLIEST = OffsetSpec.earliest()
 _LATEST = OffsetSpec.latest()
 _MAX_TS = OffsetSpec.max_timestamp()
+_EARLIEST_LOCAL = OffsetSpec(SpecKind.EARLIEST_LOCAL)
 
 Key = tuple[TopicPartition, OffsetSpec]
 
@@ -98,13 +99,16 @@ def settle(
     leaders: Mapping[TopicPartition, int] | None = None,
     pauses: Sequence[float] = RETRY_PAUSES,
     sleep: Callable[[float], None] = time.sleep,
+    as_kafka: bool = False,
 ) -> list[OffsetResult]:
     """``results`` with every withheld "no record" answer settled (see the module docstring).
 
     Each round asks, for the partitions still open only, ``earliest``, ``latest``,
     ``max-timestamp`` and the open timestamp lookups: one request per leader and spec,
     never one per partition. Results that were answered stay as they are; order is kept.
-    What is still withheld after the last pause becomes an error record :data:`PENDING`.
+    What is still withheld after the last pause becomes an error record :data:`PENDING`;
+    with ``as_kafka`` (``list``, GetOffsetShell's answers), a max-timestamp of a partition
+    whose records are all in remote storage is none instead (see :func:`_all_remote`).
     """
     out: dict[Key, OffsetResult] = {(r.tp, r.spec): r for r in results}
     open_keys = [k for k, r in out.items() if unsettled(r)]
@@ -122,9 +126,44 @@ def settle(
             else:
                 out[key] = settled
         open_keys = still
+    if as_kafka and open_keys:
+        open_keys = _all_remote(
+            source, open_keys, isolation=isolation, chunk_size=chunk_size, leaders=leaders
+        )
     for tp, spec in open_keys:
         out[(tp, spec)] = OffsetResult(tp.topic, tp.partition, spec, None, error=PENDING)
     return [out[(r.tp, r.spec)] for r in results]
+
+
+def _all_remote(
+    source: OffsetSource,
+    keys: Sequence[Key],
+    *,
+    isolation: Isolation | None,
+    chunk_size: int,
+    leaders: Mapping[TopicPartition, int] | None,
+) -> list[Key]:
+    """The keys still open, less the max-timestamp lookups of partitions with no local record.
+
+    The broker (Kafka 4.3.1's UnifiedLog) finds max-timestamp in the local segments only: once
+    tiered storage has moved every record off the leader's disk (earliest-local == latest) it
+    answers "no record" for good, as GetOffsetShell then shows. One more look (earliest-local,
+    ListOffsets v8), only for what would otherwise be PENDING, tells that apart.
+    """
+    tps = sorted({tp for tp, spec in keys if spec.kind is SpecKind.MAX_TIMESTAMP})
+    if not tps:
+        return list(keys)
+    queries: list[Key] = [(tp, s) for s in (_EARLIEST_LOCAL, _LATEST) for tp in tps]
+    answers = {
+        (a.tp, a.spec): a
+        for a in source.list_offsets(plan_queries(queries, chunk_size, leaders), isolation=isolation)
+    }
+
+    def remote_only(tp: TopicPartition) -> bool:
+        local, end = answers.get((tp, _EARLIEST_LOCAL)), answers.get((tp, _LATEST))
+        return local is not None and end is not None and local.ok and end.ok and local.offset == end.offset
+
+    return [k for k in keys if not (k[1].kind is SpecKind.MAX_TIMESTAMP and remote_only(k[0]))]
 
 
 def _probe(
