@@ -23,9 +23,9 @@ from ..lag.collect import lag_rows
 from ..lag.plan import planned_group
 from ..lag.rows import LagRow, error_row
 from ..models.offsets import OffsetResult, OffsetSpec
-from ..plan.queries import fetch_offsets, selection_metadata
+from ..plan.queries import fetch_offsets
 from ..sources import LagSource
-from .plan import WorkUnit, chunk_selection
+from .plan import WorkUnit
 
 __all__ = ["LagSample", "LiveSample", "Sample", "collect_unit", "run_units", "unit_samples"]
 
@@ -118,14 +118,15 @@ def _lag_rows(source: LagSource, unit: WorkUnit) -> tuple[LagRow, ...]:
     """The unit's planned lag rows, made as ``kafka-offsets lag`` makes them.
 
     The driver planned each group's rows (:func:`kafka_offsets_cli.lag.plan.plan_group`);
-    the task reads the groups' committed offsets and its chunk's topics now
+    the task reads the groups' committed offsets and describes its chunk's topics now
     (:func:`kafka_offsets_cli.lag.plan.planned_group`: a partition gone since planning is
     an ``error`` row; a group whose offsets cannot be read has its error on every
     planned row), then :func:`kafka_offsets_cli.lag.collect.lag_rows`.
     """
     committed = {o.group: o for o in source.committed_offsets([g for g, _ in unit.groups])}
-    everything = sorted({tp for _, tps in unit.groups for tp in tps})
-    md = selection_metadata(source, chunk_selection(everything), narrow=True)
+    # the chunk's topics described by name (one request): no topic pattern is compiled in a task,
+    # so executors need no regex engine; a topic gone since planning answers with its error
+    md = source.metadata(names=sorted({tp.topic for _, tps in unit.groups for tp in tps}))
     plans = [planned_group(g, committed.get(g), tps, md) for g, tps in unit.groups]
     return lag_rows(
         source,

@@ -9,10 +9,11 @@ import typer
 
 from ..errors import KafkaOffsetsError, MonitoringStatus, UsageError
 from ..parse.times import parse_tz
-from ..render.check_monitoring import prometheus
+from ..render.check_monitoring import SERIES_LABELS, prometheus
+from ..render.monitoring import constant_labels
 from .app import command_help, is_debug
 from .boundary import boundary
-from .options import OUT, OUTPUTS, CheckOutputOpt, Format, TzOpt
+from .options import OUT, OUTPUTS, CheckOutputOpt, Format, LabelOpt, TzOpt
 from .textfile import check_writable, write_result
 
 SPARK = "Spark"
@@ -38,10 +39,13 @@ EXAMPLES = """Examples:
 
   kafka-offsets check checks.yaml --validate
 
+  kafka-offsets check --example > fleet.yaml
+
 The spec file (YAML or JSON) names clusters and checks; it is validated before anything runs and
-every problem is listed with its path and line (exit 2). A documented example ships with the
-package (kafka_offsets_cli/examples/check-spec.example.yaml) with a JSON Schema for editors
-(kafka_offsets_cli/schemas/check-spec.schema.json).
+every problem is listed with its path and line (exit 2). A cluster may name a profile of the
+config file (profile: prod) instead of repeating its settings. --example prints a documented
+example (kafka_offsets_cli/examples/check-spec.example.yaml, with a JSON Schema for editors in
+kafka_offsets_cli/schemas/check-spec.schema.json).
 
 Liveness checks use the rules of `kafka-offsets liveness`, lag checks those of `kafka-offsets lag`
 (time lag included); Spark (local[*] by default) collects every chunk of partitions in its own task
@@ -61,6 +65,21 @@ def register(app: typer.Typer) -> None:
     )(check_cmd)
 
 
+def _example(value: bool) -> None:
+    """``--example``: the example spec file shipped with the package, on stdout."""
+    if value:
+        from importlib.resources import files
+
+        from .output import write
+
+        write((files("kafka_offsets_cli") / "examples" / EXAMPLE_FILE).read_text(encoding="utf-8"))
+        raise typer.Exit(0)
+
+
+#: The example spec file, package data under ``kafka_offsets_cli/examples/``.
+EXAMPLE_FILE = "check-spec.example.yaml"
+
+
 def check_cmd(
     ctx: typer.Context,
     spec: Annotated[
@@ -72,8 +91,7 @@ def check_cmd(
         typer.Option(
             "--prometheus-file",
             metavar="FILE",
-            help="Write the Prometheus metrics to FILE atomically (node_exporter textfile collector); "
-            "required by -o prometheus, allowed with any output.",
+            help="Also write the Prometheus metrics to FILE atomically (node_exporter textfile collector).",
             rich_help_panel=OUT,
             show_default=False,
         ),
@@ -84,6 +102,7 @@ def check_cmd(
             "--worst", metavar="N", min=0, help="Worst partitions shown in the table.", rich_help_panel=OUT
         ),
     ] = 20,
+    label: LabelOpt = None,
     tz: TzOpt = None,
     history: Annotated[
         str | None,
@@ -147,6 +166,15 @@ def check_cmd(
         bool,
         typer.Option("--validate", help="Only validate the spec file (exit 0 or 2); start nothing."),
     ] = False,
+    example: Annotated[
+        bool,
+        typer.Option(
+            "--example",
+            callback=_example,
+            is_eager=True,
+            help="Print a documented example spec file and exit (check --example > fleet.yaml).",
+        ),
+    ] = False,
 ) -> None:
     """Lag and liveness checks from a spec file, on Spark."""
     debug = is_debug(ctx)
@@ -158,27 +186,28 @@ def check_cmd(
     with boundary(debug, monitoring=True):
         zone = parse_tz(tz)
         fmt = OUTPUTS["check"].choose(output)
-        if fmt is Format.prometheus and not prometheus_file:
-            raise UsageError("--output prometheus writes a textfile: give --prometheus-file FILE")
+        labels = constant_labels(None, label or (), reserved=SERIES_LABELS)
         if (write is None) != (write_dir is None):
             raise UsageError("--write FORMAT and --write-dir DIR go together")
         spark_conf = _parse_conf(conf or [])
         if prometheus_file:
             check_writable(prometheus_file)  # a usage error (2) before any cluster or Spark
         if write_dir is not None:
-            from ..spark.pipeline import check_write_dir
+            from ..spark.write import check_write_dir
 
             check_write_dir(write_dir)
         if history is not None:
-            from ..spark.history_store import check_dir
+            from ..spark.deploy import is_local
+            from ..spark.history_store import check_dir, require_shared
 
+            require_shared(history, is_local(master))
             check_dir(history)
         parsed = load_spec(spec)
         if validate:
             validated(parsed)
             raise typer.Exit(0)
         try:
-            everything = fmt is Format.json or prometheus_file is not None
+            everything = fmt in (Format.json, Format.prometheus) or prometheus_file is not None
             how = CheckRun(
                 master=master,
                 conf=tuple(spark_conf),
@@ -193,14 +222,14 @@ def check_cmd(
             report = run(parsed, how)
         except KafkaOffsetsError as e:
             if not isinstance(e, UsageError):
-                unknown(e, fmt, prometheus_file)
+                unknown(e, fmt, prometheus_file, tuple(parsed.clusters), labels)
             raise
         unwritten = None  # written before stdout; a failure is UNKNOWN once the status is shown
         if prometheus_file:
-            unwritten = write_result(prometheus_file, prometheus(report))
+            unwritten = write_result(prometheus_file, prometheus(report, labels))
         if timings:
             show_timings(report)
-        show(report, fmt, zone, worst)
+        show(report, fmt, zone, worst, labels)
         if unwritten is not None:
             raise unwritten
         status = report.status

@@ -5,7 +5,11 @@ command imports it, lazily. The engine it runs (plan, collect, evaluate) is
 :mod:`kafka_offsets_cli.check`. Modules:
 
 * :mod:`.session`: start and stop a quiet Spark session;
+* :mod:`.deploy`: local or cluster, the executors' Python, Spark's RPC security;
+* :mod:`.preflight`: can a cluster's executors import the executor side?
+* :mod:`.ship`: files and secrets of cluster settings, out of the pickled work units;
 * :mod:`.pipeline`: the Spark stages (collect, evaluate, roll up, write);
+* :mod:`.write`: ``--write``, by the driver (or by Spark to a shared URI, read back);
 * :mod:`.history_stage`: the ``--history`` stage (append, read back, judge, join);
 * :mod:`.history_store`: the Parquet sample history;
 * :mod:`.progress`: stage progress on stderr.

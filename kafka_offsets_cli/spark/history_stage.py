@@ -60,7 +60,7 @@ def join_history(
     check_dir(path)
     date = utc_date(run_ms)
     rows = samples_rdd.filter(lambda s: isinstance(s, LagSample)).map(lambda s: _history_row(s, run_ms, date))
-    append_samples(spark, path, rows)
+    append_samples(spark, path, rows, run_ms)
     window = max(c.history.window for c in lag_checks)
     lookback = max(c.history.lookback_ms for c in lag_checks)
     win = load_window(spark, path, run_ms, lookback, window)

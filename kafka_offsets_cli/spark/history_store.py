@@ -6,17 +6,21 @@ topic, partition) a lag check evaluated); liveness partitions are not sampled.
 Reading takes the dates within the lookback and, per partition, the newest
 ``window`` samples, which :func:`kafka_offsets_cli.check.history.evaluate_partition`
 judges.
+
+With a cluster master the executors write the samples: the path must be a URI every node shares
+(:func:`require_shared`, before anything runs), and each append is read back (:func:`append_samples`).
 """
 
 from __future__ import annotations
 
+import contextlib
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
 
-__all__ = ["COLUMNS", "append_samples", "history_schema", "load_window", "utc_date"]
+__all__ = ["COLUMNS", "append_samples", "history_schema", "load_window", "require_shared", "utc_date"]
 
 #: (column, Spark SQL type) of the history dataset; ``date`` is the partition column.
 COLUMNS = (
@@ -70,10 +74,42 @@ def check_dir(path: str) -> Path | None:
     return p
 
 
-def append_samples(spark: Any, path: str, rows: Any) -> None:
-    """Append ``rows`` (an RDD of tuples in :data:`COLUMNS` order) to the dataset."""
+def append_samples(spark: Any, path: str, rows: Any, run_ms: int) -> None:
+    """Append ``rows`` (an RDD of tuples in :data:`COLUMNS` order) to the dataset and read this run's
+    rows back: fewer than written is an error (executors that wrote where the driver cannot read)."""
+    from pyspark.sql import functions as F
+
+    from .session import SparkJobFailed
+
     df = spark.createDataFrame(rows, history_schema())
+    written = df.count()
     df.write.mode("append").partitionBy("date").parquet(path)
+    got = 0
+    with contextlib.suppress(Exception):  # nothing there to read (no file at all) is counted as 0
+        got = (
+            spark.read.schema(history_schema())
+            .option("basePath", path)
+            .parquet(path)
+            .where((F.col("date") == utc_date(run_ms)) & (F.col("run_ms") == run_ms))
+            .count()
+        )
+    if got != written:
+        raise SparkJobFailed(
+            f"--history {path}: {written} sample(s) written, {got} read back: the directory is not "
+            "shared by the driver and every executor",
+            hint="with a cluster master give --history a URI every node shares (hdfs://, s3a://, "
+            "file:///shared/mount)",
+        )
+
+
+def require_shared(path: str, local_master: bool) -> None:
+    """:class:`UsageError` for a plain path with a cluster master: the executors write the history."""
+    if local_master or "://" in path:
+        return
+    raise UsageError(
+        f"--history {path}: a path of this machine, but a cluster's executors write the history; "
+        "give a URI every node shares (hdfs://..., s3a://..., or file:///a/shared/mount)"
+    )
 
 
 def load_window(spark: Any, path: str, now_ms: int, lookback_ms: int, window: int) -> Any:

@@ -3,6 +3,8 @@
 Input: a validated spec, a plan (:mod:`.plan`, made on the driver) and a running
 session. Stages, each timed (``--timings``):
 
+0. on a cluster, a preflight job (:mod:`.preflight`): can the executors' Python import the
+   executor side? Secrets and files of cluster settings leave the units (:mod:`.ship`);
 1. collect: one task per work unit (:func:`.collect.run_units`), samples cached;
    the run's clock is read when the answers are in (ages never look fresher);
 2. history (``--history DIR``): append this run's lag samples to the Parquet
@@ -14,7 +16,8 @@ session. Stages, each timed (``--timings``):
    shared rules decide);
 4. rollup: per check on the driver (the worst status is the exit code), and the
    partition records brought back (all of them, or the worst N for a table);
-5. write (``--write parquet|csv DIR``): the full per-partition table.
+5. write (``--write parquet|csv DIR``): the full per-partition table (:mod:`.write`: by the
+   driver, or by Spark to a shared URI and read back).
 """
 
 from __future__ import annotations
@@ -31,21 +34,16 @@ from ..check.history import PartitionHistory
 from ..check.plan import CheckPlan
 from ..check.report import CheckReport, GroupResult, PartitionRecord, TopicResult
 from ..check.spec import CheckSpec, LagCheck, LivenessCheck
-from ..errors import MonitoringStatus, UsageError
+from ..errors import MonitoringStatus
 from ..liveness.rules import severity, worst
 from ..parse.times import now_ms
 from .history_stage import join_history
+from .preflight import preflight
 from .progress import StageProgress
+from .ship import localized_units, strip_units
+from .write import RECORD_SCHEMA, is_uri, write_table
 
 __all__ = ["RECORD_SCHEMA", "RunOptions", "run_check"]
-
-#: Spark SQL schema of the per-partition table (``--write``), in record order plus ``kind``.
-RECORD_SCHEMA = (
-    "`check` string, `kind` string, `cluster` string, `topic` string, `partition` int, `group` string, "
-    "`committed` bigint, `end` bigint, `lag` bigint, `time_lag_ms` bigint, `timestamp` bigint, "
-    "`age_ms` bigint, `state` string, `status` string, `log_start` bigint, `offset` bigint, "
-    "`history` string, `error` string"
-)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -69,25 +67,6 @@ class _Clock:
         t = time.monotonic()
         self.timings[name] = round(self.timings.get(name, 0.0) + t - self._t, 3)
         self._t = t
-
-
-def check_write_dir(path: str) -> Path | None:
-    """``--write`` target: a new directory or the output of an earlier run (which is replaced).
-
-    A URL (``hdfs://…``, ``s3a://…``) is left to Spark (``None``).
-    """
-    if "://" in path:
-        return None
-    p = Path(path)
-    if p.exists():
-        if not p.is_dir():
-            raise UsageError(f"--write-dir {path}: exists and is not a directory")
-        entries = list(p.iterdir())
-        if entries and not (p / "_SUCCESS").exists():
-            raise UsageError(
-                f"--write-dir {path}: not empty and not an earlier --write output; refusing to replace it"
-            )
-    return p
 
 
 def _row(r: PartitionRecord) -> tuple[Any, ...]:
@@ -145,10 +124,20 @@ def run_check(
     debug = options.debug
     checks = {c.name: c for c in spec.checks}
 
+    # 0. the executors' Python, the units' files and secrets ----------------------------------
+    if not runtime.local:
+        prog.set("checking the executors")
+        preflight(sc)
+        clock.lap("preflight")
+    ship_dir = None if runtime.local else _ship_dir(runtime)
+    units, secrets = strip_units(plan.units, ship_to=ship_dir, add_file=sc.addFile)
+    secrets_bc = sc.broadcast(secrets)
+
     # 1. collect -------------------------------------------------------------------------
     prog.set("collecting offsets")
-    units = list(plan.units)
-    samples_rdd = sc.parallelize(units, max(1, len(units))).mapPartitions(lambda it: run_units(it, debug))
+    samples_rdd = sc.parallelize(units, max(1, len(units))).mapPartitions(
+        lambda it: run_units(localized_units(it, secrets_bc.value), debug)
+    )
     samples_rdd.persist(StorageLevel.MEMORY_ONLY)
     samples_rdd.count()
     clock.lap("collect")
@@ -246,16 +235,18 @@ def run_check(
     # 5. write ---------------------------------------------------------------------------
     if options.write_format and options.write_dir:
         prog.set(f"writing {options.write_format}")
-        df = spark.createDataFrame(final.map(_row), RECORD_SCHEMA).coalesce(1)
-        writer = df.write.mode("overwrite")
-        if options.write_format == "csv":
-            writer.option("header", "true").csv(options.write_dir)
+        if is_uri(options.write_dir):
+            table: Any = final.map(_row)
+        elif options.all_records:
+            table = [_row(r) for r in parts]
         else:
-            writer.parquet(options.write_dir)
+            table = final.map(_row).collect()
+        write_table(spark, table, options.write_format, options.write_dir)
         clock.lap("write")
     samples_rdd.unpersist()
     pairs.unpersist()
     ctx.unpersist()
+    secrets_bc.unpersist()
     return CheckReport(
         status=status,
         checks=tuple(results),
@@ -284,3 +275,14 @@ def _with_history(pair: tuple[PartitionRecord, PartitionHistory | None]) -> Part
 
 def _parallelism(sc: Any) -> int:
     return max(1, min(int(sc.defaultParallelism), 64))
+
+
+def _ship_dir(runtime: Any) -> Path:
+    """The driver directory the shipped files are copied to (removed when the session stops)."""
+    import tempfile
+
+    if runtime.workdir is None:
+        runtime.workdir = Path(tempfile.mkdtemp(prefix="kafka-offsets-spark-"))
+    d: Path = runtime.workdir / "files"
+    d.mkdir(exist_ok=True)
+    return d

@@ -1,10 +1,14 @@
 """Start and stop a quiet Spark session for ``kafka-offsets check``.
 
 * master ``local[*]`` by default, any ``--master`` otherwise (for a non-local
-  master the package is shipped to executors as a zip; confluent-kafka must be
-  installed there);
-* Python workers run the driver's interpreter (``PYSPARK_PYTHON`` defaults to
-  ``sys.executable``), so the same packages are importable;
+  master the package is shipped to executors as a zip; what else executors need is
+  checked by :mod:`.preflight`);
+* the Python of the executors: ``spark.pyspark.python`` (``--conf``), else
+  ``PYSPARK_PYTHON``, as in Spark; with neither, a local master runs the driver's
+  own interpreter (``sys.executable``: the same packages), a cluster Spark's
+  default (``python3`` on each executor's PATH);
+* with a non-local master, RPC authentication, network and local-disk encryption
+  are on (:func:`secure_conf`) unless ``--conf`` says otherwise;
 * the Spark UI is off and the console progress bar is off (progress is drawn
   by :mod:`.progress` on a TTY);
 * Spark's log noise stays off the terminal: log4j2 is configured (through
@@ -30,13 +34,13 @@ import sys
 import tempfile
 import threading
 import time
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import KafkaOffsetsError, UsageError
+from .deploy import executor_python, is_local, secure_conf, zip_package
 
 __all__ = [
     "SessionOptions",
@@ -76,20 +80,41 @@ class SparkJobFailed(KafkaOffsetsError):
     """A Spark job failed (a task raised, an executor died): the check has no verdict (UNKNOWN)."""
 
 
+_JAVA = ("org.", "java.", "javax.", "scala.", "py4j.")
+#: ``...(TID 3) (10.0.0.5 executor 1): java.io.IOException: ...``: the failed task's own error.
+_TASK_CAUSE = re.compile(r"most recent failure: Lost task [^()]*\(TID \d+\) \(([^)]*)\): (.+)$")
+
+
 def job_failure(e: BaseException) -> SparkJobFailed:
-    """One readable line for a failed Spark job: the Python error raised in a task if there is one."""
-    text = str(e)
+    """One readable line for a failed Spark job: the Python error raised in a task if there is one,
+    else the Java-side cause (the failed task's exception, where it ran; the innermost ``Caused by``)."""
+    text = str(getattr(e, "java_exception", None) or "") + "\n" + str(e)
     found = re.findall(r"^\s*([A-Za-z_][\w.]*(?:Error|Exception)): (.+)$", text, re.M)
-    python = [(n, m) for n, m in found if not n.startswith(("org.", "java.", "scala.", "py4j."))]
+    python = [(n, m) for n, m in found if not n.startswith(_JAVA)]
     if python:
         name, msg = python[-1]
         detail = f"{name}: {msg.strip()}"
     else:
-        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-        detail = lines[0] if lines else type(e).__name__
+        detail = _java_cause(text) or type(e).__name__
     return SparkJobFailed(
-        f"the Spark job failed: {detail[:300]}", hint="run with --debug for Spark's log and the full trace"
+        f"the Spark job failed: {detail[:400]}", hint="run with --debug for Spark's log and the full trace"
     )
+
+
+def _java_cause(text: str) -> str | None:
+    """The Java exception that made a job fail, from a Py4J error's text (None: none found)."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    for ln in lines:
+        m = _TASK_CAUSE.search(ln)
+        if m:
+            return f"{m.group(2).strip()} (on {m.group(1)})"
+    caused = [ln[len("Caused by: ") :] for ln in lines if ln.startswith("Caused by: ")]
+    if caused:
+        return caused[-1]
+    java = [ln.lstrip(": ") for ln in lines if ln.lstrip(": ").startswith(_JAVA) and ": " in ln]
+    if java:
+        return java[0]
+    return lines[0] if lines else None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -113,6 +138,8 @@ class SparkRuntime:
     owned: bool
     started_s: float
     workdir: Path | None = None
+    #: a local master (tasks see the driver's files and interpreter)
+    local: bool = True
     _stopped: bool = field(default=False, repr=False)
 
     @property
@@ -136,21 +163,6 @@ class SparkRuntime:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
-
-
-def _is_local(master: str) -> bool:
-    return master == "local" or master.startswith("local[") or master.startswith("local-cluster")
-
-
-def _zip_package(workdir: Path) -> Path:
-    """The kafka_offsets_cli package as a zip for ``addPyFile`` (non-local masters)."""
-    pkg = Path(__file__).resolve().parent.parent
-    out = workdir / "kafka_offsets_cli.zip"
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        for p in pkg.rglob("*"):
-            if p.is_file() and "__pycache__" not in p.parts:
-                z.write(p, Path("kafka_offsets_cli") / p.relative_to(pkg))
-    return out
 
 
 def _tail(path: Path | None, lines: int = 15) -> str:
@@ -222,20 +234,29 @@ def start_session(options: SessionOptions) -> SparkRuntime:
     except ImportError:
         raise SparkUnavailable(
             "kafka-offsets check needs pyspark, which is not installed",
-            hint="pip install 'kafka-offsets[spark]' (Spark also needs Java 17 or newer)",
+            hint="add the spark extra: pipx inject kafka-offsets 'pyspark>=3.5' 'pyarrow>=14', or "
+            "pip install '.[spark]' from a checkout (Spark also needs Java 17 or newer)",
         ) from None
 
     active = SparkContext._active_spark_context
     if active is not None:
         spark = SparkSession.builder.getOrCreate()
-        return SparkRuntime(spark=spark, log_path=None, owned=False, started_s=time.monotonic() - t0)
+        return SparkRuntime(
+            spark=spark,
+            log_path=None,
+            owned=False,
+            started_s=time.monotonic() - t0,
+            local=is_local(active.master or ""),
+        )
 
     for key, value in options.conf:
         if not key:
             raise UsageError(f"--conf {key}={value}: expected KEY=VALUE")
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    python = executor_python(options.master, options.conf, os.environ)
+    if python is not None:  # pyspark's tasks run PYSPARK_PYTHON (the driver's variable, read below)
+        os.environ["PYSPARK_PYTHON"] = python
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    local = _is_local(options.master)
+    local = is_local(options.master)
     if local:
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     workdir = Path(tempfile.mkdtemp(prefix="kafka-offsets-spark-"))
@@ -247,7 +268,10 @@ def start_session(options: SessionOptions) -> SparkRuntime:
     conf.set("spark.ui.enabled", "true" if options.ui else "false")
     conf.set("spark.ui.showConsoleProgress", "false")
     conf.set("spark.sql.shuffle.partitions", str(options.shuffle_partitions))
-    conf.set("spark.pyspark.python", os.environ["PYSPARK_PYTHON"])
+    if python is not None:
+        conf.set("spark.pyspark.python", python)
+    for key, value in secure_conf(options.master, options.conf):
+        conf.set(key, value)
     conf.set("spark.sql.session.timeZone", "UTC")
     conf.set("spark.sql.sources.partitionOverwriteMode", "dynamic")
     user_keys = {k for k, _ in options.conf}
@@ -289,14 +313,26 @@ def start_session(options: SessionOptions) -> SparkRuntime:
         log_file.close()
         tail = _tail(log_path)
         shutil.rmtree(workdir, ignore_errors=True)
-        detail = f": {str(e).strip().splitlines()[0]}" if str(e).strip() else ""
+        cause = _java_cause(str(e).strip())
+        detail = f": {cause}" if cause else ""
+        hint = "check Java (17+), JAVA_HOME and --master; --debug shows Spark's own output"
+        if "spark.authenticate.secret" in detail:  # a standalone master: see deploy.secure_conf
+            hint = (
+                "give the standalone cluster's shared secret (spark.authenticate.secret in "
+                "spark-defaults.conf), or --conf spark.authenticate=false for a cluster without one"
+            )
         raise SparkUnavailable(
             f"the Spark session ({options.master}) could not start{detail}" + (f"\n{tail}" if tail else ""),
-            hint="check Java (17+), JAVA_HOME and --master; --debug shows Spark's own output",
+            hint=hint,
         ) from None
     log_file.close()  # the JVM keeps its own descriptor
     if not local:
-        sc.addPyFile(str(_zip_package(workdir)))
+        sc.addPyFile(str(zip_package(workdir)))
     return SparkRuntime(
-        spark=spark, log_path=log_path, owned=True, started_s=time.monotonic() - t0, workdir=workdir
+        spark=spark,
+        log_path=log_path,
+        owned=True,
+        started_s=time.monotonic() - t0,
+        workdir=workdir,
+        local=local,
     )

@@ -1,0 +1,63 @@
+"""Where the Spark job runs: local or a cluster, the executors' Python, Spark's own security.
+
+What a cluster's executors need and how it gets there is in the README ("check on a Spark
+cluster"): the package itself is shipped (a zip, :func:`kafka_offsets_cli.spark.session.start_session`),
+confluent-kafka must be importable by the executors' Python (checked first by :mod:`.preflight`),
+files named in cluster settings travel with ``SparkContext.addFile`` and secrets in a broadcast
+variable (:mod:`.ship`).
+"""
+
+from __future__ import annotations
+
+import sys
+import zipfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+__all__ = ["SECURE_CONF", "executor_python", "is_local", "secure_conf", "zip_package"]
+
+
+def is_local(master: str) -> bool:
+    """``local``, ``local[N]``, ``local[*]`` (one JVM on this machine; not ``local-cluster``)."""
+    return master == "local" or master.startswith("local[")
+
+
+def executor_python(master: str, conf: Sequence[tuple[str, str]], environ: Mapping[str, str]) -> str | None:
+    """The Python executors run: ``spark.pyspark.python``, ``PYSPARK_PYTHON``, or for a local master
+    the driver's own interpreter; ``None``: Spark's default (``python3``)."""
+    given = dict(conf).get("spark.pyspark.python") or environ.get("PYSPARK_PYTHON")
+    if given:
+        return given
+    return sys.executable if is_local(master) else None
+
+
+#: Spark's RPC authentication and encryption, on for a non-local master (``--conf`` may turn them off).
+SECURE_CONF = (
+    ("spark.authenticate", "true"),
+    ("spark.network.crypto.enabled", "true"),
+    ("spark.io.encryption.enabled", "true"),
+)
+
+
+def secure_conf(master: str, conf: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """What :data:`SECURE_CONF` adds to ``conf`` for a non-local master (the user's own keys win).
+
+    The shared secret: on YARN and Kubernetes Spark generates one per application; a standalone
+    cluster's daemons hand theirs to the executors they start, so the application must be given the
+    same (``spark.authenticate.secret`` or ``.secret.file``, by ``--conf`` or spark-defaults.conf).
+    """
+    if is_local(master):
+        return []
+    keys = {k for k, _ in conf}
+    return [(k, v) for k, v in SECURE_CONF if k not in keys]
+
+
+def zip_package(workdir: Path) -> Path:
+    """The kafka_offsets_cli package as a zip for ``addPyFile`` (non-local masters)."""
+    pkg = Path(__file__).resolve().parent.parent
+    out = workdir / "kafka_offsets_cli.zip"
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for p in pkg.rglob("*"):
+            if p.is_file() and "__pycache__" not in p.parts:
+                z.write(p, Path("kafka_offsets_cli") / p.relative_to(pkg))
+    return out

@@ -1,0 +1,132 @@
+"""``--write parquet|csv --write-dir DIR``: the full per-partition table, never lost silently.
+
+A plain path (or ``file:``) is written by the driver with pyarrow: the table is a row per
+partition, which the driver holds anyway, and a driver path is where the user will look for it
+(executors of a cluster would write into their own disks, leaving the driver's directory with
+only ``_SUCCESS``). The directory is built beside the target and swapped in whole:
+``part-00000.parquet`` (or ``.csv`` with a header) and ``_SUCCESS``.
+
+A URI every node shares (``hdfs://``, ``s3a://``...) is written by Spark and read back: a
+count that differs from the rows written is an error, not a silent loss.
+"""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import UsageError
+from .session import SparkJobFailed
+
+__all__ = ["RECORD_COLUMNS", "RECORD_SCHEMA", "check_write_dir", "is_uri", "write_table"]
+
+#: (column, Spark SQL type) of the per-partition table, in record order plus ``kind``.
+RECORD_COLUMNS = (
+    ("check", "string"),
+    ("kind", "string"),
+    ("cluster", "string"),
+    ("topic", "string"),
+    ("partition", "int"),
+    ("group", "string"),
+    ("committed", "bigint"),
+    ("end", "bigint"),
+    ("lag", "bigint"),
+    ("time_lag_ms", "bigint"),
+    ("timestamp", "bigint"),
+    ("age_ms", "bigint"),
+    ("state", "string"),
+    ("status", "string"),
+    ("log_start", "bigint"),
+    ("offset", "bigint"),
+    ("history", "string"),
+    ("error", "string"),
+)
+#: Spark SQL schema of the table.
+RECORD_SCHEMA = ", ".join(f"`{n}` {t}" for n, t in RECORD_COLUMNS)
+
+
+def is_uri(path: str) -> bool:
+    """A URI Spark resolves (``hdfs://``, ``s3a://``); ``file:`` paths are the driver's own."""
+    return "://" in path and not path.startswith("file:")
+
+
+def local_path(path: str) -> Path:
+    """The driver path of a plain path or a ``file:`` URI."""
+    if path.startswith("file://"):
+        return Path(path[len("file://") :])
+    if path.startswith("file:"):
+        return Path(path[len("file:") :])
+    return Path(path)
+
+
+def check_write_dir(path: str) -> Path | None:
+    """``--write`` target: a new directory or the output of an earlier run (which is replaced).
+
+    A URI (``hdfs://…``, ``s3a://…``) is left to Spark (``None``).
+    """
+    if is_uri(path):
+        return None
+    p = local_path(path)
+    if p.exists():
+        if not p.is_dir():
+            raise UsageError(f"--write-dir {path}: exists and is not a directory")
+        entries = list(p.iterdir())
+        if entries and not (p / "_SUCCESS").exists():
+            raise UsageError(
+                f"--write-dir {path}: not empty and not an earlier --write output; refusing to replace it"
+            )
+    return p
+
+
+def write_table(spark: Any, rows: Sequence[tuple[Any, ...]] | Any, fmt: str, path: str) -> None:
+    """Write the table's ``rows`` (a list on the driver; an RDD for a URI) as ``fmt`` to ``path``."""
+    if is_uri(path):
+        _spark_write(spark, rows, fmt, path)
+        return
+    target = local_path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    try:
+        if fmt == "csv":
+            with open(tmp / "part-00000.csv", "w", newline="", encoding="utf-8") as fh:
+                w = csv.writer(fh)
+                w.writerow([n for n, _ in RECORD_COLUMNS])
+                w.writerows(["" if v is None else v for v in r] for r in rows)
+        else:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            types = {"string": pa.string(), "int": pa.int32(), "bigint": pa.int64()}
+            schema = pa.schema([(n, types[t]) for n, t in RECORD_COLUMNS])
+            columns = list(zip(*rows, strict=True)) if rows else [() for _ in RECORD_COLUMNS]
+            arrays = [pa.array(c, type=f.type) for c, f in zip(columns, schema, strict=True)]
+            table = pa.table(arrays, schema=schema)
+            pq.write_table(table, tmp / "part-00000.parquet")
+        (tmp / "_SUCCESS").touch()
+        if target.exists():
+            shutil.rmtree(target)
+        tmp.rename(target)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _spark_write(spark: Any, rdd: Any, fmt: str, path: str) -> None:
+    df = spark.createDataFrame(rdd, RECORD_SCHEMA)
+    expected = df.count()
+    writer = df.write.mode("overwrite")
+    reader = spark.read.schema(RECORD_SCHEMA)
+    if fmt == "csv":
+        writer.option("header", "true").csv(path)
+        got = reader.option("header", "true").csv(path).count()
+    else:
+        writer.parquet(path)
+        got = reader.parquet(path).count()
+    if got != expected:
+        raise SparkJobFailed(
+            f"--write-dir {path}: {expected} row(s) written, {got} read back: the directory is not "
+            "shared by the driver and every executor"
+        )
