@@ -3,27 +3,47 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import typer
 
-from ..errors import NotFound, PartialFailure, UsageError
+from ..errors import ClusterError, KafkaOffsetsError, MonitoringStatus, NotFound, PartialFailure, UsageError
 from ..lag.collect import LagReport, collect, resolve_groups
-from ..lag.rows import COLUMNS
 from ..lag.summary import SortKey
 from ..models.offsets import Isolation
-from ..render.lag import time_lag_note
+from ..parse.durations import parse_duration
+from ..parse.times import now_ms
+from ..render.lag_metrics import SERIES_LABELS, SERVICE, prometheus_down
+from ..render.monitoring import nagios_line
 from . import lag_view
 from .app import command_help, is_debug
 from .boundary import boundary
-from .connection import connection_settings
 from .emit import parse_columns
-from .lag_view import RATE_FIELDS, LagView, show
+from .lag_notes import failure_summary, notes
+from .lag_options import (
+    EXAMPLES,
+    ByPartitionOpt,
+    CritLagOpt,
+    CritTimeLagOpt,
+    GroupRegexOpt,
+    MarkerCheckOpt,
+    MembersOpt,
+    MinLagOpt,
+    MinTimeLagOpt,
+    OnlyLaggingOpt,
+    PrometheusFileOpt,
+    SortOpt,
+    SummaryOpt,
+    TimeLagOpt,
+    WarnLagOpt,
+    WarnTimeLagOpt,
+    parse_thresholds,
+)
+from .lag_view import LagView, record_fields, show, summary_fields
+from .metric_labels import settings_and_labels
 from .options import (
-    OUT,
     OUTPUTS,
-    SEL,
     BootstrapOpt,
     ClusterOpt,
     ColumnsOpt,
@@ -32,6 +52,7 @@ from .options import (
     Format,
     GroupOpt,
     IsolationOpt,
+    LabelOpt,
     LagOutputOpt,
     NoHeadersOpt,
     PartitionsOpt,
@@ -43,38 +64,13 @@ from .options import (
     optional_selection_from,
     watch_interval,
 )
-from .output import err_console, progress, warn
+from .output import progress, write
+from .textfile import check_writable, write_down, write_result
 
 if TYPE_CHECKING:
     from ..connection.settings import ClientSettings
     from ..kafka import KafkaClient
     from ..parse.selection import Selection
-
-
-EXAMPLES = """Examples:
-
-
-  kafka-offsets lag -b localhost:9092 --group billing
-
-
-  kafka-offsets lag -b localhost:9092 --group-regex 'billing-.*' --topic orders --time-lag --sort lag
-
-
-  kafka-offsets lag -b localhost:9092 -g billing --isolation read_committed --only-lagging -o json
-
-States: ok; no-commit (no committed offset); below-start (committed offset below the log start:
-retention passed it, lag not shown); ahead (committed offset beyond the end); marker (the only
-offset left is a transaction marker: lag 1, nothing to consume); error.
-
-Time lag (--time-lag) = now - the newest record timestamp among the records up to and including
-the first unconsumed one, found by bisection with ListOffsets timestamp lookups (Describe
-permission is enough; no record is read); exact to 1 ms. With in-order timestamps it is the age
-of the first unconsumed record.
-
---watch 5s redraws the table every 5 seconds until Ctrl-C (exit 0), with IN/S (records/s
-appended, from the log end offsets) and CONSUMED/S (records/s committed by the group) per
-partition; json, jsonl and csv get one block per refresh with in_per_s and consumed_per_s.
-"""
 
 
 def register(app: typer.Typer) -> None:
@@ -85,56 +81,30 @@ def register(app: typer.Typer) -> None:
 def lag_cmd(
     ctx: typer.Context,
     group: GroupOpt = None,
-    group_regex: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--group-regex",
-            metavar="REGEX",
-            help="Consumer groups whose whole id matches (repeatable).",
-            rich_help_panel=SEL,
-            show_default=False,
-        ),
-    ] = None,
+    group_regex: GroupRegexOpt = None,
     bootstrap_server: BootstrapOpt = None,
     cluster: ClusterOpt = None,
     topic: TopicOpt = None,
     partitions: PartitionsOpt = None,
     topic_partitions: TopicPartitionsOpt = None,
     exclude_internal_topics: ExcludeInternalOpt = False,
-    time_lag: Annotated[
-        bool,
-        typer.Option(
-            "--time-lag",
-            help="Also compute each lagging partition's time lag (bisection with batched ListOffsets).",
-        ),
-    ] = False,
-    marker_check: Annotated[
-        bool,
-        typer.Option(
-            "--marker-check/--no-marker-check",
-            help="For partitions with lag 1, fetch the one remaining offset to see whether it is a "
-            "transaction marker (needs READ on the topic); off: lag 1 stays state ok.",
-        ),
-    ] = True,
+    time_lag: TimeLagOpt = False,
+    marker_check: MarkerCheckOpt = True,
     isolation: IsolationOpt = Isolation.READ_UNCOMMITTED,
-    only_lagging: Annotated[
-        bool,
-        typer.Option(
-            "--only-lagging",
-            help="Only partitions with records left to consume (or below the log start).",
-            rich_help_panel=OUT,
-        ),
-    ] = False,
-    sort: Annotated[
-        SortKey,
-        typer.Option(
-            "--sort",
-            help="Row order: name (group, topic, partition), lag or time-lag (largest first).",
-            rich_help_panel=OUT,
-            case_sensitive=False,
-        ),
-    ] = SortKey.name,
+    warn_lag: WarnLagOpt = None,
+    crit_lag: CritLagOpt = None,
+    warn_time_lag: WarnTimeLagOpt = None,
+    crit_time_lag: CritTimeLagOpt = None,
+    only_lagging: OnlyLaggingOpt = False,
+    min_lag: MinLagOpt = None,
+    min_time_lag: MinTimeLagOpt = None,
+    sort: SortOpt = SortKey.name,
+    summary: SummaryOpt = False,
+    by_partition: ByPartitionOpt = False,
+    members: MembersOpt = False,
     output: LagOutputOpt = None,
+    prometheus_file: PrometheusFileOpt = None,
+    label: LabelOpt = None,
     no_headers: NoHeadersOpt = False,
     columns: ColumnsOpt = None,
     watch: WatchOpt = None,
@@ -142,34 +112,75 @@ def lag_cmd(
     x: XOpt = None,
     timeout: TimeoutOpt = "30s",
 ) -> None:
-    """Consumer group lag per partition."""
+    """Consumer group lag per partition; with thresholds, a monitoring check."""
     debug = is_debug(ctx)
     with boundary(debug):
-        if not group and not group_regex:
-            raise UsageError("name the consumer groups: --group GROUP and/or --group-regex REGEX")
+        thresholds = parse_thresholds(warn_lag, crit_lag, warn_time_lag, crit_time_lag)
         fmt = OUTPUTS["lag"].choose(output)
-        cols = parse_columns(columns, (*COLUMNS, *RATE_FIELDS) if watch is not None else COLUMNS)
+    # a monitoring run: exit status 0-3 (README "Exit codes"), records with a status
+    monitor = thresholds.given or prometheus_file is not None or fmt in (Format.nagios, Format.prometheus)
+    status = MonitoringStatus.OK
+    with boundary(debug, monitoring=monitor):
         interval = watch_interval(watch)
+        if summary and by_partition:
+            raise UsageError("--summary and --by-partition contradict each other")
+        fields = record_fields(monitor, interval is not None, members)
+        cols = parse_columns(columns, tuple(dict.fromkeys((*fields, *summary_fields(interval is not None)))))
+        min_time_lag_ms = parse_duration(min_time_lag) if min_time_lag is not None else None
         selection = optional_selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
-        settings = connection_settings(ctx)
-        view = LagView(fmt, tuple(cols) if cols else None, no_headers, only_lagging, sort)
+        if prometheus_file:
+            check_writable(prometheus_file)  # a usage error (2) before anything is contacted
+        settings, labels = settings_and_labels(ctx, label, reserved=SERIES_LABELS)
+        view = LagView(
+            fmt=fmt,
+            columns=tuple(cols) if cols else None,
+            no_headers=no_headers,
+            only_lagging=only_lagging,
+            sort=sort,
+            min_lag=min_lag,
+            min_time_lag_ms=min_time_lag_ms,
+            thresholds=thresholds,
+            monitor=monitor,
+            labels=labels,
+            summary=True if summary else False if by_partition else None,
+            named=bool(group),
+            members=members,
+        )
         query = _Query(
             groups=list(group or ()),
             regexes=list(group_regex or ()),
             selection=selection,
             isolation=isolation,
-            time_lag=time_lag,
+            time_lag=time_lag or thresholds.on_time or min_time_lag_ms is not None,
             marker_check=marker_check,
+            # the summary's TYPE and --members: each group's members and protocol
+            members=members or summary or (fmt is Format.table and not group and not by_partition),
         )
-        if interval is not None:
-            _watch(settings, query, view, interval, debug)
-            return
-        report = _collect(settings, query, debug)
-        _require_rows(report)
-        show(report, view)
-        _notes(report, fmt)
-        if report.failed:
-            raise PartialFailure(_failure_summary(report))
+        try:
+            if interval is not None:
+                _watch(settings, query, view, interval, prometheus_file, debug)
+                return
+            report = _collect(settings, query, debug)
+            _require_rows(report)
+        except KafkaOffsetsError as e:
+            if monitor and not isinstance(e, UsageError):
+                _unknown(e, view, prometheus_file)
+            raise
+        # one text for the file and stdout (one clock); the file is written before stdout, which may be closed
+        metrics = view.prometheus(report) if prometheus_file or fmt is Format.prometheus else ""
+        unwritten = write_result(prometheus_file, metrics) if prometheus_file else None
+        if fmt is Format.prometheus:
+            write(metrics)
+        else:
+            show(report, view)
+        notes(report, view)
+        if unwritten is not None:
+            raise unwritten
+        if not monitor and report.failed:
+            raise PartialFailure(failure_summary(report))
+        if monitor:
+            status = view.status(report).status
+    raise typer.Exit(int(status))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -182,13 +193,24 @@ class _Query:
     isolation: Isolation
     time_lag: bool
     marker_check: bool
+    members: bool = False
 
     def run(self, client: KafkaClient, update: Callable[[str], None] | None = None) -> LagReport:
-        """Resolve the groups (regexes again on every call) and collect their lag."""
-        names = resolve_groups(client, self.groups, self.regexes)
+        """Resolve the groups (regexes, or every group, again on every call) and collect their lag.
+
+        Without ``--group`` and ``--group-regex`` every group of the cluster is read (ListGroups,
+        one DescribeGroups, one OffsetFetch per group, all at once); those with nothing committed
+        or assigned in the selection are left out quietly, so ``-t X`` alone lists the groups on X.
+        """
+        if self.groups or self.regexes:
+            names = resolve_groups(client, self.groups, self.regexes)
+        else:
+            names = client.group_ids()
+            if not names:
+                raise NotFound("the cluster has no consumer group")
         if update is not None:
             update(f"Reading {len(names)} group(s)…")
-        return collect(
+        report = collect(
             client,
             names,
             self.selection,
@@ -197,6 +219,10 @@ class _Query:
             marker_check=self.marker_check,
             named=set(self.groups),
         )
+        if not self.members:
+            return report
+        shown = sorted({r.group for r in report.rows})
+        return replace(report, members=client.group_members(shown) if shown else {})
 
 
 def _require_rows(report: LagReport) -> None:
@@ -212,68 +238,51 @@ def _collect(settings: ClientSettings, query: _Query, debug: bool) -> LagReport:
         return query.run(client, update)
 
 
-def _watch(settings: ClientSettings, query: _Query, view: LagView, interval: float, debug: bool) -> None:
-    """Refresh until Ctrl-C; the notes (warnings) of the first refresh are printed once."""
+def _watch(
+    settings: ClientSettings,
+    query: _Query,
+    view: LagView,
+    interval: float,
+    prometheus_file: str | None,
+    debug: bool,
+) -> None:
+    """Refresh until Ctrl-C, rewriting ``--prometheus-file`` (if given) after each refresh; the
+    notes (warnings) of the first refresh are printed once."""
     from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
 
     first = True
 
     def fetch(client: KafkaClient) -> LagReport:
         nonlocal first
-        report = query.run(client)
+        try:
+            report = query.run(client)
+        except ClusterError as e:
+            if prometheus_file:
+                write_down(
+                    prometheus_file, prometheus_down(MonitoringStatus.UNKNOWN, now_ms(), view.labels), e
+                )
+            raise
         _require_rows(report)
+        if prometheus_file:
+            unwritten = write_result(prometheus_file, view.prometheus(report))
+            if unwritten is not None:
+                raise unwritten  # UNKNOWN on the first refresh, a warning on a later one
         if first:
             first = False
-            _notes(report, view.fmt)
+            notes(report, view)
         return report
 
     with KafkaClient(settings, debug=debug) as client:
         lag_view.watch(client, interval, fetch, view)
 
 
-def _notes(report: LagReport, fmt: Format) -> None:
-    for m in report.missing:
-        warn(f"{m}")
-    for p in report.problems:
-        if p.error:
-            warn(f"group {p.group}: {p.error}")
-        else:
-            warn(f"group {p.group} has no committed offsets or assignments in the selection")
-    if report.marker_unchecked:
-        why = ", ".join(f"{n} x {e}" for e, n in sorted(report.marker_unchecked.items()))
-        warn(f"could not check if the last offset is a transaction marker ({why}); shown as lag 1, state ok")
-    if fmt is Format.table:
-        c = err_console()
-        if report.marker_checked:
-            c.print(
-                f"checked {report.marker_checked} partition(s) with lag 1 for a transaction marker",
-                style="dim",
-                highlight=False,
-            )
-        for g, d in sorted(report.groups.items()):
-            if d.error is None:
-                c.print(
-                    f"group {g}: {d.state or 'unknown state'}, {d.members} member(s)",
-                    style="dim",
-                    highlight=False,
-                )
-    if report.time_lag:
-        err_console().print(
-            time_lag_note(report.time_lag_rounds, report.time_lag_searched, report.time_lag_failed),
-            style="dim",
-            highlight=False,
-        )
-
-
-def _failure_summary(report: LagReport) -> str:
-    by: dict[str, int] = {}
-    for m in report.missing:
-        by[m.error] = by.get(m.error, 0) + 1
-    for p in report.problems:
-        if p.error:
-            by[p.error] = by.get(p.error, 0) + 1
-    for row in report.rows:
-        if row.error:
-            by[row.error] = by.get(row.error, 0) + 1
-    parts = ", ".join(f"{n} x {e}" for e, n in sorted(by.items(), key=lambda kv: -kv[1]))
-    return f"some groups or partitions failed: {parts}"
+def _unknown(err: KafkaOffsetsError, view: LagView, prometheus_file: str | None) -> None:
+    """On a failure of a monitoring run: the UNKNOWN nagios line, ``up 0`` metrics (cluster failures)."""
+    if view.fmt is Format.nagios:
+        write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))
+    if isinstance(err, ClusterError):
+        down = prometheus_down(MonitoringStatus.UNKNOWN, now_ms(), view.labels)
+        if view.fmt is Format.prometheus:
+            write(down)
+        if prometheus_file:
+            write_down(prometheus_file, down, err)

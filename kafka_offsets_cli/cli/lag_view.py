@@ -14,16 +14,21 @@ topics, group problems).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import MonitoringStatus
 from ..lag.collect import LagReport
+from ..lag.monitor import LagStatus, LagThresholds, lag_statuses, shown_state
 from ..lag.rates import MIN_STEPS, window_for
-from ..lag.rows import COLUMNS, LagRow
+from ..lag.rows import COLUMNS, LagRow, LagState
 from ..lag.summary import SortKey, sort_rows
+from ..parse import times  # called as times.now_ms(): tests pin the clock there
 from ..parse.durations import format_duration
 from ..render import lag as render_lag
+from ..render import lag_metrics
+from ..render.lag_summary import RATE_SUMMARY_COLUMNS, SUMMARY_COLUMNS, summary_records, summary_table
 from . import output  # called as output.stdout_is_tty(): tests patch it there
 from . import watch as watch_loop  # called as watch_loop.run_watch(): tests bound the loop there
 from .emit import block_text, records_text
@@ -39,20 +44,91 @@ RATE_FIELDS = ("in_per_s", "consumed_per_s", "consumed_window_s")
 LagKey = tuple[str, str, int]
 
 
-@dataclass(frozen=True)
+#: The extra record field of a monitoring run (thresholds, nagios, prometheus).
+STATUS_FIELD = "status"
+
+#: The extra record fields of ``lag --members``: the partition's consumer (null: not assigned).
+MEMBER_FIELDS = ("consumer_id", "host", "client_id")
+
+
+@dataclass(frozen=True, kw_only=True)
 class LagView:
-    """The output options of one ``lag`` run."""
+    """The output options of one ``lag`` run.
+
+    ``monitor``: a monitoring run (a threshold, ``-o nagios|prometheus`` or
+    ``--prometheus-file``): records gain ``status``, the exit status is the run's status.
+    """
 
     fmt: Format
     columns: tuple[str, ...] | None = None
     no_headers: bool = False
     only_lagging: bool = False
     sort: SortKey = SortKey.name
+    min_lag: int | None = None
+    min_time_lag_ms: int | None = None
+    thresholds: LagThresholds = field(default_factory=LagThresholds)
+    monitor: bool = False
+    #: the constant labels of every Prometheus series (``cluster``, ``--label``)
+    labels: Mapping[str, str] = field(default_factory=dict)
+    #: ``--summary`` (True), ``--by-partition`` (False), or neither (None: :meth:`summary_of` decides)
+    summary: bool | None = None
+    #: whether groups were named with ``--group`` (then a table stays per partition by default)
+    named: bool = False
+    #: ``--members``: each partition's consumer (CONSUMER-ID, HOST, CLIENT-ID; consumer_id, host, client_id)
+    members: bool = False
+
+    def summary_of(self, report: LagReport, watching: bool = False) -> bool:
+        """One row per group: ``--summary``, or by default a table of several groups none named with
+        ``-g``, unless ``watching`` (the rates of ``--watch`` are per partition)."""
+        if self.summary is not None:
+            return self.summary
+        several = len({r.group for r in report.rows}) > 1
+        return self.fmt is Format.table and not self.named and several and not watching
 
     def rows(self, report: LagReport) -> list[LagRow]:
-        """The rows to show, in ``--sort`` order, filtered by ``--only-lagging``."""
+        """The rows to show, in ``--sort`` order, filtered by ``--only-lagging``, ``--min-lag``
+        and ``--min-time-lag`` (a ``below-start`` row, which lost records, passes both minimums)."""
         rows = sort_rows(report.rows, self.sort)
-        return [row for row in rows if row.lagging] if self.only_lagging else rows
+        if self.only_lagging:
+            rows = [row for row in rows if row.lagging]
+        if self.min_lag is not None:
+            rows = [r for r in rows if _at_least(r, r.lag, self.min_lag)]
+        if self.min_time_lag_ms is not None:
+            rows = [r for r in rows if _at_least(r, r.time_lag_ms, self.min_time_lag_ms)]
+        return rows
+
+    def status(self, report: LagReport) -> LagStatus:
+        """Every row's, group's and the run's status against the thresholds (all rows, unfiltered)."""
+        return lag_statuses(report.rows, report.problems, self.thresholds, missing=len(report.missing))
+
+    def monitoring(self, report: LagReport) -> str | None:
+        """The nagios line or the Prometheus text of ``report`` (``None`` for the other formats)."""
+        if self.fmt is Format.nagios:
+            not_read = len(report.missing) + sum(1 for p in report.problems if p.error)
+            return lag_metrics.nagios(
+                report.rows, self.status(report), self.thresholds, not_read, time_lag=report.time_lag
+            )
+        if self.fmt is Format.prometheus:
+            return self.prometheus(report)
+        return None
+
+    def prometheus(self, report: LagReport) -> str:
+        """The Prometheus text of ``report`` (``-o prometheus``, ``--prometheus-file``)."""
+        members = {g: d.members for g, d in report.groups.items() if d.error is None}
+        status = self.status(report)
+        return lag_metrics.prometheus(
+            report.rows,
+            status,
+            self.thresholds,
+            times.now_ms(),
+            self.labels,
+            members,
+            time_lag=report.time_lag,
+        )
+
+
+def _at_least(row: LagRow, value: int | None, minimum: int) -> bool:
+    return row.state is LagState.BELOW_START or (value is not None and value >= minimum)
 
 
 def key(row: LagRow) -> LagKey:
@@ -66,7 +142,23 @@ def _round(value: float | None) -> float | None:
 
 def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None) -> Any:
     """The output of ``lag`` as text, or (table format) a rich renderable; ``rates`` under ``--watch``."""
+    monitoring = view.monitoring(report)
+    if monitoring is not None:
+        return monitoring
     rows = view.rows(report)
+    status = view.status(report)
+    if view.summary_of(report, watching=rates is not None):
+        types = {g: m.protocol for g, m in report.members.items()}
+        sums = _group_rates(rows, rates) if rates is not None else None
+        recs = summary_records(
+            rows, report.problems, report.groups, status, types, time_lag=report.time_lag, rates=sums
+        )
+        if view.fmt is Format.table:
+            return summary_table(
+                recs, header=not view.no_headers, time_lag=report.time_lag, rates=sums is not None
+            )
+        fields = summary_fields(sums is not None)
+        return records_text(recs, view.fmt, fields, view.columns, header=not view.no_headers)
     if view.fmt is Format.table:
         table_rates = (
             {key(row): (rates.in_rate(key(row)), rates.consumed_rate(key(row))) for row in rows}
@@ -79,21 +171,85 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
             time_lag=report.time_lag,
             rates=table_rates,
             columns=view.columns,
+            states={key(row): shown_state(row, status.of(row)) for row in rows},
+            owners=_owners(report) if view.members else None,
         )
+    return records_text(
+        _records(report, view, rows, status, rates),
+        view.fmt,
+        record_fields(view.monitor, rates is not None, view.members),
+        view.columns,
+        header=not view.no_headers,
+    )
+
+
+def record_fields(monitor: bool, watching: bool, members: bool = False) -> tuple[str, ...]:
+    """The record fields: the lag record's, then ``status`` (monitoring), the rates (``--watch``)
+    and the partition's consumer (``--members``)."""
+    return (
+        *COLUMNS,
+        *((STATUS_FIELD,) if monitor else ()),
+        *(RATE_FIELDS if watching else ()),
+        *(MEMBER_FIELDS if members else ()),
+    )
+
+
+def summary_fields(watching: bool) -> tuple[str, ...]:
+    """The fields of a summary record (``--summary``), with the group's rates under ``--watch``."""
+    return (*SUMMARY_COLUMNS, *(RATE_SUMMARY_COLUMNS if watching else ()))
+
+
+def _group_rates(
+    rows: Sequence[LagRow], rates: Rates[LagKey]
+) -> dict[str, tuple[float | None, float | None]]:
+    """Each group's records/s in and consumed: its partitions' rates summed (``None``: one unknown)."""
+    out: dict[str, tuple[float | None, float | None]] = {}
+    for group in dict.fromkeys(r.group for r in rows):
+        mine = [key(r) for r in rows if r.group == group and r.error is None]
+        ins = [rates.in_rate(k) for k in mine]
+        cons = [rates.consumed_rate(k) for k in mine]
+        out[group] = (_total(ins), _total(cons))
+    return out
+
+
+def _total(values: Sequence[float | None]) -> float | None:
+    return None if not values or any(v is None for v in values) else sum(v for v in values if v is not None)
+
+
+def _owners(report: LagReport) -> dict[LagKey, tuple[str, str, str]]:
+    return {k: (m.member_id, m.host, m.client_id) for k, m in report.owners().items()}
+
+
+def _records(
+    report: LagReport, view: LagView, rows: Sequence[LagRow], status: LagStatus, rates: Rates[LagKey] | None
+) -> list[dict[str, Any]]:
+    """Missing topics and group problems first (status unknown, or warning for a group with no
+    rows; rates null), then the rows."""
     recs = report.missing_records() + [p.to_record() for p in report.problems]
+    if view.monitor:
+        for rec in recs:
+            group = rec["group"]
+            rec[STATUS_FIELD] = status.groups.get(group, MonitoringStatus.UNKNOWN).name.lower()
     if rates is not None:
         recs = [{**rec, **dict.fromkeys(RATE_FIELDS)} for rec in recs]
-        for row in rows:
-            rec = row.to_record()
+    if view.members:
+        recs = [{**rec, **dict.fromkeys(MEMBER_FIELDS)} for rec in recs]
+    owners = report.owners() if view.members else {}
+    for row in rows:
+        rec = row.to_record()
+        if view.monitor:
+            rec[STATUS_FIELD] = status.of(row).name.lower()
+        if rates is not None:
             rec[RATE_FIELDS[0]] = _round(rates.in_rate(key(row)))
             rec[RATE_FIELDS[1]] = _round(rates.consumed_rate(key(row)))
             rec[RATE_FIELDS[2]] = rates.consumed_window.get(key(row))
-            recs.append(rec)
-        columns: Sequence[str] = (*COLUMNS, *RATE_FIELDS)
-    else:
-        recs += render_lag.records(rows)
-        columns = COLUMNS
-    return records_text(recs, view.fmt, columns, view.columns, header=not view.no_headers)
+        if view.members:
+            m = owners.get(key(row))
+            rec.update(
+                zip(MEMBER_FIELDS, (m.member_id, m.host, m.client_id) if m else (None,) * 3, strict=True)
+            )
+        recs.append(rec)
+    return recs
 
 
 def show(report: LagReport, view: LagView) -> None:

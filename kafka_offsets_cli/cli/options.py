@@ -69,8 +69,9 @@ OUTPUTS = {
         help=_TABLES + "json, jsonl (default otherwise), csv, or plain (topic:partition:offset).",
     ),
     "lag": Outputs(
-        formats=_RECORDS,
-        help=_TABLES + "json, jsonl (default otherwise) or csv.",
+        formats=(*_RECORDS, _F.nagios, _F.prometheus),
+        help=_TABLES + "json, jsonl (default otherwise), csv, nagios (one status line "
+        "with perfdata) or prometheus (textfile-collector metrics).",
     ),
     "liveness": Outputs(
         formats=(*_RECORDS, _F.nagios, _F.prometheus),
@@ -199,7 +200,10 @@ TopicOpt = Annotated[
         "--topic",
         "-t",
         metavar="REGEX",
-        help="Topic name or regular expression matching whole names (repeatable). Default: all topics.",
+        help=(
+            "Topic name or Java regular expression (as in Kafka's tools) matching whole names"
+            " (repeatable). Default: all topics."
+        ),
         rich_help_panel=SEL,
         show_default=False,
         autocompletion=complete_topics,

@@ -145,7 +145,16 @@ class GroupReader:
                 }
             )
             members = tuple(
-                Member(str(m.member_id), str(m.client_id), str(m.host), m.group_instance_id or None)
+                Member(
+                    str(m.member_id),
+                    str(m.client_id),
+                    str(m.host),
+                    m.group_instance_id or None,
+                    tuple(
+                        TopicPartition(tp.topic, tp.partition)
+                        for tp in (m.assignment.topic_partitions or [] if m.assignment is not None else [])
+                    ),
+                )
                 for m in d.members or []
             )
             self._members[g] = (members, _group_state(getattr(d, "type", None)))

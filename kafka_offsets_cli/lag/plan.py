@@ -152,7 +152,7 @@ def group_partitions(
 
 def _internal(metadata: ClusterMetadata, topic: str) -> bool:
     info = metadata.topics.get(topic)
-    return info.internal if info is not None else topic.startswith("__")
+    return info is not None and info.internal  # the broker's flag; a topic gone from the metadata is not
 
 
 def _existing(metadata: ClusterMetadata, topics: Iterable[str]) -> set[TopicPartition]:

@@ -146,6 +146,7 @@ def lag_row(
     if lag == 0:
         return row(LagState.OK, 0, 0)
     if lag == 1 and marker:
+        # Kafka's LAG (kafka-consumer-groups shows 1), while the state says nothing is left to consume
         return row(LagState.MARKER, 1, 0)
     return row(LagState.OK, lag)
 

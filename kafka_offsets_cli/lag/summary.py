@@ -96,3 +96,20 @@ def lag_status(
     if over(row.lag, warn_lag) or over(row.time_lag_ms, warn_time_lag_ms):
         return MonitoringStatus.WARNING
     return MonitoringStatus.OK
+
+
+#: A group's rates differ by less than this share of the larger one: ``steady``.
+TREND_TOLERANCE = 0.1
+
+
+def trend(in_per_s: float | None, consumed_per_s: float | None) -> str | None:
+    """Where a group's lag is heading under ``--watch``, from its summed rates (``None``: not known yet).
+
+    ``catching-up`` when it consumes faster than records arrive, ``falling-behind`` when slower,
+    ``steady`` when the two are within :data:`TREND_TOLERANCE` of each other (or both 0).
+    """
+    if in_per_s is None or consumed_per_s is None:
+        return None
+    if abs(consumed_per_s - in_per_s) <= TREND_TOLERANCE * max(in_per_s, consumed_per_s):
+        return "steady"
+    return "catching-up" if consumed_per_s > in_per_s else "falling-behind"

@@ -47,6 +47,8 @@ class Member:
     client_id: str
     host: str
     instance_id: str | None = None
+    #: the partitions assigned to the member (``lag`` shows each partition's consumer)
+    assigned: tuple[TopicPartition, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -22,12 +22,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine output)
-    from rich.table import Table
     from rich.text import Text
 
 from ..lag.rows import COLUMNS, LagRow, LagState
 from ..lag.summary import LagTotal, totals
 from ..parse.durations import format_duration
+from .fit import Column, Forms, Kind
+from .fitted import FittedTable
 from .offsets import rate
 
 __all__ = ["COLUMNS", "LagRates", "records", "rich_table", "time_lag_note"]
@@ -43,6 +44,10 @@ _STATE_STYLE = {
     LagState.BELOW_START: "red",
     LagState.ERROR: "red",
 }
+
+
+#: Styles of the shown states that are not offset states (:func:`kafka_offsets_cli.lag.monitor.shown_state`).
+_SHOWN_STYLE = {"lagging": "", "warning": "yellow", "critical": "red"}
 
 
 def records(rows: Sequence[LagRow]) -> list[dict[str, Any]]:
@@ -76,28 +81,54 @@ def rich_table(
     time_lag: bool = False,
     show_totals: bool = True,
     rates: LagRates | None = None,
-) -> Table:
+    columns: Sequence[str] | None = None,
+    states: Mapping[tuple[str, str, int], str] | None = None,
+    owners: Mapping[tuple[str, str, int], tuple[str, str, str]] | None = None,
+) -> FittedTable:
     """One row per group and partition, then totals per group (and per topic when a group has several).
 
-    ``rates`` (``--watch``) adds the IN/S and CONSUMED/S columns.
+    ``rates`` (``--watch``) adds the IN/S and CONSUMED/S columns; ``columns`` (``--columns``)
+    keeps the columns of these record fields. Priorities (:mod:`.fit`): GROUP, TOPIC, PARTITION,
+    LAG, TIME-LAG, STATE 0; CURRENT-OFFSET, LOG-END-OFFSET 1; CONSUMED/S 2; IN/S 3; LOG-START-OFFSET 4.
+    ``states``: the STATE shown per row (:func:`kafka_offsets_cli.lag.monitor.shown_state`; default the
+    offset state). ``owners`` (``--members``) adds CONSUMER-ID 6, HOST 5, CLIENT-ID 5 after STATE, as
+    kafka-consumer-groups shows them (``-`` for a partition no member is assigned).
     """
-    from rich.table import Table
     from rich.text import Text
 
-    t = Table(show_header=header, header_style="bold", box=None, pad_edge=False)
-    t.add_column("GROUP", overflow="fold")
-    t.add_column("TOPIC", overflow="fold")
-    t.add_column("PARTITION", justify="right")
-    t.add_column("CURRENT-OFFSET", justify="right")
-    t.add_column("LOG-START-OFFSET", justify="right")
-    t.add_column("LOG-END-OFFSET", justify="right")
-    t.add_column("LAG", justify="right")
+    t = FittedTable(header=header, keep=columns)
+    num = Kind.NUMBER
+    t.add_column(Column(key="group", headers=("GROUP",)))
+    t.add_column(Column(key="topic", headers=("TOPIC",)))
+    t.add_column(Column(key="partition", headers=("PARTITION", "PART"), kind=num, justify="right"))
+    t.add_column(
+        Column(key="committed", headers=("CURRENT-OFFSET", "CURRENT"), kind=num, priority=1, justify="right")
+    )
+    t.add_column(
+        Column(
+            key="log_start", headers=("LOG-START-OFFSET", "LOG-START"), kind=num, priority=4, justify="right"
+        )
+    )
+    t.add_column(
+        Column(key="end", headers=("LOG-END-OFFSET", "LOG-END"), kind=num, priority=1, justify="right")
+    )
+    t.add_column(Column(key="lag", headers=("LAG",), kind=num, justify="right"))
     if time_lag:
-        t.add_column("TIME-LAG", justify="right")
+        t.add_column(Column(key="time_lag_ms", headers=("TIME-LAG",), kind=num, justify="right"))
     if rates is not None:
-        t.add_column("IN/S", justify="right")
-        t.add_column("CONSUMED/S", justify="right")
-    t.add_column("STATE")
+        t.add_column(Column(key="in_per_s", headers=("IN/S",), kind=num, priority=3, justify="right"))
+        t.add_column(
+            Column(
+                key="consumed_per_s", headers=("CONSUMED/S", "CONS/S"), kind=num, priority=2, justify="right"
+            )
+        )
+    t.add_column(Column(key="state", headers=("STATE",), kind=Kind.TEXT, min_width=11))
+    if owners is not None:
+        t.add_column(
+            Column(key="consumer_id", headers=("CONSUMER-ID",), kind=Kind.TEXT, priority=6, min_width=8)
+        )
+        t.add_column(Column(key="host", headers=("HOST",), priority=5))
+        t.add_column(Column(key="client_id", headers=("CLIENT-ID",), priority=5))
     for r in rows:
         cells: list[Any] = [
             r.group,
@@ -113,8 +144,11 @@ def rich_table(
         if rates is not None:
             rin, rcons = rates.get((r.group, r.topic, r.partition), (None, None))
             cells += [rate(rin), rate(rcons)]
-        state = r.state.value + (f" ({r.error})" if r.error else "")
-        cells.append(Text(state, style=_STATE_STYLE[r.state]))
+        shown = (states or {}).get((r.group, r.topic, r.partition), r.state.value)
+        state = shown + (f" ({r.error})" if r.error else "")
+        cells.append(Text(state, style=_SHOWN_STYLE.get(shown, _STATE_STYLE[r.state])))
+        if owners is not None:
+            cells += list(owners.get((r.group, r.topic, r.partition), ("-", "-", "-")))
         t.add_row(*cells)
     if show_totals and rows:
         t.add_section()
@@ -145,9 +179,11 @@ def _total_cells(tot: LagTotal, time_lag: bool) -> list[Any]:
     if time_lag:
         cells.append(_time_cell(tot.max_time_lag_ms, False))
     what = f"total: {tot.partitions} partition(s), {tot.lagging} lagging"
+    short = f"{tot.lagging}/{tot.partitions} lagging"
     if tot.problems:
         what += f", {tot.problems} flagged"
-    cells.append(Text(what, style="dim"))
+        short += f", {tot.problems} flagged"
+    cells.append(Forms((what, short), style="dim"))
     return cells
 
 

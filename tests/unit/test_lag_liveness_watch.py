@@ -148,7 +148,7 @@ def test_lag_counters_are_end_offsets_in_and_committed_offsets_consumed() -> Non
 
 
 def test_lag_jsonl_blocks_carry_both_rates_per_group_partition(capsys: pytest.CaptureFixture[str]) -> None:
-    blocks = lag_blocks(lag_view.LagView(Format.jsonl))
+    blocks = lag_blocks(lag_view.LagView(fmt=Format.jsonl))
     assert capsys.readouterr().out == "".join(blocks)
     recs = [[json.loads(x) for x in b.splitlines()] for b in blocks]
     assert all(r["in_per_s"] is None and r["consumed_per_s"] is None for r in recs[0])
@@ -170,7 +170,7 @@ def test_lag_jsonl_blocks_carry_both_rates_per_group_partition(capsys: pytest.Ca
 
 
 def test_lag_csv_columns_may_name_the_rates() -> None:
-    view = lag_view.LagView(Format.csv, columns=("group", "partition", "in_per_s", "consumed_per_s"))
+    view = lag_view.LagView(fmt=Format.csv, columns=("group", "partition", "in_per_s", "consumed_per_s"))
     blocks = lag_blocks(view)
     assert blocks[4] == (
         "group,partition,in_per_s,consumed_per_s\nidle,,,\ng,0,200.0,200.0\ng,1,0.0,\nh,0,0.0,\n\n"
@@ -178,13 +178,13 @@ def test_lag_csv_columns_may_name_the_rates() -> None:
 
 
 def test_lag_without_watch_has_no_rate_fields_or_columns() -> None:
-    recs = json.loads(lag_view.render(LAG_1, lag_view.LagView(Format.json)))
+    recs = json.loads(lag_view.render(LAG_1, lag_view.LagView(fmt=Format.json)))
     assert all("in_per_s" not in r and "consumed_per_s" not in r for r in recs)
-    assert "IN/S" not in text_of(lag_view.render(LAG_1, lag_view.LagView(Format.table)))
+    assert "IN/S" not in text_of(lag_view.render(LAG_1, lag_view.LagView(fmt=Format.table)))
 
 
 def test_lag_live_table_has_in_and_consumed_columns_and_summed_totals() -> None:
-    view = lag_view.LagView(Format.table)
+    view = lag_view.LagView(fmt=Format.table)
     drawn = two_refreshes(
         LAGS,
         lag_view.counters,
@@ -316,7 +316,7 @@ def test_liveness_watch_live_view_is_the_table_with_rates_and_the_topic_lines(
 def test_lag_watch_live_view_has_both_rates(monkeypatch: pytest.MonkeyPatch) -> None:
     frames = on_a_terminal(monkeypatch)
     queue = [LAG_1, LAG_2]
-    lag_view.watch(FakeClient(), 2.0, lambda _c: queue.pop(0), lag_view.LagView(Format.table))
+    lag_view.watch(FakeClient(), 2.0, lambda _c: queue.pop(0), lag_view.LagView(fmt=Format.table))
     text = text_of(frames[1])
     h0 = next(x for x in text.splitlines() if x.split()[:3] == ["h", "a", "0"])
     assert h0.split()[7:9] == ["200.0", "-"]  # no commit step seen yet: no consumed rate

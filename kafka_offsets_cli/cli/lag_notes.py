@@ -1,0 +1,67 @@
+"""What ``lag`` says on stderr besides its data: warnings, notes under a table, the failure line."""
+
+from __future__ import annotations
+
+from ..lag.collect import GROUP_ID_NOT_FOUND, LagReport
+from ..render.lag import time_lag_note
+from .lag_view import LagView
+from .options import Format
+from .output import err_console, warn
+
+__all__ = ["failure_summary", "notes"]
+
+
+def notes(report: LagReport, view: LagView) -> None:
+    """The run's warnings and (table) notes on stderr: missing groups and topics, group states, time lag."""
+    for m in report.missing:
+        warn(f"{m}")
+    for p in report.problems:
+        if p.error == GROUP_ID_NOT_FOUND:
+            warn(f"consumer group '{p.group}' does not exist ({p.error})")
+        elif p.error:
+            warn(f"group {p.group}: {p.error}")
+        else:
+            warn(f"group {p.group} has no committed offsets or assignments in the selection")
+    if report.marker_unchecked:
+        why = ", ".join(f"{n} x {e}" for e, n in sorted(report.marker_unchecked.items()))
+        warn(f"could not check if the last offset is a transaction marker ({why}); shown as lag 1, state ok")
+    if view.fmt is Format.table:
+        c = err_console()
+        if report.marker_checked:
+            c.print(
+                f"checked {report.marker_checked} partition(s) with lag 1 for a transaction marker",
+                style="dim",
+                highlight=False,
+            )
+        # the groups shown per partition (the summary has a row for each): state, protocol, members
+        shown = {r.group for r in report.rows} | {p.group for p in report.problems if p.error is None}
+        for g, d in sorted(report.groups.items()):
+            if d.error is None and g in shown and not view.summary_of(report):
+                kind = report.members[g].protocol if g in report.members else None
+                what = ", ".join(x for x in (d.state or "unknown state", kind) if x)
+                c.print(
+                    f"group {g}: {what}, {d.members} member(s)",
+                    style="dim",
+                    highlight=False,
+                )
+    if report.time_lag:
+        err_console().print(
+            time_lag_note(report.time_lag_rounds, report.time_lag_searched, report.time_lag_failed),
+            style="dim",
+            highlight=False,
+        )
+
+
+def failure_summary(report: LagReport) -> str:
+    """The one error line of a run whose groups or partitions failed: errors by count."""
+    by: dict[str, int] = {}
+    for m in report.missing:
+        by[m.error] = by.get(m.error, 0) + 1
+    for p in report.problems:
+        if p.error:
+            by[p.error] = by.get(p.error, 0) + 1
+    for row in report.rows:
+        if row.error:
+            by[row.error] = by.get(row.error, 0) + 1
+    parts = ", ".join(f"{n} x {e}" for e, n in sorted(by.items(), key=lambda kv: -kv[1]))
+    return f"some groups or partitions failed: {parts}"

@@ -1,0 +1,235 @@
+"""The options of ``kafka-offsets lag`` that no other command shares (check, filters, views); its epilog."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ..errors import UsageError
+from ..lag.monitor import LagThresholds
+from ..lag.summary import SortKey
+from ..parse.durations import parse_duration
+from .options import OUT, SEL
+
+__all__ = [
+    "CHECK",
+    "EXAMPLES",
+    "ByPartitionOpt",
+    "CritLagOpt",
+    "CritTimeLagOpt",
+    "GroupRegexOpt",
+    "MarkerCheckOpt",
+    "MembersOpt",
+    "MinLagOpt",
+    "MinTimeLagOpt",
+    "OnlyLaggingOpt",
+    "PrometheusFileOpt",
+    "SortOpt",
+    "SummaryOpt",
+    "TimeLagOpt",
+    "WarnLagOpt",
+    "WarnTimeLagOpt",
+    "parse_thresholds",
+]
+
+CHECK = "Check"
+
+EXAMPLES = """Examples:
+
+
+  kafka-offsets lag -b localhost:9092 --group billing
+
+
+  kafka-offsets lag -b localhost:9092 -t orders
+
+
+  kafka-offsets lag -b localhost:9092 --group-regex 'billing-.*' --topic orders --time-lag --sort lag
+
+
+  kafka-offsets lag -b localhost:9092 -g billing --warn-lag 1000 --crit-time-lag 15m -o nagios
+
+Without --group and --group-regex every consumer group is read; with --topic only the groups
+committed on (or assigned) the selected topics are shown. A table of several groups not named
+with --group shows one row per group: state, type (classic or consumer), members, partitions,
+lagging partitions, lag, max time lag, status (--by-partition for every partition, the default
+under --watch; --summary always, and under --watch with IN/S, CONSUMED/S and TREND:
+catching-up, falling-behind or steady). --members adds each partition's CONSUMER-ID, HOST and
+CLIENT-ID as kafka-consumer-groups shows them. --min-lag N and --min-time-lag D keep only the
+partitions at least that far behind (and those below the log start).
+
+States: ok (nothing left), lagging (records left); with thresholds warning or critical instead of
+lagging when over one; no-commit (no committed offset); below-start (committed offset below the
+log start: retention passed it, lag not shown); ahead (committed offset beyond the end); marker
+(the only offset left is a transaction marker: lag 1, nothing to consume); error. Records keep
+the offset state (ok for both ok and lagging) and, in a monitoring run, add status.
+
+Monitoring (--warn-lag, --crit-lag, --warn-time-lag, --crit-time-lag, -o nagios|prometheus or
+--prometheus-file): the rule of check's lag checks. A partition is WARNING/CRITICAL when its lag
+or time lag exceeds a threshold; below-start is CRITICAL, no-commit and ahead WARNING, errors
+UNKNOWN; the run takes the worst status. Exit status 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN
+(also for cluster failures; usage errors 2). --prometheus-file FILE writes the metrics
+atomically (up 0 when the cluster cannot be reached); each series carries cluster and --label.
+
+Time lag (--time-lag; implied by a time threshold or --min-time-lag) = now - the newest record
+timestamp among the records up to and including the first unconsumed one, found by bisection
+with ListOffsets timestamp lookups (Describe permission is enough; no record is read); exact to
+1 ms. With in-order timestamps it is the age of the first unconsumed record.
+
+--watch 5s redraws the table every 5 seconds until Ctrl-C (exit 0), with IN/S (records/s
+appended, from the log end offsets) and CONSUMED/S (records/s committed by the group, over
+the commit steps of the last 30 s: committed offsets move in steps, e.g. auto-commit every 5 s;
+'-' until 4 steps are seen) per partition; json, jsonl and csv get one block per refresh with
+in_per_s, consumed_per_s and consumed_window_s.
+"""
+
+GroupRegexOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--group-regex",
+        metavar="REGEX",
+        help="Consumer groups whose whole id matches (repeatable).",
+        rich_help_panel=SEL,
+        show_default=False,
+    ),
+]
+TimeLagOpt = Annotated[
+    bool,
+    typer.Option(
+        "--time-lag",
+        help="Also compute each lagging partition's time lag (bisection with batched ListOffsets).",
+    ),
+]
+MarkerCheckOpt = Annotated[
+    bool,
+    typer.Option(
+        "--marker-check/--no-marker-check",
+        help="For partitions with lag 1, fetch the one remaining offset to see whether it is a "
+        "transaction marker (needs READ on the topic); off: lag 1 stays state ok.",
+    ),
+]
+OnlyLaggingOpt = Annotated[
+    bool,
+    typer.Option(
+        "--only-lagging",
+        help="Only partitions with records left to consume (or below the log start).",
+        rich_help_panel=OUT,
+    ),
+]
+SortOpt = Annotated[
+    SortKey,
+    typer.Option(
+        "--sort",
+        help="Row order: name (group, topic, partition), lag or time-lag (largest first).",
+        rich_help_panel=OUT,
+        case_sensitive=False,
+    ),
+]
+MinLagOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--min-lag",
+        metavar="N",
+        min=0,
+        help="Only partitions with a lag of at least N records.",
+        rich_help_panel=OUT,
+        show_default=False,
+    ),
+]
+MinTimeLagOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--min-time-lag",
+        metavar="DURATION",
+        help="Only partitions with a time lag of at least DURATION (implies --time-lag).",
+        rich_help_panel=OUT,
+        show_default=False,
+    ),
+]
+SummaryOpt = Annotated[
+    bool,
+    typer.Option(
+        "--summary",
+        help="One row per group (state, members, partitions, lag, max time lag); "
+        "the default for a table of several groups not named with --group.",
+        rich_help_panel=OUT,
+    ),
+]
+ByPartitionOpt = Annotated[
+    bool,
+    typer.Option(
+        "--by-partition", help="One row per group and partition (the default otherwise).", rich_help_panel=OUT
+    ),
+]
+MembersOpt = Annotated[
+    bool,
+    typer.Option(
+        "--members",
+        help="Each partition's consumer: CONSUMER-ID, HOST, CLIENT-ID as kafka-consumer-groups --describe "
+        "shows (one more DescribeGroups round).",
+        rich_help_panel=OUT,
+    ),
+]
+WarnLagOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--warn-lag", metavar="N", min=0, help="WARNING when a partition's lag exceeds N records.",
+        rich_help_panel=CHECK, show_default=False,
+    ),
+]  # fmt: skip
+CritLagOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--crit-lag", metavar="N", min=0, help="CRITICAL when a partition's lag exceeds N records.",
+        rich_help_panel=CHECK, show_default=False,
+    ),
+]  # fmt: skip
+WarnTimeLagOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--warn-time-lag", metavar="DURATION", help="WARNING when a partition's time lag exceeds DURATION "
+        "(implies --time-lag).", rich_help_panel=CHECK, show_default=False,
+    ),
+]  # fmt: skip
+CritTimeLagOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--crit-time-lag", metavar="DURATION", help="CRITICAL when a partition's time lag exceeds DURATION "
+        "(implies --time-lag).", rich_help_panel=CHECK, show_default=False,
+    ),
+]  # fmt: skip
+PrometheusFileOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--prometheus-file",
+        metavar="FILE",
+        help="Also write the Prometheus metrics to FILE atomically (node_exporter textfile collector).",
+        rich_help_panel=OUT,
+        show_default=False,
+    ),
+]
+
+
+def _duration(text: str | None) -> int | None:
+    return None if text is None else parse_duration(text)
+
+
+def parse_thresholds(
+    warn_lag: int | None, crit_lag: int | None, warn_time_lag: str | None, crit_time_lag: str | None
+) -> LagThresholds:
+    """The four thresholds; a warning above its critical is a UsageError (as in a check spec)."""
+    t = LagThresholds(
+        warn_lag=warn_lag,
+        crit_lag=crit_lag,
+        warn_time_lag_ms=_duration(warn_time_lag),
+        crit_time_lag_ms=_duration(crit_time_lag),
+    )
+    if t.warn_lag is not None and t.crit_lag is not None and t.warn_lag > t.crit_lag:
+        raise UsageError(f"--warn-lag {warn_lag} is above --crit-lag {crit_lag}")
+    if (
+        t.warn_time_lag_ms is not None
+        and t.crit_time_lag_ms is not None
+        and t.warn_time_lag_ms > t.crit_time_lag_ms
+    ):
+        raise UsageError(f"--warn-time-lag {warn_time_lag} is longer than --crit-time-lag {crit_time_lag}")
+    return t

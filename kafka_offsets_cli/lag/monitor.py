@@ -1,0 +1,114 @@
+"""Lag as a monitoring check (pure): thresholds, each row's status, the run's status and shown states.
+
+The status of a row is :func:`kafka_offsets_cli.lag.summary.lag_status`, the rule the Spark
+``check`` command applies to its lag checks (defined there once; this module only rolls it
+up). A group's status is its worst row's (or its problem's); the run's is the worst of all,
+with :func:`kafka_offsets_cli.liveness.rules.worst` (CRITICAL > WARNING > UNKNOWN > OK), as
+``liveness`` and ``check`` roll up:
+
+* a row: ``lag_status`` (lag or time lag above a threshold; ``below-start`` CRITICAL,
+  ``no-commit`` and ``ahead`` WARNING, ``error`` UNKNOWN);
+* a group that could not be read (or does not exist): UNKNOWN; a group named with
+  ``--group`` that has nothing committed in the selection: WARNING (as ``no-commit``);
+* a selected topic or partition that does not exist: UNKNOWN.
+
+The state a table shows (:func:`shown_state`) never contradicts the numbers: an ``ok`` row
+(the partition's offset state) with records left to consume is ``lagging``, or with
+thresholds ``warning`` / ``critical`` when its status says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..errors import MonitoringStatus
+from ..liveness.rules import worst
+from .rows import GroupProblem, LagRow, LagState
+from .summary import lag_status
+
+__all__ = ["LagStatus", "LagThresholds", "lag_statuses", "shown_state"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class LagThresholds:
+    """``--warn-lag/--crit-lag`` (records) and ``--warn-time-lag/--crit-time-lag`` (ms); ``None``: not set."""
+
+    warn_lag: int | None = None
+    crit_lag: int | None = None
+    warn_time_lag_ms: int | None = None
+    crit_time_lag_ms: int | None = None
+
+    @property
+    def given(self) -> bool:
+        """True when at least one threshold is set."""
+        return any(v is not None for v in self._values)
+
+    @property
+    def on_time(self) -> bool:
+        """True when a time-lag threshold is set (the time lag must then be computed)."""
+        return self.warn_time_lag_ms is not None or self.crit_time_lag_ms is not None
+
+    @property
+    def _values(self) -> tuple[int | None, ...]:
+        return (self.warn_lag, self.crit_lag, self.warn_time_lag_ms, self.crit_time_lag_ms)
+
+    def status(self, row: LagRow) -> MonitoringStatus:
+        """The row's status: :func:`~kafka_offsets_cli.lag.summary.lag_status` with these thresholds."""
+        return lag_status(row, *self._values)
+
+
+def _problem_status(problem: GroupProblem) -> MonitoringStatus:
+    return MonitoringStatus.UNKNOWN if problem.error else MonitoringStatus.WARNING
+
+
+@dataclass(frozen=True)
+class LagStatus:
+    """The statuses of one ``lag`` run: per row (by key), per group, and the run's."""
+
+    rows: Mapping[tuple[str, str, int], MonitoringStatus] = field(default_factory=dict)
+    groups: Mapping[str, MonitoringStatus] = field(default_factory=dict)
+    status: MonitoringStatus = MonitoringStatus.OK
+
+    def of(self, row: LagRow) -> MonitoringStatus:
+        """The status of ``row`` (OK for a row not evaluated)."""
+        return self.rows.get((row.group, row.topic, row.partition), MonitoringStatus.OK)
+
+    def count(self, status: MonitoringStatus) -> int:
+        """Rows with ``status``."""
+        return sum(1 for s in self.rows.values() if s is status)
+
+
+def lag_statuses(
+    rows: Sequence[LagRow],
+    problems: Iterable[GroupProblem],
+    thresholds: LagThresholds,
+    *,
+    missing: int = 0,
+) -> LagStatus:
+    """Every row's status, each group's (its worst row or its problem) and the run's (``missing``:
+    selected topics or partitions that do not exist, each UNKNOWN)."""
+    by_row = {(r.group, r.topic, r.partition): thresholds.status(r) for r in rows}
+    by_group: dict[str, list[MonitoringStatus]] = {}
+    for r in rows:
+        by_group.setdefault(r.group, []).append(by_row[(r.group, r.topic, r.partition)])
+    for p in problems:
+        by_group.setdefault(p.group, []).append(_problem_status(p))
+    groups = {g: worst(s) for g, s in by_group.items()}
+    run = worst([*groups.values(), *([MonitoringStatus.UNKNOWN] if missing else [])])
+    return LagStatus(rows=by_row, groups=groups, status=run)
+
+
+def shown_state(row: LagRow, status: MonitoringStatus | None = None) -> str:
+    """The STATE a table shows for ``row``: its offset state, except for an ``ok`` row with records left.
+
+    Such a row is ``lagging``; with thresholds (``status`` given) it is ``warning`` or
+    ``critical`` when over one, and ``lagging`` below them.
+    """
+    if row.state is not LagState.OK or not row.lag:
+        return row.state.value
+    if status is MonitoringStatus.CRITICAL:
+        return "critical"
+    if status is MonitoringStatus.WARNING:
+        return "warning"
+    return "lagging"

@@ -1,0 +1,196 @@
+"""Monitoring output of ``kafka-offsets lag`` (pure): the nagios line and Prometheus metrics.
+
+Statuses come from :mod:`kafka_offsets_cli.lag.monitor` (the rule ``check`` uses). Every
+Prometheus series carries the run's constant labels (``cluster`` first, then ``--label``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import MonitoringStatus
+from ..lag.monitor import LagStatus, LagThresholds
+from ..lag.rows import LagRow
+from ..lag.summary import LagTotal, totals
+from ..parse.durations import format_duration
+from .monitoring import MetricFamily, PerfDatum, Sample, nagios_line, prometheus_text, status_families
+
+__all__ = ["PREFIX", "SERIES_LABELS", "SERVICE", "nagios", "prometheus", "prometheus_down"]
+
+#: Nagios service name.
+SERVICE = "KAFKA LAG"
+#: Prometheus metric name prefix.
+PREFIX = "kafka_offsets_lag"
+#: The labels the series use themselves (a ``--label`` may not take them).
+SERIES_LABELS = ("group", "topic", "partition")
+
+
+def _group_totals(rows: Sequence[LagRow]) -> list[LagTotal]:
+    return [t for t in totals(rows) if t.topic is None]
+
+
+def nagios_summary(
+    rows: Sequence[LagRow], status: LagStatus, problems: int = 0, time_lag: bool = False
+) -> str:
+    """Groups and partitions by status, then each non-OK group with its lag and time lag."""
+    groups = _group_totals(rows)
+    counts = [
+        f"{n} {s.name.lower()}"
+        for s in MonitoringStatus
+        if s is not MonitoringStatus.OK and (n := status.count(s))
+    ]
+    text = f"{len(status.groups)} group(s), {len(rows)} partition(s)"
+    text += ": " + ", ".join(counts) if counts else ": all OK"
+    if problems:
+        text += f"; {problems} group(s) or topic(s) not read"
+    bad = [t for t in groups if status.groups.get(t.group, MonitoringStatus.OK) is not MonitoringStatus.OK]
+    for t in bad[:5]:
+        what = f"{t.group} {status.groups[t.group].name} lag {t.lag}"
+        if time_lag and t.max_time_lag_ms is not None:
+            what += f" time lag {format_duration(t.max_time_lag_ms)}"
+        text += f"; {what}"
+    if len(bad) > 5:
+        text += f"; {len(bad) - 5} more"
+    return text
+
+
+def nagios(
+    rows: Sequence[LagRow],
+    status: LagStatus,
+    thresholds: LagThresholds,
+    problems: int = 0,
+    *,
+    time_lag: bool = False,
+) -> str:
+    """The monitoring-plugin line; perfdata per group: lag (records) and (``time_lag``) max time lag (s)."""
+    perf: list[PerfDatum] = []
+    for t in _group_totals(rows):
+        perf.append(
+            PerfDatum(
+                label=f"{t.group} lag", value=t.lag, warn=thresholds.warn_lag, crit=thresholds.crit_lag, min=0
+            )
+        )
+        if time_lag and t.max_time_lag_ms is not None:
+            perf.append(
+                PerfDatum(
+                    label=f"{t.group} time_lag",
+                    value=t.max_time_lag_ms / 1000,
+                    uom="s",
+                    warn=_s(thresholds.warn_time_lag_ms),
+                    crit=_s(thresholds.crit_time_lag_ms),
+                    min=0,
+                )
+            )
+    return nagios_line(SERVICE, status.status, nagios_summary(rows, status, problems, time_lag), perf)
+
+
+def _s(ms: int | None) -> float | None:
+    return None if ms is None else ms / 1000
+
+
+def prometheus_families(
+    rows: Sequence[LagRow],
+    status: LagStatus,
+    thresholds: LagThresholds,
+    now_ms: int,
+    members: Mapping[str, int] | None = None,
+    *,
+    time_lag: bool = False,
+) -> list[MetricFamily]:
+    """Metric families (all gauges), prefix ``kafka_offsets_lag_``.
+
+    Per partition (labels group, topic, partition): ``partition_lag`` (records),
+    ``partition_time_lag_seconds`` (``time_lag``: computed), ``partition_status`` (0-3).
+    Per group: ``group_status``, ``group_lag``, ``group_partitions``,
+    ``group_lagging_partitions``, ``group_max_time_lag_seconds``, ``group_members``.
+    Run: ``up``, ``status``, ``last_run_timestamp_seconds`` and each threshold set
+    (``warn_lag``, ``crit_lag``, ``warn_time_lag_seconds``, ``crit_time_lag_seconds``).
+    """
+
+    def pl(r: LagRow) -> dict[str, str]:
+        return {"group": r.group, "topic": r.topic, "partition": str(r.partition)}
+
+    groups = _group_totals(rows)
+    fams = [
+        MetricFamily(
+            f"{PREFIX}_partition_lag",
+            "The group's lag on the partition (records: end offset - committed offset).",
+            samples=tuple(Sample(pl(r), r.lag) for r in rows if r.lag is not None),
+        ),
+        MetricFamily(
+            f"{PREFIX}_partition_time_lag_seconds",
+            "Age of the first unconsumed record (ListOffsets bisection; 0 when nothing is left).",
+            samples=tuple(
+                Sample(pl(r), r.time_lag_ms / 1000) for r in rows if time_lag and r.time_lag_ms is not None
+            ),
+        ),
+        MetricFamily(
+            f"{PREFIX}_partition_status",
+            "Partition status: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.",
+            samples=tuple(Sample(pl(r), int(status.of(r))) for r in rows),
+        ),
+        MetricFamily(
+            f"{PREFIX}_group_status",
+            "Group status (its worst partition): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.",
+            samples=tuple(Sample({"group": g}, int(s)) for g, s in sorted(status.groups.items())),
+        ),
+        MetricFamily(
+            f"{PREFIX}_group_lag",
+            "Sum of the group's lag over its partitions (records).",
+            samples=tuple(Sample({"group": t.group}, t.lag) for t in groups),
+        ),
+        MetricFamily(
+            f"{PREFIX}_group_partitions",
+            "Partitions the group has rows for.",
+            samples=tuple(Sample({"group": t.group}, t.partitions) for t in groups),
+        ),
+        MetricFamily(
+            f"{PREFIX}_group_lagging_partitions",
+            "Partitions with records left to consume (or below the log start).",
+            samples=tuple(Sample({"group": t.group}, t.lagging) for t in groups),
+        ),
+        MetricFamily(
+            f"{PREFIX}_group_max_time_lag_seconds",
+            "Largest time lag among the group's partitions.",
+            samples=tuple(
+                Sample({"group": t.group}, t.max_time_lag_ms / 1000)
+                for t in groups
+                if time_lag and t.max_time_lag_ms is not None
+            ),
+        ),
+        MetricFamily(
+            f"{PREFIX}_group_members",
+            "Active members of the group, as the coordinator describes it.",
+            samples=tuple(Sample({"group": g}, n) for g, n in sorted((members or {}).items())),
+        ),
+    ]
+    for name, value, what in (
+        ("warn_lag", thresholds.warn_lag, "Warning lag threshold (records)."),
+        ("crit_lag", thresholds.crit_lag, "Critical lag threshold (records)."),
+        ("warn_time_lag_seconds", _s(thresholds.warn_time_lag_ms), "Warning time-lag threshold."),
+        ("crit_time_lag_seconds", _s(thresholds.crit_time_lag_ms), "Critical time-lag threshold."),
+    ):
+        samples: Any = (Sample({}, value),) if value is not None else ()
+        fams.append(MetricFamily(f"{PREFIX}_{name}", what, samples=samples))
+    return status_families(PREFIX, status.status, now_ms) + fams
+
+
+def prometheus(
+    rows: Sequence[LagRow],
+    status: LagStatus,
+    thresholds: LagThresholds,
+    now_ms: int,
+    labels: Mapping[str, str] | None = None,
+    members: Mapping[str, int] | None = None,
+    *,
+    time_lag: bool = False,
+) -> str:
+    """The textfile-collector text of :func:`prometheus_families`, each series with ``labels``."""
+    families = prometheus_families(rows, status, thresholds, now_ms, members, time_lag=time_lag)
+    return prometheus_text(families, labels)
+
+
+def prometheus_down(status: MonitoringStatus, now_ms: int, labels: Mapping[str, str] | None = None) -> str:
+    """The textfile written when the cluster could not be asked: ``up 0`` and the status (UNKNOWN)."""
+    return prometheus_text(status_families(PREFIX, status, now_ms, up=False), labels)

@@ -1,0 +1,151 @@
+"""The per-group summary of ``kafka-offsets lag`` (``--summary``): one row per group (pure).
+
+Record schema (json, jsonl, csv)::
+
+    {"group": str, "group_state": str|null, "group_type": str|null, "members": int|null, "partitions": int,
+     "lag": int, "lagging": int, "max_time_lag_ms": int|null, "status": str}
+
+and under ``--watch`` ``in_per_s``, ``consumed_per_s`` (the group's partitions' rates summed)
+and ``trend`` (:func:`kafka_offsets_cli.lag.summary.trend`: catching-up, falling-behind, steady;
+null until both rates are known).
+
+``group_state`` and ``members`` are the coordinator's description, ``group_type`` its protocol
+(``classic``, or ``consumer`` for KIP-848 groups; null when not known); ``status`` the group's
+monitoring status (:mod:`kafka_offsets_cli.lag.monitor`: ok without thresholds unless a
+partition is below-start, no-commit, ahead or error).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import MonitoringStatus
+from ..lag.monitor import LagStatus
+from ..lag.rows import GroupProblem, LagRow
+from ..lag.summary import totals, trend
+from ..models.groups import GroupDescription
+from ..parse.durations import format_duration
+from .fit import Column, Kind
+from .fitted import FittedTable
+from .offsets import rate
+
+__all__ = ["RATE_SUMMARY_COLUMNS", "SUMMARY_COLUMNS", "summary_records", "summary_table"]
+
+SUMMARY_COLUMNS = (
+    "group",
+    "group_state",
+    "group_type",
+    "members",
+    "partitions",
+    "lag",
+    "lagging",
+    "max_time_lag_ms",
+    "status",
+)
+
+#: The extra summary fields under ``--watch``.
+RATE_SUMMARY_COLUMNS = ("in_per_s", "consumed_per_s", "trend")
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 3)
+
+
+_STYLE = {
+    MonitoringStatus.OK: "",
+    MonitoringStatus.WARNING: "yellow",
+    MonitoringStatus.CRITICAL: "red",
+    MonitoringStatus.UNKNOWN: "red",
+}
+
+
+def summary_records(
+    rows: Sequence[LagRow],
+    problems: Sequence[GroupProblem],
+    groups: Mapping[str, GroupDescription],
+    status: LagStatus,
+    types: Mapping[str, str | None] | None = None,
+    *,
+    time_lag: bool = False,
+    rates: Mapping[str, tuple[float | None, float | None]] | None = None,
+) -> list[dict[str, Any]]:
+    """One record per group with rows or a problem, by group id; ``rates`` (``--watch``): each
+    group's summed records/s in and consumed."""
+    out: dict[str, dict[str, Any]] = {}
+    for t in totals(rows):
+        if t.topic is not None:
+            continue
+        out[t.group] = {
+            "partitions": t.partitions,
+            "lag": t.lag,
+            "lagging": t.lagging,
+            "max_time_lag_ms": t.max_time_lag_ms if time_lag else None,
+        }
+    for p in problems:
+        out.setdefault(p.group, {"partitions": 0, "lag": 0, "lagging": 0, "max_time_lag_ms": None})
+    recs = []
+    for g in sorted(out):
+        d = groups.get(g)
+        known = d is not None and d.error is None
+        recs.append(
+            {
+                "group": g,
+                "group_state": d.state if known and d is not None else None,
+                "group_type": (types or {}).get(g),
+                "members": d.members if known and d is not None else None,
+                **out[g],
+                "status": status.groups.get(g, MonitoringStatus.OK).name.lower(),
+            }
+        )
+        if rates is not None:
+            rin, rcons = rates.get(g, (None, None))
+            recs[-1].update(in_per_s=_round(rin), consumed_per_s=_round(rcons), trend=trend(rin, rcons))
+    return recs
+
+
+def summary_table(
+    records: Sequence[Mapping[str, Any]], *, header: bool = True, time_lag: bool = False, rates: bool = False
+) -> FittedTable:
+    """The records of :func:`summary_records` as a table (TIME-LAG, with ``time_lag``: the largest)."""
+    from rich.text import Text
+
+    t = FittedTable(header=header)
+    num = Kind.NUMBER
+    t.add_column(Column(key="group", headers=("GROUP",)))
+    t.add_column(Column(key="group_state", headers=("STATE",), kind=Kind.TEXT, min_width=6))
+    t.add_column(Column(key="group_type", headers=("TYPE",), priority=2))
+    t.add_column(Column(key="members", headers=("MEMBERS", "MEMB"), kind=num, justify="right"))
+    t.add_column(Column(key="partitions", headers=("PARTITIONS", "PARTS"), kind=num, justify="right"))
+    t.add_column(Column(key="lagging", headers=("LAGGING",), kind=num, priority=1, justify="right"))
+    t.add_column(Column(key="lag", headers=("LAG",), kind=num, justify="right"))
+    if time_lag:
+        t.add_column(Column(key="max_time_lag_ms", headers=("TIME-LAG",), kind=num, justify="right"))
+    if rates:
+        t.add_column(Column(key="in_per_s", headers=("IN/S",), kind=num, priority=3, justify="right"))
+        t.add_column(
+            Column(
+                key="consumed_per_s", headers=("CONSUMED/S", "CONS/S"), kind=num, priority=2, justify="right"
+            )
+        )
+        t.add_column(Column(key="trend", headers=("TREND",), kind=Kind.TEXT, min_width=7))
+    t.add_column(Column(key="status", headers=("STATUS",), kind=Kind.TEXT, min_width=8))
+    for r in records:
+        st = MonitoringStatus[str(r["status"]).upper()]
+        cells: list[Any] = [
+            r["group"],
+            r["group_state"] or Text("-", style="dim"),
+            r["group_type"] or Text("-", style="dim"),
+            str(r["members"]) if r["members"] is not None else Text("-", style="dim"),
+            str(r["partitions"]),
+            str(r["lagging"]),
+            str(r["lag"]),
+        ]
+        if time_lag:
+            ms = r["max_time_lag_ms"]
+            cells.append(format_duration(ms) if ms is not None else Text("-", style="dim"))
+        if rates:
+            cells += [rate(r["in_per_s"]), rate(r["consumed_per_s"]), r["trend"] or Text("-", style="dim")]
+        cells.append(Text(r["status"], style=_STYLE[st]))
+        t.add_row(*cells)
+    return t
