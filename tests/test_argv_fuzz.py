@@ -312,7 +312,8 @@ class Line:
 
     @property
     def watches(self) -> bool:
-        return any(a == "--watch" for a in self.argv)
+        # both spellings: ``--watch 3s`` and ``--watch=3s`` (argv items may be bytes)
+        return any(a == "--watch" or (isinstance(a, str) and a.startswith("--watch=")) for a in self.argv)
 
     def shown(self, work: Path) -> str:
         """The line as a shell would show it, the work directory as $WORK, long values cut."""
