@@ -31,7 +31,7 @@ from ..lag.plan import plan_group
 from ..liveness.collect import TIMESTAMP_TYPE_KEY
 from ..models.topics import ClusterMetadata, TopicPartition
 from ..parse.selection import PartitionRange, Selection, TopicRule
-from ..plan.queries import with_named_errors
+from ..plan.queries import with_internal_flags, with_named_errors
 from ..plan.requests import chunked
 from ..plan.resolve import UNKNOWN_TOPIC_OR_PARTITION, resolve
 from ..sources import PlanSource
@@ -155,6 +155,8 @@ class _Planner:
         if not checks:
             return
         md = with_named_errors(source, source.metadata(), _literal_topics(checks))
+        if any(c.exclude_internal for c in checks):  # the broker's is_internal flag, not the name
+            md = with_internal_flags(source, md)
         live: set[TopicPartition] = set()
         for c in checks:
             if isinstance(c, LivenessCheck):

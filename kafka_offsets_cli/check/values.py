@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import difflib
 import re
-import warnings
 from collections.abc import Mapping
 
 from ..connection.settings import is_secret
 from ..errors import UsageError
 from ..parse.durations import parse_duration
+from ..parse.java_regex import compile_java_regex
 from .document import Node
 from .problems import Problems, child, describe
 
@@ -146,11 +146,9 @@ class Validator:
         ok = True
         for value, pth, line in items:
             try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", FutureWarning)
-                    re.compile(value, re.ASCII)
-            except (re.error, OverflowError, RecursionError, ValueError) as e:
-                self.p.add(pth, f"invalid regular expression {value!r}: {e}", line)
+                compile_java_regex(value, "regular expression")  # Java regexes, as Kafka's tools take
+            except UsageError as e:
+                self.p.add(pth, str(e), line)
                 ok = False
         return tuple(dict.fromkeys(v for v, _, _ in items)) if ok else None
 

@@ -10,16 +10,16 @@ and the time-lag bisection.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import NotFound, UsageError
-from ..models.groups import GroupDescription
+from ..errors import NotFound
+from ..models.groups import GroupDescription, GroupMembers, GroupOffsets, Member
 from ..models.offsets import Isolation, OffsetSpec
 from ..models.topics import TopicPartition
 from ..parse import times  # called as times.now_ms(): tests pin the clock there
+from ..parse.java_regex import compile_java_regex
 from ..parse.selection import Selection
 from ..plan.queries import fetch_offsets, selection_metadata
 from ..plan.requests import DEFAULT_CHUNK
@@ -29,6 +29,9 @@ from .markers import MarkerCount, count_markers, marker_candidates, with_markers
 from .plan import GroupPlan, assemble_rows, offsets_needed, plan_group
 from .rows import COLUMNS, GroupProblem, LagRow, LagState
 from .timelag import time_lags, with_time_lag_errors, with_time_lags
+
+#: Kafka's error for a consumer group that does not exist (kafka-consumer-groups: GroupIdNotFoundException).
+GROUP_ID_NOT_FOUND = "GROUP_ID_NOT_FOUND"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -46,6 +49,17 @@ class LagReport:
     marker_unchecked: Mapping[str, int] = field(default_factory=dict)  # check failures by error name
     #: selected topics or partitions that do not exist or cannot be described
     missing: tuple[Missing, ...] = ()
+    #: each group's members and protocol, when asked for (``lag --members``, the summary's TYPE)
+    members: Mapping[str, GroupMembers] = field(default_factory=dict)
+
+    def owners(self) -> dict[tuple[str, str, int], Member]:
+        """Each (group, topic, partition) assigned to a member: that member (from ``members``)."""
+        return {
+            (g, tp.topic, tp.partition): m
+            for g, gm in self.members.items()
+            for m in gm.members
+            for tp in m.assigned
+        }
 
     @property
     def failed(self) -> bool:
@@ -73,16 +87,11 @@ def resolve_groups(source: GroupLister, names: Sequence[str], regexes: Sequence[
     Raises :class:`UsageError` for an invalid regex and :class:`NotFound` when a
     regex was given and nothing at all was selected.
     """
-    compiled = []
-    for rx in regexes:
-        try:
-            compiled.append(re.compile(rx))
-        except re.error as e:
-            raise UsageError(f"invalid --group-regex {rx!r}: {e}") from None
+    compiled = [compile_java_regex(rx, "--group-regex") for rx in regexes]  # Java regexes, as Kafka's
     groups = dict.fromkeys(names)
     if compiled:
         for g in source.group_ids():
-            if any(c.fullmatch(g) for c in compiled):
+            if any(c.matches(g) for c in compiled):
                 groups[g] = None
     if not groups:
         raise NotFound(
@@ -176,13 +185,17 @@ def collect(
     if selection is not None:
         missing = resolve(selection, metadata).require_any().missing
     plans = [
-        plan_group(
-            g,
-            committed.get(g),
+        _unless_missing(
+            plan_group(
+                g,
+                committed.get(g),
+                descriptions.get(g),
+                metadata,
+                selection,
+                named=named is None or g in named,
+            ),
             descriptions.get(g),
-            metadata,
-            selection,
-            named=named is None or g in named,
+            committed.get(g),
         )
         for g in groups
     ]
@@ -207,3 +220,29 @@ def collect(
         marker_unchecked=out.markers.unchecked,
         missing=missing,
     )
+
+
+def group_missing(description: GroupDescription | None, offsets: GroupOffsets | None) -> bool:
+    """True when the coordinator says the group does not exist, as kafka-consumer-groups decides.
+
+    Kafka's tool describes the group and stops at ``GROUP_ID_NOT_FOUND`` (the
+    consumer-protocol answer; "Consumer group 'x' does not exist." for a ``Dead``
+    group in earlier versions). librdkafka describes through DescribeGroups, whose
+    answer for an unknown id is state ``dead`` with no members. A group with committed
+    offsets exists (it is ``empty`` at least), whatever a racing describe said.
+    """
+    if description is None or (offsets is not None and offsets.offsets):
+        return False
+    return description.error == GROUP_ID_NOT_FOUND or (
+        description.error is None and description.state == "dead" and description.members == 0
+    )
+
+
+def _unless_missing(
+    plan: GroupPlan, description: GroupDescription | None, offsets: GroupOffsets | None
+) -> GroupPlan:
+    """``plan``, or for a group that does not exist a plan with no rows and ``GROUP_ID_NOT_FOUND``:
+    a typo must not look like a group with nothing committed (state ``no-commit``)."""
+    if plan.error is None and group_missing(description, offsets):
+        return replace(plan, partitions=(), gone=(), error=GROUP_ID_NOT_FOUND)
+    return plan

@@ -37,4 +37,5 @@ def java_split_commas(s: str) -> list[str]:
 def include_list_regex(raw: str) -> str:
     """The regex Kafka's ``TopicFilter.IncludeList`` builds from user input."""
     regex = java_trim(raw).replace(",", "|").replace(" ", "")
-    return re.sub(r"[\"']+$", "", re.sub(r"^[\"']+", "", regex))
+    # Java's ``$`` also matches before a final line terminator (``\u2028`` survives trim()).
+    return re.sub(r"[\"']+(?=(?:\r\n|[\n\r\x85\u2028\u2029])?\Z)", "", re.sub(r"^[\"']+", "", regex))

@@ -24,8 +24,9 @@ Options, as in ``kafka-get-offsets.sh``:
     Drops topics the cluster's metadata flags as internal (GetOffsetShell lists
     topics with ``listInternal(false)``); names are not inspected.
 
-Regexes match the WHOLE topic name (Java's ``String.matches``); they are Python
-``re`` patterns compiled with ``re.ASCII`` (Java's ``\\w``, ``\\d``, ``\\s`` are ASCII).
+Regexes are JAVA regular expressions and match the WHOLE topic name (Java's
+``String.matches``), as in Kafka: they are translated exactly, or refused with one line
+naming the construct, by :mod:`kafka_offsets_cli.parse.java_regex`.
 
 Applying a selection to a cluster's metadata (what is selected, what is missing) is
 :mod:`kafka_offsets_cli.plan.resolve`.
@@ -34,12 +35,12 @@ Applying a selection to a cluster's metadata (what is selected, what is missing)
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..errors import UsageError
 from .java import include_list_regex, java_split_commas
+from .java_regex import JavaPattern, compile_java_regex
 from .text import require_utf8
 
 __all__ = [
@@ -115,27 +116,21 @@ class TopicRule:
     """One rule: topics whose whole name matches ``regex``, and some of their partitions.
 
     ``partitions`` empty means every partition; otherwise a partition is selected
-    when any range contains it. The regex is compiled (``re.ASCII``) on creation;
-    an invalid one raises :class:`UsageError`.
+    when any range contains it. The regex is a Java regex, compiled on creation
+    (:func:`compile_java_regex`); an invalid or untranslatable one raises :class:`UsageError`.
     """
 
     regex: str
     partitions: tuple[PartitionRange, ...] = ()
-    pattern: re.Pattern[str] = field(init=False, repr=False, compare=False)
+    pattern: JavaPattern = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         require_utf8("topic regex", [self.regex])  # no topic name can match it: say so, not "nothing matched"
-        try:
-            with warnings.catch_warnings():  # "FutureWarning: Possible nested set" is noise on stderr
-                warnings.simplefilter("ignore", FutureWarning)
-                compiled = re.compile(self.regex, re.ASCII)
-        except (re.error, OverflowError, RecursionError, ValueError) as exc:
-            raise UsageError(f"invalid topic regex {self.regex!r}: {exc}") from None
-        object.__setattr__(self, "pattern", compiled)
+        object.__setattr__(self, "pattern", compile_java_regex(self.regex, "topic regex"))
 
     def allows_topic(self, topic: str) -> bool:
-        """True when the whole topic name matches the regex."""
-        return self.pattern.fullmatch(topic) is not None
+        """True when the whole topic name matches the regex (Java's ``String.matches``)."""
+        return self.pattern.matches(topic)
 
     def allows_partition(self, partition: int) -> bool:
         """True when the partition number is selected (topic not checked)."""

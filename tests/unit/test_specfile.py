@@ -238,7 +238,7 @@ def test_every_problem_is_reported_in_line_order() -> None:
         "or a bare number of seconds (line 4)",
         "checks[1].warn_lag: expected an integer >= 0, got -1 (line 5)",
         "checks[2].cluster: unknown cluster 'c2' (defined: c1) (line 6)",
-        "checks[2].groups[0]: invalid regular expression '(': Unclosed group near index 1 (line 6)",
+        "checks[2].groups[0]: invalid regular expression '(': unclosed group (line 6)",
     ]
 
 

@@ -33,7 +33,7 @@ PROBE = textwrap.dedent(
 )
 
 COMMAND_MODULES = {f"kafka_offsets_cli.cli.{e.module}" for e in app_module.COMMANDS.values()}
-HEAVY = ("confluent_kafka", "rich", "pyspark", "py4j", "pyarrow", "yaml")
+HEAVY = ("confluent_kafka", "rich", "pyspark", "py4j", "pyarrow", "yaml", "regex")
 
 
 def imported(*args: str) -> set[str]:
