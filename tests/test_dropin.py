@@ -107,6 +107,7 @@ CASES = [
     Case(("--topic", "{p}p.*", "--time", str(BASE + 2000))),
     Case(("--topic", "{p}p60", "--time", f"+{BASE + 4000}")),  # Long.parseLong takes a plus sign
     Case(("--topic", "{p}p1.*", "--time", "0")),
+    Case(("--topic", "{p}p1.*", "--time", "-0")),  # Long.parseLong("-0") is timestamp 0
     Case(("--topic", "{p}p10", "--partitions", "1,1,3", "--time=-1")),
     Case(("--topic-partitions", "{p}lex")),  # no ':' = every partition
     # internal topics by the broker's flag: a user topic named __… stays with --exclude-internal-topics

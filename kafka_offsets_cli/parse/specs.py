@@ -60,6 +60,8 @@ def parse_spec(text: str, *, now_ms: int, tz: tzinfo) -> OffsetSpec:
         code = int(s)
         if code in _BY_CODE:
             return OffsetSpec(_BY_CODE[code])
+        if code == 0:  # Java's Long.parseLong("-0") is 0: GetOffsetShell asks for timestamp 0
+            return OffsetSpec.at(0)
         reason = "negative values other than the Kafka codes -1 to -6 are not valid"
         raise UsageError(f"invalid offset spec {text!r}: {reason}; expected {SPEC_FORMS}")
     words = tuple(k.value for k in KAFKA_CODE)  # for "did you mean" (latests -> latest)

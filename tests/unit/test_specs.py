@@ -73,11 +73,15 @@ def test_times_become_timestamp_specs(text: str, expected_ms: int) -> None:
     assert spec(text).kafka_time == expected_ms
 
 
+def test_minus_zero_is_timestamp_zero_as_java_reads_it() -> None:
+    assert spec("-0") == OffsetSpec.at(0)
+    assert spec("-000") == OffsetSpec.at(0)
+
+
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
         ("-7", "negative values other than the Kafka codes"),
-        ("-0", "negative values other than the Kafka codes"),
         ("-100", "negative values other than the Kafka codes"),
         ("oldest", "not recognised"),
         ("max-ts", "not recognised"),
