@@ -97,8 +97,13 @@ def _lag(d: dict[str, str], *extra: str) -> Run:
     return cli("lag", "-b", d["bootstrap"], "-g", d["group"], *extra)
 
 
+def _tiering(d: dict[str, str], *extra: str) -> Run:
+    # topics without tiered storage here; tests/test_tiering_cmd.py lints tiered ones
+    return cli("tiering", "-b", d["bootstrap"], "-t", f"{d['full']}|{d['empty']}", *extra)
+
+
 #: How to run each command that offers ``-o prometheus`` (the check command has its own test: Spark).
-RUNS: dict[str, Callable[..., Run]] = {"liveness": _liveness, "lag": _lag}
+RUNS: dict[str, Callable[..., Run]] = {"liveness": _liveness, "lag": _lag, "tiering": _tiering}
 
 #: Every command offering ``-o prometheus`` but check (each must have a way to run in RUNS).
 OFFERING = sorted(n for n, out in OUTPUTS.items() if Format.prometheus in out.formats and n != "check")

@@ -25,7 +25,7 @@ EPILOG = (
     "Exit codes: 0 ok, 1 some partitions failed, 2 usage error, 3 cluster unreachable, "
     "4 authentication/TLS failure, 5 nothing matched, 6 refused, 7 output could not be written, "
     "130 interrupted. "
-    "liveness and check: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN."
+    "liveness, tiering and check: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN."
 )
 
 
@@ -51,6 +51,10 @@ COMMANDS: dict[str, CommandEntry] = {
     "liveness": CommandEntry(
         "liveness_cmd",
         "Age of each partition's newest record, as a monitoring check (exit 0/1/2/3).",
+    ),
+    "tiering": CommandEntry(
+        "tiering_cmd",
+        "Tiered storage: local and remote spans, the upload backlog, as a monitoring check (exit 0/1/2/3).",
     ),
     "rewind": CommandEntry(
         "rewind_cmd",

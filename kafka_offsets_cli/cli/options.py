@@ -78,6 +78,11 @@ OUTPUTS = {
         help=_TABLES + "json, jsonl (default otherwise), csv, nagios (one status line "
         "with perfdata) or prometheus (textfile-collector metrics).",
     ),
+    "tiering": Outputs(
+        formats=(*_RECORDS, _F.nagios, _F.prometheus),
+        help=_TABLES + "json, jsonl (default otherwise), csv, nagios (one status line "
+        "with perfdata) or prometheus (textfile-collector metrics).",
+    ),
     "rewind": Outputs(
         formats=_RECORDS,
         help=_TABLES + "json, jsonl (default otherwise) or csv.",
@@ -118,6 +123,7 @@ if TYPE_CHECKING:
     ListOutputOpt: TypeAlias = str | None
     LagOutputOpt: TypeAlias = str | None
     LivenessOutputOpt: TypeAlias = str | None
+    TieringOutputOpt: TypeAlias = str | None
     RewindOutputOpt: TypeAlias = str | None
     CheckOutputOpt: TypeAlias = str | None
     ConfigOutputOpt: TypeAlias = str
@@ -125,6 +131,7 @@ else:
     ListOutputOpt = _output_option("list")
     LagOutputOpt = _output_option("lag")
     LivenessOutputOpt = _output_option("liveness")
+    TieringOutputOpt = _output_option("tiering")
     RewindOutputOpt = _output_option("rewind")
     CheckOutputOpt = _output_option("check")
     ConfigOutputOpt = _output_option("config")
