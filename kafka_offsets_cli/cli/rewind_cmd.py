@@ -154,9 +154,22 @@ def rewind_cmd(
             "Target, DR cutover: per partition, where the group stopped on this cluster profile (primary).",
         ),
     ] = None,
+    from_lag_file: Annotated[
+        str | None,
+        _opt(
+            "--from-lag-file",
+            "FILE",
+            "Target, DR cutover with the primary down: --from-cluster's plan from a saved "
+            "`lag -o json --time-lag` of the primary.",
+        ),
+    ] = None,
     remote_topic_prefix: Annotated[
         str,
-        _opt("--remote-topic-prefix", "PREFIX", "With --from-cluster: DR topic = PREFIX + primary topic."),
+        _opt(
+            "--remote-topic-prefix",
+            "PREFIX",
+            "With --from-cluster/--from-lag-file: DR topic = PREFIX + primary topic.",
+        ),
     ] = "",
     execute: Annotated[
         bool,
@@ -217,9 +230,10 @@ def rewind_cmd(
             )
         zone = parse_tz(tz)
         others = to or to_offset is not None or to_current or shift_by is not None or from_file
-        if from_cluster and others:
-            raise UsageError("--from-cluster is the target: leave out --to, --to-offset, --to-current, ...")
-        cutover = cutover_from(from_cluster, remote_topic_prefix, timeout, isolation)
+        if (from_cluster or from_lag_file) and others:
+            flag = "--from-cluster" if from_cluster else "--from-lag-file"
+            raise UsageError(f"{flag} is the target: leave out --to, --to-offset, --to-current, ...")
+        cutover = cutover_from(from_cluster, remote_topic_prefix, timeout, isolation, from_lag_file)
         target = (
             cutover.target
             if cutover
@@ -287,7 +301,7 @@ def parse_target(
     if sum(given) != 1:
         raise UsageError(
             "give one target: --to TIME|earliest|latest|PT…, --to-offset N, --to-current, --shift-by N, "
-            "--from-file FILE or --from-cluster PROFILE"
+            "--from-file FILE, --from-cluster PROFILE or --from-lag-file FILE"
         )
     if to_offset is not None:
         if to_offset < 0:

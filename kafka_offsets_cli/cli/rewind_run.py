@@ -11,7 +11,15 @@ from typing import TYPE_CHECKING
 from ..errors import ClusterError, NotFound, PartialFailure, Refused, UsageError
 from ..render import rewind as r
 from ..rewind.build import build_plans
-from ..rewind.cutover import Step, dr_steps, primary_resumes, report_lines, summary_line, with_step_errors
+from ..rewind.cutover import (
+    Resume,
+    Step,
+    dr_steps,
+    primary_resumes,
+    report_lines,
+    summary_line,
+    with_step_errors,
+)
 from ..rewind.cutover import requested as cutover_requested
 from ..rewind.execute import active_groups, execute, preflight
 from ..rewind.members import describe_members, until_dropped
@@ -76,20 +84,32 @@ def _groups(source: RewindSource, groups: Groups) -> list[str]:
 
 @dataclass(frozen=True, kw_only=True)
 class Cutover:
-    """``--from-cluster``: the primary's profile and client settings, and the DR topic prefix."""
+    """``--from-cluster``: the primary's profile and client settings, and the DR topic prefix (or
+    ``--from-lag-file``: a saved ``lag -o json --time-lag`` of the primary instead of its settings)."""
 
     profile: str
-    settings: ClientSettings
+    settings: ClientSettings | None
     prefix: str
     target: Target
+    lag_file: str | None = None
 
 
-def cutover_from(profile: str | None, prefix: str, timeout: str, isolation: Isolation) -> Cutover | None:
+def cutover_from(
+    profile: str | None, prefix: str, timeout: str, isolation: Isolation, lag_file: str | None = None
+) -> Cutover | None:
     """The primary cluster of a DR cutover, from its profile alone (``-b``, ``-X``, ``--command-config``
-    and ``KAFKA_BOOTSTRAP_SERVERS`` are the DR cluster's); ``None`` without ``--from-cluster``."""
+    and ``KAFKA_BOOTSTRAP_SERVERS`` are the DR cluster's) or a saved lag file; ``None`` without
+    ``--from-cluster`` or ``--from-lag-file``."""
+    if profile is not None and lag_file is not None:
+        raise UsageError("give --from-cluster PROFILE or --from-lag-file FILE, not both")
+    if lag_file is not None:
+        what = f"the cutover from {lag_file}"
+        return Cutover(
+            profile=lag_file, settings=None, prefix=prefix, target=Target.from_file(what), lag_file=lag_file
+        )
     if profile is None:
         if prefix:
-            raise UsageError("--remote-topic-prefix only applies with --from-cluster")
+            raise UsageError("--remote-topic-prefix only applies with --from-cluster or --from-lag-file")
         return None
     from ..connection.profiles import CLUSTER_ENV
     from ..connection.resolver import ConnectionOptions
@@ -110,6 +130,13 @@ def _cutover(client: RewindSource, groups: Groups, cut: Cutover, opts: RunOption
     """Each partition's resume point on the primary, looked up on DR (``client``); reported on stderr."""
     from ..kafka import KafkaClient
 
+    if cut.lag_file is not None:
+        from .rewind_lagfile import file_resumes
+
+        names = groups.names
+        resumes = file_resumes(cut.lag_file, names, bool(groups.regexes) or groups.all_groups, opts)
+        return _dr(client, resumes, names, cut, opts)
+    assert cut.settings is not None
     try:
         with (
             KafkaClient(cut.settings, debug=opts.debug) as primary,
@@ -119,10 +146,20 @@ def _cutover(client: RewindSource, groups: Groups, cut: Cutover, opts: RunOption
             resumes, active = primary_resumes(primary, names, opts.selection, isolation=opts.isolation)
     except ClusterError as e:  # the primary is down: say so, and what to do instead
         e.message = f"primary cluster {cut.profile!r}: {e.message}"
-        e.hint = "with the primary down, apply a cutover plan exported earlier: --from-file PLAN --execute"
+        e.hint = (
+            "with the primary down: --from-lag-file FILE (a saved `lag -o json --time-lag` of it), "
+            "or a cutover plan exported earlier: --from-file PLAN --execute"
+        )
         raise
     for g in active:
         warn(f"group {g!r} still has members on {cut.profile!r}: what they read from now on is re-read on DR")
+    return _dr(client, resumes, names, cut, opts)
+
+
+def _dr(
+    client: RewindSource, resumes: list[Resume], names: list[str], cut: Cutover, opts: RunOptions
+) -> list[Step]:
+    """The resume points looked up on DR (``client``); reported on stderr."""
     with progress("Looking the resume times up on this (DR) cluster…"):
         steps = dr_steps(client, resumes, cut.prefix, isolation=opts.isolation)
     for line in [*report_lines(steps, opts.zone, several=len(names) > 1), summary_line(steps, cut.profile)]:

@@ -28,7 +28,7 @@ from ..sources import GroupLister, LagSource
 from .markers import MarkerCount, count_markers, marker_candidates, with_markers
 from .plan import GroupPlan, assemble_rows, offsets_needed, plan_group
 from .rows import COLUMNS, GroupProblem, LagRow, LagState
-from .timelag import time_lags, with_time_lag_errors, with_time_lags
+from .timelag import time_lags_and_resume_times, with_resume_times, with_time_lag_errors, with_time_lags
 
 #: Kafka's error for a consumer group that does not exist (kafka-consumer-groups: GroupIdNotFoundException).
 GROUP_ID_NOT_FOUND = "GROUP_ID_NOT_FOUND"
@@ -146,8 +146,11 @@ def lag_rows(
     if not time_lag:
         return LagRows(rows=tuple(rows), markers=markers)
 
-    lags = time_lags(source, rows, isolation=isolation, chunk_size=chunk_size, leaders=leaders)
-    rows = with_time_lag_errors(with_time_lags(rows, lags, times.now_ms()), lags)
+    lags, resumes = time_lags_and_resume_times(
+        source, rows, isolation=isolation, chunk_size=chunk_size, leaders=leaders
+    )
+    now = times.now_ms()
+    rows = with_resume_times(with_time_lag_errors(with_time_lags(rows, lags, now), lags), resumes, now)
     return LagRows(
         rows=tuple(rows),
         markers=markers,

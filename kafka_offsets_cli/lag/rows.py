@@ -31,6 +31,8 @@ COLUMNS = (
     "time_lag_ms",
     "state",
     "error",
+    "resume_timestamp",
+    "taken_at_ms",
 )
 
 
@@ -63,6 +65,9 @@ class LagRow:
     time_lag_ms: int | None
     state: LagState
     error: str | None = None
+    #: With ``--time-lag``: the DR cutover resume time (M of :func:`..timelag.search_offset`), in ms
+    resume_timestamp: int | None = None
+    taken_at_ms: int | None = None  # with --time-lag: the "now" time_lag_ms is measured from
 
     @property
     def tp(self) -> TopicPartition:
@@ -78,7 +83,8 @@ class LagRow:
         """The documented JSON/CSV record (``null`` where unknown).
 
         Keys: group, topic, partition, committed, log_start, end, lag,
-        time_lag_ms, state, error (Kafka's error name for state ``error``).
+        time_lag_ms, state, error (Kafka's error name for state ``error``),
+        resume_timestamp, taken_at_ms (``--time-lag``).
         """
         return {
             "group": self.group,
@@ -91,6 +97,8 @@ class LagRow:
             "time_lag_ms": self.time_lag_ms,
             "state": self.state.value,
             "error": self.error,
+            "resume_timestamp": self.resume_timestamp,
+            "taken_at_ms": self.taken_at_ms,
         }
 
 

@@ -4,11 +4,14 @@ Record schema (json, jsonl, csv), one record per group and partition::
 
     {"group": str, "topic": str, "partition": int, "committed": int|null,
      "log_start": int|null, "end": int|null, "lag": int|null,
-     "time_lag_ms": int|null, "state": str, "error": str|null}
+     "time_lag_ms": int|null, "state": str, "error": str|null,
+     "resume_timestamp": int|null, "taken_at_ms": int|null}
 
 ``state`` is ``ok``, ``no-commit``, ``below-start``, ``ahead``, ``marker`` or
 ``error`` (see :mod:`kafka_offsets_cli.lag`). ``time_lag_ms`` is ``null`` unless
-``--time-lag`` was given (and for states without a lag).
+``--time-lag`` was given (and for states without a lag); so are ``resume_timestamp``
+(a DR cutover's resume time, :func:`~kafka_offsets_cli.lag.timelag.search_offset`) and
+``taken_at_ms`` (the "now" of ``time_lag_ms``).
 
 The table mirrors ``kafka-consumer-groups --describe`` with a line of totals per
 topic and per group. Under ``--watch`` it has two more columns, IN/S (records/s

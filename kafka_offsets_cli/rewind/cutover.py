@@ -1,6 +1,8 @@
-"""Disaster-recovery cutover per partition (``rewind --from-cluster``): where a group stopped on the
-primary cluster, found again on the DR cluster by record timestamp (README: "Disaster-recovery
-cutover per partition").
+"""Disaster-recovery cutover per partition (``rewind --from-cluster``, or ``--from-lag-file`` with a
+saved ``lag -o json --time-lag``: :mod:`.lagfile`): where a group stopped on the primary cluster,
+found again on the DR cluster by record timestamp (README: "Disaster-recovery cutover per
+partition"). The resume times are ``lag --time-lag``'s ``resume_timestamp``
+(:func:`~kafka_offsets_cli.lag.timelag.search_offset`, the one rule for both).
 
 MirrorMaker 2 copies each record of a primary partition to the same partition of the DR topic
 (``--remote-topic-prefix`` + name), keeping its timestamp and the partition's order (a retry copies
@@ -24,12 +26,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from enum import Enum
 from typing import TYPE_CHECKING
 
 from ..errors import KafkaOffsetsError, NotFound
-from ..lag.rows import LagRow, LagState
-from ..lag.timelag import TimeLag, newest_timestamps
+from ..lag.rows import LagRow
+from ..lag.timelag import TimeLag, Why, search_offset
 from ..models.offsets import Isolation, OffsetResult, OffsetSpec
 from ..models.topics import TopicPartition
 from ..plan.requests import plan_queries
@@ -41,35 +42,17 @@ if TYPE_CHECKING:
     from ..parse.selection import Selection
     from ..sources import LagSource, OffsetSource
 
-__all__ = ["Resume", "Step", "Why", "dr_steps", "primary_resumes", "report_lines", "requested"]
-
-
-class Why(str, Enum):
-    """Which record a partition's resume time is taken from."""
-
-    FIRST_UNREAD = "first-unread"  # T = M(c)
-    READ_TO_END = "read-to-end"  # T = M(c - 1): nothing left (end, marker, or c beyond the end)
-    BELOW_START = "below-start"  # T = M(log start): the records before it are gone
-    EMPTY = "empty"  # no record on the primary: DR log start
-    NO_TIMESTAMP = "no-timestamp"  # no timestamp up to that record: DR log start
-    NO_COMMIT = "no-commit"  # nothing committed on the primary: left out of the plan
-    ERROR = "error"
-
-
-def search_offset(row: LagRow) -> tuple[int | None, Why]:
-    """The primary offset whose M() is the partition's resume time, and why (pure)."""
-    if row.state is LagState.ERROR or row.log_start is None or row.end is None:
-        return None, Why.ERROR
-    if row.state is LagState.NO_COMMIT or row.committed is None:
-        return None, Why.NO_COMMIT
-    if row.log_start >= row.end:
-        return None, Why.EMPTY
-    if row.state is LagState.BELOW_START:
-        return row.log_start, Why.BELOW_START
-    if row.state is LagState.OK and row.lag:
-        return row.committed, Why.FIRST_UNREAD
-    # lag 0, a transaction marker left, or ahead of the end: the last record read
-    return max(row.log_start, min(row.committed, row.end) - 1), Why.READ_TO_END
+__all__ = [
+    "Resume",
+    "Step",
+    "Why",
+    "dr_steps",
+    "primary_resumes",
+    "report_lines",
+    "requested",
+    "row_resume",
+    "search_offset",
+]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -109,6 +92,16 @@ def resume(row: LagRow, searched: int | None, why: Why, found: TimeLag | None, f
     return replace(base, time_ms=found.timestamp, first_at_time=first)
 
 
+def row_resume(row: LagRow) -> Resume:
+    """A partition's resume point from its ``lag --time-lag`` row (``resume_timestamp``): the same
+    for the live primary (:func:`primary_resumes`) and a saved ``lag -o json`` file. Pure."""
+    off, why = search_offset(row)
+    if why not in (Why.ERROR, Why.NO_COMMIT) and row.error is not None:  # a failed search
+        return Resume(group=row.group, tp=row.tp, committed=row.committed, why=Why.ERROR, error=row.error)
+    found = TimeLag(row.resume_timestamp, 0) if off is not None else None
+    return resume(row, off, why, found, None)
+
+
 def primary_resumes(
     source: LagSource, groups: Sequence[str], selection: Selection | None, *, isolation: Isolation | None
 ) -> tuple[list[Resume], list[str]]:
@@ -116,7 +109,7 @@ def primary_resumes(
     and the groups that still have members there (they keep consuming after this is read)."""
     from ..lag.collect import collect
 
-    report = collect(source, groups, selection, isolation=isolation)
+    report = collect(source, groups, selection, isolation=isolation, time_lag=True)
     for p in report.problems:
         if p.error == "GROUP_ID_NOT_FOUND":
             raise NotFound(f"group {p.group!r} does not exist on the primary cluster")
@@ -125,21 +118,14 @@ def primary_resumes(
     if report.missing:
         gone = ", ".join(f"{m.topic}:{m.partition} ({m.error})" for m in report.missing)
         raise NotFound(f"on the primary cluster: {gone.replace(':None', '')}")
-    points = [(row, *search_offset(row)) for row in report.rows]
-    wanted = [(row.tp, off) for row, off, _ in points if off is not None]
-    times = newest_timestamps(source, wanted, isolation=isolation)
-    specs = sorted(
-        {(tp, OffsetSpec.at(t.timestamp)) for (tp, _), t in times.items() if t.timestamp is not None}
-    )
+    resumes = [row_resume(row) for row in report.rows]
+    specs = sorted({(r.tp, OffsetSpec.at(r.time_ms)) for r in resumes if r.time_ms is not None})
     answers = source.list_offsets(plan_queries(specs), isolation=isolation) if specs else []
     first = {(a.tp, a.spec): a.offset for a in answers if a.error is None}
-    out = []
-    for row, off, why in points:
-        tl = times.get((row.tp, off)) if off is not None else None
-        ts = tl.timestamp if tl is not None else None
-        out.append(
-            resume(row, off, why, tl, first.get((row.tp, OffsetSpec.at(ts))) if ts is not None else None)
-        )
+    out = [
+        replace(r, first_at_time=first.get((r.tp, OffsetSpec.at(r.time_ms)))) if r.time_ms is not None else r
+        for r in resumes
+    ]
     active = sorted(g for g, d in report.groups.items() if d.error is None and d.active)
     return out, active
 
@@ -279,11 +265,13 @@ def summary_line(steps: Sequence[Step], profile: str) -> str:
     """The cutover in one sentence: how many partitions, at most how many re-reads, what CURRENT means."""
     placed = [s for s in steps if s.offset is not None]
     bound = sum(n for s in placed if (n := s.resume.rereads) is not None)
-    unknown = sum(1 for s in placed if s.resume.rereads is None)
-    text = (
-        f"Cutover from {profile!r}: {len(placed)} partition(s) placed by record time, no unread record "
-        f"skipped; at most {bound} record(s) read again"
-    )
+    unknown = sum(1 for s in placed if s.resume.time_ms is None)
+    untold = sum(1 for s in placed if s.resume.time_ms is not None and s.resume.rereads is None)
+    text = f"Cutover from {profile!r}: {len(placed)} partition(s) placed by record time, no unread record "
+    if untold:  # a lag file holds the resume times, not where they fall among the primary's offsets
+        text += f"skipped; re-reads not known on {untold} partition(s) (a lag file does not record them)"
+    else:
+        text += f"skipped; at most {bound} record(s) read again"
     if unknown:
         text += f" (and, on {unknown} partition(s) resumed at DR's log start, whatever DR holds before)"
     return text + (

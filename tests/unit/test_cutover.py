@@ -4,17 +4,22 @@ order, a shifted start, a stretch copied twice)."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import timezone
+from pathlib import Path
 
 import pytest
 
+from kafka_offsets_cli.errors import NotFound, UsageError
 from kafka_offsets_cli.lag.rows import LagRow, LagState
 from kafka_offsets_cli.lag.timelag import TimeLag
 from kafka_offsets_cli.models.groups import GroupOffsets
 from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
 from kafka_offsets_cli.models.topics import ClusterMetadata, TopicPartition
+from kafka_offsets_cli.parse.selection import parse_selection
 from kafka_offsets_cli.plan.requests import OffsetRequest
 from kafka_offsets_cli.rewind.cutover import (
     Resume,
@@ -28,6 +33,7 @@ from kafka_offsets_cli.rewind.cutover import (
     search_offset,
     with_step_errors,
 )
+from kafka_offsets_cli.rewind.lagfile import file_resumes, parse_records
 from kafka_offsets_cli.rewind.plan import Plan
 from kafka_offsets_cli.rewind.target import Target
 from tests.cli_runner import cli
@@ -206,3 +212,72 @@ def test_identity_policy_keeps_the_name() -> None:
 def test_cutover_usage_errors(args: list[str], message: str) -> None:
     r = cli("rewind", "-b", "127.0.0.1:9", "-g", "g", *args)
     assert r.code == 2 and message in r.stderr
+
+
+# ----------------------------------------------------------------------------- --from-lag-file
+
+
+def lag_file(cluster: FakeCluster, groups: Sequence[str], taken: int = 5_000) -> list[dict[str, object]]:
+    """``lag -o json --time-lag`` of ``cluster``, through JSON text as a file holds it."""
+    from kafka_offsets_cli.lag.collect import collect
+    from kafka_offsets_cli.render.lag import records
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("kafka_offsets_cli.parse.times.now_ms", lambda: taken)
+        report = collect(cluster, list(groups), None, time_lag=True)
+    recs = records(report.rows) + [p.to_record() for p in report.problems] + report.missing_records()
+    return parse_records(json.dumps(recs), "lag.json")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_lag_file_gives_the_plan_of_the_live_primary(seed: int) -> None:
+    """The resume points read back from a saved lag file equal those read live (all but the re-read
+    count, which the file does not hold), and so do the DR offsets they become."""
+    rnd = random.Random(seed)
+    n = rnd.randint(0, 40)
+    stamps = [1_000 + rnd.randint(0, 30) * 10 + rnd.choice((0, 0, -300, 250)) for _ in range(n)]
+    start = rnd.randint(0, 5)
+    c = rnd.randint(max(0, start - 2), start + n + 1)
+    other = TopicPartition("orders", 1)
+    logs = {TP: (start, stamps), other: (0, sorted(stamps))}
+    primary = TimedCluster(logs, [GroupOffsets("g", {TP: c, other: min(c, n)})])
+    dr = TimedCluster({TopicPartition("primary." + tp.topic, tp.partition): v for tp, v in logs.items()}, [])
+    live, _ = primary_resumes(primary, ["g"], None, isolation=None)
+    saved, taken = file_resumes(lag_file(primary, ["g"]), "lag.json", ["g"], None)
+    assert taken == 5_000
+    assert [replace(r, first_at_time=None) for r in live] == saved
+    steps = dr_steps(dr, live, "primary.", isolation=None)
+    assert requested(dr_steps(dr, saved, "primary.", isolation=None)) == requested(steps)
+
+
+def test_lag_file_refusals() -> None:
+    primary = TimedCluster({TP: (0, [10, 20, 30])}, [GroupOffsets("g", {TP: 1})])
+    recs = lag_file(primary, ["g"])
+    with pytest.raises(NotFound, match="no rows for group 'h'"):
+        file_resumes(recs, "lag.json", ["h"], None)
+    with pytest.raises(NotFound, match=r"no rows for topic 'payments'.*--time-lag"):
+        file_resumes(recs, "lag.json", ["g"], parse_selection(topics=("payments",)))
+    plain = [{k: v for k, v in r.items() if k not in ("resume_timestamp", "taken_at_ms")} for r in recs]
+    with pytest.raises(UsageError, match=r"lacks 'resume_timestamp'.*lag -g GROUP -o json --time-lag"):
+        file_resumes(plain, "lag.json", ["g"], None)
+    untimed = [{**r, "taken_at_ms": None, "resume_timestamp": None} for r in recs]
+    with pytest.raises(UsageError, match="no resume_timestamp \\(taken without --time-lag\\)"):
+        file_resumes(untimed, "lag.json", ["g"], None)
+    with pytest.raises(UsageError, match="not a lag -o json"):
+        parse_records("group,topic\n", "lag.csv")
+    jsonl = "\n".join(json.dumps(r) for r in recs)
+    assert (
+        file_resumes(parse_records(jsonl, "l"), "l", ["g"], None)[0]
+        == file_resumes(recs, "l", ["g"], None)[0]
+    )
+
+
+def test_lag_file_usage_errors(tmp_path: Path) -> None:
+    f = tmp_path / "lag.json"
+    f.write_text("[]")
+    both = cli("rewind", "-b", "127.0.0.1:9", "-g", "g", "--from-lag-file", str(f), "--from-cluster", "p")
+    assert both.code == 2 and "not both" in both.stderr
+    regex = cli("rewind", "-b", "127.0.0.1:9", "--group-regex", "g.*", "--from-lag-file", str(f))
+    assert regex.code == 2 and "-g GROUP" in regex.stderr
+    to = cli("rewind", "-b", "127.0.0.1:9", "-g", "g", "--from-lag-file", str(f), "--to", "earliest")
+    assert to.code == 2 and "--from-lag-file is the target" in to.stderr

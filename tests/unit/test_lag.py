@@ -122,6 +122,8 @@ def test_record_has_the_documented_keys() -> None:
         "time_lag_ms",
         "state",
         "error",
+        "resume_timestamp",
+        "taken_at_ms",
     ]
     assert rec["state"] == "ok" and rec["lag"] == 1
 
