@@ -15,7 +15,6 @@ from ..models.offsets import Isolation
 from ..parse.durations import parse_duration
 from ..parse.times import now_ms
 from ..render.lag_metrics import SERIES_LABELS, SERVICE, prometheus_down
-from ..render.monitoring import nagios_line
 from . import lag_view
 from .app import command_help, is_debug
 from .boundary import boundary
@@ -42,6 +41,7 @@ from .lag_options import (
 )
 from .lag_view import LagView, record_fields, show, summary_fields
 from .metric_labels import settings_and_labels
+from .monitor_failure import report_unknown
 from .options import (
     OUTPUTS,
     BootstrapOpt,
@@ -164,7 +164,14 @@ def lag_cmd(
             _require_rows(report)
         except KafkaOffsetsError as e:
             if monitor and not isinstance(e, UsageError):
-                _unknown(e, view, prometheus_file)
+                report_unknown(
+                    e,
+                    fmt=view.fmt,
+                    service=SERVICE,
+                    down=prometheus_down,
+                    labels=view.labels,
+                    prometheus_file=prometheus_file,
+                )
             raise
         # one text for the file and stdout (one clock); the file is written before stdout, which may be closed
         metrics = view.prometheus(report) if prometheus_file or fmt is Format.prometheus else ""
@@ -274,15 +281,3 @@ def _watch(
 
     with KafkaClient(settings, debug=debug) as client:
         lag_view.watch(client, interval, fetch, view)
-
-
-def _unknown(err: KafkaOffsetsError, view: LagView, prometheus_file: str | None) -> None:
-    """On a failure of a monitoring run: the UNKNOWN nagios line, ``up 0`` metrics (cluster failures)."""
-    if view.fmt is Format.nagios:
-        write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))
-    if isinstance(err, ClusterError):
-        down = prometheus_down(MonitoringStatus.UNKNOWN, now_ms(), view.labels)
-        if view.fmt is Format.prometheus:
-            write(down)
-        if prometheus_file:
-            write_down(prometheus_file, down, err)

@@ -16,7 +16,6 @@ from ..parse.times import now_ms, parse_tz
 from ..plan.resolve import INTERNAL_HINT
 from ..render.liveness import SERVICE
 from ..render.liveness_metrics import SERIES_LABELS, prometheus, prometheus_down
-from ..render.monitoring import nagios_line
 from . import liveness_view
 from .app import command_help, is_debug
 from .boundary import boundary
@@ -37,6 +36,7 @@ from .liveness_options import (
 )
 from .liveness_view import RATE_FIELD, LivenessSnapshot, LivenessView, show
 from .metric_labels import settings_and_labels
+from .monitor_failure import report_unknown
 from .options import (
     OUT,
     OUTPUTS,
@@ -44,7 +44,6 @@ from .options import (
     ClusterOpt,
     ColumnsOpt,
     CommandConfigOpt,
-    Format,
     IsolationOpt,
     LabelOpt,
     LivenessOutputOpt,
@@ -59,7 +58,7 @@ from .options import (
     selection_from,
     watch_interval,
 )
-from .output import progress, write
+from .output import progress
 from .textfile import ResultNotWritten, check_writable, write_down, write_result
 
 if TYPE_CHECKING:
@@ -216,7 +215,14 @@ def liveness_cmd(
                 # internal topics are out by default here (not in list): say how to get them
                 e.hint = e.hint.replace(INTERNAL_HINT, f"{INTERNAL_HINT} (--include-internal adds them)")
             if not isinstance(e, UsageError):
-                _unknown(e, view, prometheus_file)
+                report_unknown(
+                    e,
+                    fmt=view.fmt,
+                    service=SERVICE,
+                    down=prometheus_down,
+                    labels=view.labels,
+                    prometheus_file=prometheus_file,
+                )
             raise
         if interval is None:
             # written before stdout, which may be a closed pipe; a failure is UNKNOWN once the status is shown
@@ -304,15 +310,3 @@ def _watch(
 
     with KafkaClient(settings, debug=debug) as client:
         liveness_view.watch(client, interval, fetch, view)
-
-
-def _unknown(err: KafkaOffsetsError, view: LivenessView, prometheus_file: str | None) -> None:
-    """On a cluster failure: the UNKNOWN nagios line or ``up 0`` metrics on stdout, an ``up 0`` textfile."""
-    if view.fmt is Format.nagios:
-        write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))
-    if isinstance(err, ClusterError):
-        down = prometheus_down(MonitoringStatus.UNKNOWN, now_ms(), view.labels)
-        if view.fmt is Format.prometheus:
-            write(down)
-        if prometheus_file:
-            write_down(prometheus_file, down, err)

@@ -8,11 +8,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..errors import ClusterError, KafkaOffsetsError, MonitoringStatus, UsageError
+from ..errors import KafkaOffsetsError, MonitoringStatus, UsageError
 from ..parse.durations import parse_duration
-from ..parse.times import now_ms, parse_tz
+from ..parse.times import parse_tz
 from ..render import tiering as render
-from ..render.monitoring import nagios_line
 from ..tiering.rules import COLUMNS, Thresholds
 from .app import command_help, is_debug
 from .boundary import boundary
@@ -20,6 +19,7 @@ from .emit import parse_columns, records_text
 from .emit import show as show_output
 from .liveness_options import CHECK, IncludeInternalOpt, ProblemsOpt
 from .metric_labels import settings_and_labels
+from .monitor_failure import report_unknown
 from .options import (
     OUT,
     OUTPUTS,
@@ -40,7 +40,7 @@ from .options import (
     selection_from,
 )
 from .output import err_console, progress, write
-from .textfile import check_writable, write_down, write_result
+from .textfile import check_writable, write_result
 
 if TYPE_CHECKING:
     from ..tiering.report import TieringReport
@@ -193,7 +193,14 @@ def tiering_cmd(
                 report = collect(client, selection, thresholds)
         except KafkaOffsetsError as e:
             if not isinstance(e, UsageError):
-                _unknown(e, fmt, labels, prometheus_file)
+                report_unknown(
+                    e,
+                    fmt=fmt,
+                    service=render.SERVICE,
+                    down=render.prometheus_down,
+                    labels=labels,
+                    prometheus_file=prometheus_file,
+                )
             raise
         unwritten = (
             write_result(prometheus_file, render.prometheus(report, labels)) if prometheus_file else None
@@ -229,17 +236,3 @@ def _show(
             c.print(line, highlight=False, soft_wrap=True)
         return
     write(records_text(render.records(shown), fmt, COLUMNS, cols, header=not no_headers))
-
-
-def _unknown(
-    err: KafkaOffsetsError, fmt: Format, labels: Mapping[str, str], prometheus_file: str | None
-) -> None:
-    """On a cluster failure: the UNKNOWN nagios line or ``up 0`` metrics on stdout, an ``up 0`` textfile."""
-    if fmt is Format.nagios:
-        write(nagios_line(render.SERVICE, MonitoringStatus.UNKNOWN, err.message))
-    if isinstance(err, ClusterError):
-        down = render.prometheus_down(MonitoringStatus.UNKNOWN, now_ms(), labels)
-        if fmt is Format.prometheus:
-            write(down)
-        if prometheus_file:
-            write_down(prometheus_file, down, err)
