@@ -140,6 +140,8 @@ def test_no_commit_and_below_start_are_flagged(bootstrap: str, flagged: tuple[st
         "time_lag_ms": None,
         "state": "ok",
         "error": None,
+        "resume_timestamp": None,  # both filled only with --time-lag
+        "taken_at_ms": None,
     }
     assert (recs[(group, 1)]["committed"], recs[(group, 1)]["lag"], recs[(group, 1)]["state"]) == (
         None,

@@ -226,7 +226,7 @@ def test_selection_matching_nothing_exits_5(bootstrap: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "bad", ["-5", "bogus", "2026-13-45", "yesterdayish", "6 parsecs ago", "-0.5", "99999999999999999999999"]
+    "bad", ["-7", "bogus", "2026-13-45", "yesterdayish", "6 parsecs ago", "-0.5", "99999999999999999999999"]
 )
 def test_invalid_specs_are_usage_errors(bootstrap: str, bad: str) -> None:
     run = subprocess_cli("list", "-b", bootstrap, "--spec", bad)
