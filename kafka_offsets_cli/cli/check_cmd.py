@@ -13,6 +13,7 @@ from ..render.check_monitoring import SERIES_LABELS, prometheus
 from ..render.monitoring import constant_labels
 from .app import command_help, is_debug
 from .boundary import boundary
+from .metric_labels import PrometheusFileOpt
 from .options import OUT, OUTPUTS, CheckOutputOpt, Format, LabelOpt, TzOpt
 from .textfile import check_writable, write_result
 
@@ -86,16 +87,7 @@ def check_cmd(
         str, typer.Argument(metavar="SPEC", help="Spec file (YAML or JSON).", show_default=False)
     ],
     output: CheckOutputOpt = None,
-    prometheus_file: Annotated[
-        str | None,
-        typer.Option(
-            "--prometheus-file",
-            metavar="FILE",
-            help="Also write the Prometheus metrics to FILE atomically (node_exporter textfile collector).",
-            rich_help_panel=OUT,
-            show_default=False,
-        ),
-    ] = None,
+    prometheus_file: PrometheusFileOpt = None,
     worst: Annotated[
         int,
         typer.Option(

@@ -31,7 +31,6 @@ from .lag_options import (
     MinLagOpt,
     MinTimeLagOpt,
     OnlyLaggingOpt,
-    PrometheusFileOpt,
     SortOpt,
     SummaryOpt,
     TimeLagOpt,
@@ -40,7 +39,7 @@ from .lag_options import (
     parse_thresholds,
 )
 from .lag_view import LagView, record_fields, show, summary_fields
-from .metric_labels import settings_and_labels
+from .metric_labels import PrometheusFileOpt, settings_and_labels
 from .monitor_failure import report_unknown
 from .options import (
     OUTPUTS,

@@ -24,7 +24,6 @@ __all__ = [
     "MinLagOpt",
     "MinTimeLagOpt",
     "OnlyLaggingOpt",
-    "PrometheusFileOpt",
     "SortOpt",
     "SummaryOpt",
     "TimeLagOpt",
@@ -198,16 +197,6 @@ CritTimeLagOpt = Annotated[
         "(implies --time-lag).", rich_help_panel=CHECK, show_default=False,
     ),
 ]  # fmt: skip
-PrometheusFileOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--prometheus-file",
-        metavar="FILE",
-        help="Also write the Prometheus metrics to FILE atomically (node_exporter textfile collector).",
-        rich_help_panel=OUT,
-        show_default=False,
-    ),
-]
 
 
 def _duration(text: str | None) -> int | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -35,10 +35,9 @@ from .liveness_options import (
     parse_states,
 )
 from .liveness_view import RATE_FIELD, LivenessSnapshot, LivenessView, show
-from .metric_labels import settings_and_labels
+from .metric_labels import PrometheusFileOpt, settings_and_labels
 from .monitor_failure import report_unknown
 from .options import (
-    OUT,
     OUTPUTS,
     BootstrapOpt,
     ClusterOpt,
@@ -145,16 +144,7 @@ def liveness_cmd(
     future_status: FutureStatusOpt = StatusName.warning,
     isolation: IsolationOpt = Isolation.READ_UNCOMMITTED,
     output: LivenessOutputOpt = None,
-    prometheus_file: Annotated[
-        str | None,
-        typer.Option(
-            "--prometheus-file",
-            metavar="FILE",
-            help="Also write the Prometheus metrics to FILE atomically (node_exporter textfile collector).",
-            rich_help_panel=OUT,
-            show_default=False,
-        ),
-    ] = None,
+    prometheus_file: PrometheusFileOpt = None,
     problems: ProblemsOpt = False,
     state: StateOpt = None,
     label: LabelOpt = None,

@@ -1,4 +1,4 @@
-"""The constant labels of a command's Prometheus series: ``cluster`` and ``--label k=v``.
+"""The Prometheus side of a monitoring command: ``cluster`` and ``--label k=v`` labels, ``--prometheus-file``.
 
 ``cluster`` is the cluster profile's name (``--cluster``, ``KAFKA_OFFSETS_CLUSTER`` or the
 config's default), or else the bootstrap servers string, so two cron jobs for two clusters
@@ -8,14 +8,28 @@ writing to one node_exporter never produce the same series.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Annotated
 
 import typer
 
 from ..connection.settings import ClientSettings
 from ..render.monitoring import constant_labels
 from .connection import connect, connection_options
+from .options import OUT
 
-__all__ = ["cluster_name", "settings_and_labels"]
+__all__ = ["PrometheusFileOpt", "cluster_name", "settings_and_labels"]
+
+#: ``--prometheus-file``, the same for every command that writes metrics.
+PrometheusFileOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--prometheus-file",
+        metavar="FILE",
+        help="Also write the Prometheus metrics to FILE atomically (node_exporter textfile collector).",
+        rich_help_panel=OUT,
+        show_default=False,
+    ),
+]
 
 
 def cluster_name(settings: ClientSettings, profile: str | None) -> str:

@@ -18,10 +18,9 @@ from .boundary import boundary
 from .emit import parse_columns, records_text
 from .emit import show as show_output
 from .liveness_options import CHECK, IncludeInternalOpt, ProblemsOpt
-from .metric_labels import settings_and_labels
+from .metric_labels import PrometheusFileOpt, settings_and_labels
 from .monitor_failure import report_unknown
 from .options import (
-    OUT,
     OUTPUTS,
     BootstrapOpt,
     ClusterOpt,
@@ -118,16 +117,6 @@ CritAgeOpt = Annotated[
         metavar="DURATION",
         help="CRITICAL when the oldest record not yet tiered is older.",
         rich_help_panel=CHECK,
-        show_default=False,
-    ),
-]
-PrometheusFileOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--prometheus-file",
-        metavar="FILE",
-        help="Also write the Prometheus metrics to FILE atomically (node_exporter textfile collector).",
-        rich_help_panel=OUT,
         show_default=False,
     ),
 ]
