@@ -26,22 +26,16 @@ from ..parse.durations import format_duration
 from .fit import Column, Forms, Kind, Time
 from .fitted import FittedTable
 from .formats import to_json_document
+from .monitoring import status_text
 
 __all__ = [
     "json_document",
     "rich_summary",
 ]
 
-_STATUS_STYLE = {
-    MonitoringStatus.OK: "green",
-    MonitoringStatus.WARNING: "yellow",
-    MonitoringStatus.CRITICAL: "red",
-    MonitoringStatus.UNKNOWN: "magenta",
-}
-
 
 def _status(s: MonitoringStatus) -> Text:
-    return Text(s.name, style=_STATUS_STYLE[s])
+    return status_text(s)
 
 
 def _num(v: int | None) -> str | Text:

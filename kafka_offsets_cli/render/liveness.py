@@ -32,7 +32,7 @@ from ..parse.durations import format_duration
 from .fit import Column, Kind, Time
 from .fitted import FittedTable
 from .liveness_metrics import PREFIX, prometheus, prometheus_down, prometheus_families
-from .monitoring import PerfDatum, nagios_line
+from .monitoring import PerfDatum, nagios_line, status_text
 from .offsets import rate
 
 __all__ = [
@@ -58,12 +58,6 @@ _STYLE = {
     LiveState.PENDING: "blue",
     LiveState.FUTURE: "cyan",
     LiveState.ERROR: "red",
-}
-_STATUS_STYLE = {
-    MonitoringStatus.OK: "green",
-    MonitoringStatus.WARNING: "yellow",
-    MonitoringStatus.CRITICAL: "red",
-    MonitoringStatus.UNKNOWN: "magenta",
 }
 
 
@@ -166,8 +160,6 @@ def topic_lines(report: LivenessReport, *, problems_only: bool = False) -> list[
 
     ``problems_only``: only the topics whose status is not OK.
     """
-    from rich.text import Text
-
     out = []
     for t in report.topics:
         if problems_only and t.status is MonitoringStatus.OK:
@@ -178,10 +170,8 @@ def topic_lines(report: LivenessReport, *, problems_only: bool = False) -> list[
             detail = f"{t.alive}/{t.partitions} partitions ok"
             if t.age_ms is not None:
                 detail += f", age {format_duration(t.age_ms)}"
-        line = Text(f"{t.topic}: ")
-        line.append(t.status.name, style=_STATUS_STYLE[t.status])
-        line.append(f" ({detail}; {t.timestamp_type or 'timestamp type unknown'})")
-        out.append(line)
+        tail = f" ({detail}; {t.timestamp_type or 'timestamp type unknown'})"
+        out.append(status_text(t.status, before=f"{t.topic}: ", after=tail))
     return out
 
 
@@ -190,12 +180,10 @@ def summary_line(report: LivenessReport, shown: int | None = None) -> Text:
 
     ``shown`` is the number of rows a filter (``--problems``, ``--state``) kept, when one did.
     """
-    from rich.text import Text
-
-    line = Text()
-    line.append(report.status.name, style=_STATUS_STYLE[report.status])
     counts = ", ".join(f"{report.count(s)} {s.value}" for s in LiveState if report.count(s)) or "none"
-    line.append(f": {len(report.rows)} partition(s) in {len(report.topics)} topic(s): {counts}")
+    line = status_text(
+        report.status, after=f": {len(report.rows)} partition(s) in {len(report.topics)} topic(s): {counts}"
+    )
     if report.count(LiveState.EMPTY):
         line.append(f" (empty counts as {report.empty.name})")
     if shown is not None:

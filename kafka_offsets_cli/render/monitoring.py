@@ -22,12 +22,35 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..errors import MonitoringStatus, UsageError
+
+if TYPE_CHECKING:  # rich only where a line is drawn for people
+    from rich.text import Text
 
 _METRIC_NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*")
 _LABEL_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]*")
 _PLAIN_LABEL = re.compile(r"[A-Za-z0-9_.:/-]+")
+
+
+#: A status's colour on a terminal, the same in every command's tables and summary lines.
+STATUS_STYLE = {
+    MonitoringStatus.OK: "green",
+    MonitoringStatus.WARNING: "yellow",
+    MonitoringStatus.CRITICAL: "red",
+    MonitoringStatus.UNKNOWN: "magenta",
+}
+
+
+def status_text(status: MonitoringStatus, *, before: str = "", after: str = "") -> Text:
+    """``before``, the status's name in its colour, ``after``: one line for people (stderr, tables)."""
+    from rich.text import Text
+
+    line = Text(before)
+    line.append(status.name, style=STATUS_STYLE[status])
+    line.append(after)
+    return line
 
 
 # ----------------------------------------------------------------------------- nagios

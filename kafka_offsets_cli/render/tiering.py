@@ -18,7 +18,15 @@ from ..tiering.report import TieringReport
 from ..tiering.rules import TierRow, TierState, TopicTiering
 from .fit import Column, Kind
 from .fitted import FittedTable
-from .monitoring import MetricFamily, PerfDatum, Sample, nagios_line, prometheus_text, status_families
+from .monitoring import (
+    MetricFamily,
+    PerfDatum,
+    Sample,
+    nagios_line,
+    prometheus_text,
+    status_families,
+    status_text,
+)
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -36,12 +44,6 @@ _STYLE = {
     TierState.CRITICAL: "red",
     TierState.NOT_TIERED: "dim",
     TierState.ERROR: "red",
-}
-_STATUS_STYLE = {
-    MonitoringStatus.OK: "green",
-    MonitoringStatus.WARNING: "yellow",
-    MonitoringStatus.CRITICAL: "red",
-    MonitoringStatus.UNKNOWN: "magenta",
 }
 
 
@@ -108,15 +110,9 @@ def _topic_detail(t: TopicTiering) -> str:
 
 def topic_lines(report: TieringReport) -> list[Text]:
     """One line per topic (stderr, under the table): status and the topic's sums."""
-    from rich.text import Text
-
-    out = []
-    for t in report.topics:
-        line = Text(f"{t.topic}: ")
-        line.append(t.status.name, style=_STATUS_STYLE[t.status])
-        line.append(f" ({_topic_detail(t)})")
-        out.append(line)
-    return out
+    return [
+        status_text(t.status, before=f"{t.topic}: ", after=f" ({_topic_detail(t)})") for t in report.topics
+    ]
 
 
 def _thresholds(report: TieringReport) -> str:
@@ -133,16 +129,10 @@ def _thresholds(report: TieringReport) -> str:
 
 def summary_line(report: TieringReport) -> Text:
     """The run's line: status, partitions per state, thresholds."""
-    from rich.text import Text
-
-    line = Text()
-    line.append(report.status.name, style=_STATUS_STYLE[report.status])
     counts = [f"{sum(1 for r in report.rows if r.state is s)} {s.value}" for s in TierState]
     shown = ", ".join(c for c in counts if not c.startswith("0 ")) or "none"
-    line.append(
-        f": {len(report.rows)} partition(s) in {len(report.topics)} topic(s): {shown} ({_thresholds(report)})"
-    )
-    return line
+    size = f"{len(report.rows)} partition(s) in {len(report.topics)} topic(s)"
+    return status_text(report.status, after=f": {size}: {shown} ({_thresholds(report)})")
 
 
 def nagios(report: TieringReport) -> str:
