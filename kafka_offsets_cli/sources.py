@@ -125,7 +125,7 @@ class MarkerSource(Protocol):
 # ----------------------------------------------------------------------------- per use case
 
 
-class LagSource(OffsetSource, GroupReader, MarkerSource, Protocol):
+class LagSource(OffsetSource, GroupReader, MarkerSource, ConfigSource, Protocol):
     """What the lag use case needs (:func:`kafka_offsets_cli.lag.collect.collect`)."""
 
 

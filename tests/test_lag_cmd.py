@@ -142,6 +142,7 @@ def test_no_commit_and_below_start_are_flagged(bootstrap: str, flagged: tuple[st
         "error": None,
         "resume_timestamp": None,  # both filled only with --time-lag
         "taken_at_ms": None,
+        "remote_read": False,  # no tiered storage: every record is local
     }
     assert (recs[(group, 1)]["committed"], recs[(group, 1)]["lag"], recs[(group, 1)]["state"]) == (
         None,

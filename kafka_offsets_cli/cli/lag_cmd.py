@@ -224,6 +224,7 @@ class _Query:
             time_lag=self.time_lag,
             marker_check=self.marker_check,
             named=set(self.groups),
+            remote_reads=True,  # tiered topics only: one DescribeConfigs, ListOffsets -4 if any is tiered
         )
         if not self.members:
             return report

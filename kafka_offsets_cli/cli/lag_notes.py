@@ -25,6 +25,9 @@ def notes(report: LagReport, view: LagView) -> None:
     if report.marker_unchecked:
         why = ", ".join(f"{n} x {e}" for e, n in sorted(report.marker_unchecked.items()))
         warn(f"could not check if the last offset is a transaction marker ({why}); shown as lag 1, state ok")
+    if report.remote_unchecked:
+        why = ", ".join(f"{n} x {e}" for e, n in sorted(report.remote_unchecked.items()))
+        warn(f"could not tell if some partitions are read from remote storage ({why}); remote_read null")
     if view.fmt is Format.table:
         c = err_console()
         if report.marker_checked:

@@ -13,6 +13,8 @@ from ..parse.specs import parse_specs
 from ..parse.time_words import time_notes
 from ..parse.times import now_ms, parse_tz
 from ..plan.queries import list_table
+from ..render.list_tiering import FIELDS as TIERING_FIELDS
+from ..render.list_tiering import failed as tiering_failed
 from ..render.offsets import COLUMNS
 from ..render.order import SortKey
 from . import list_view
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
     from ..connection.settings import ClientSettings
     from ..models.offsets import OffsetSpec, OffsetTable
     from ..parse.selection import Selection
+    from ..tiering.report import TieringReport
 
 SPEC_HELP = (
     "What to look up (repeatable; default latest): earliest|-2, latest|-1, max-timestamp|-3, "
@@ -123,6 +126,18 @@ def list_cmd(
         bool, typer.Option("--reverse", "-r", help="Reverse the --sort order.", rich_help_panel=OUT)
     ] = False,
     watch: WatchOpt = None,
+    tiering: Annotated[
+        bool,
+        typer.Option(
+            "--tiering",
+            help=(
+                "Add the tiering view per partition: LOCAL (earliest-local..latest-1), REMOTE "
+                "(earliest..latest-tiered), BACKLOG (records not yet tiered) and BACKLOG-AGE, and a "
+                "total per topic (as `kafka-offsets tiering` computes them). Not with -o plain."
+            ),
+            rich_help_panel=OUT,
+        ),
+    ] = False,
     command_config: CommandConfigOpt = None,
     x: XOpt = None,
     timeout: TimeoutOpt = "30s",
@@ -149,7 +164,19 @@ def list_cmd(
             raise UsageError(
                 "--output plain takes one spec (as kafka-get-offsets.sh); use json or csv for several"
             )
-        cols = parse_columns(columns, (*COLUMNS, RATE_FIELD) if watch is not None else COLUMNS)
+        if tiering and fmt is Format.plain:
+            raise UsageError(
+                "--tiering has no place in --output plain (kafka-get-offsets.sh prints "
+                "topic:partition:offset only); use table, wide, json, jsonl or csv"
+            )
+        if tiering and watch is not None:
+            raise UsageError(
+                "--tiering cannot be refreshed with --watch; run `kafka-offsets tiering` in a loop"
+            )
+        known = (
+            (*COLUMNS, RATE_FIELD) if watch is not None else (*COLUMNS, *(TIERING_FIELDS if tiering else ()))
+        )
+        cols = parse_columns(columns, known)
         interval = watch_interval(watch)
         selection = selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
         settings = connection_settings(ctx)
@@ -165,10 +192,12 @@ def list_cmd(
         if interval is not None:
             _watch(settings, selection, specs, view, interval, debug)
             return
-        table = _fetch(settings, selection, specs, debug)
-        show(table, view)
-        if table.failed:
-            raise PartialFailure(_failure_summary(table))
+        table, report = _fetch(settings, selection, specs, debug, tiering=tiering)
+        show(table, view, report)
+        if table.failed or (report is not None and tiering_failed(report)):
+            raise PartialFailure(
+                _failure_summary(table, tiering_failed(report) if report is not None else [])
+            )
 
 
 def _tty() -> bool:
@@ -176,8 +205,14 @@ def _tty() -> bool:
 
 
 def _fetch(
-    settings: ClientSettings, selection: Selection, specs: Sequence[OffsetSpec], debug: bool
-) -> OffsetTable:
+    settings: ClientSettings,
+    selection: Selection,
+    specs: Sequence[OffsetSpec],
+    debug: bool,
+    *,
+    tiering: bool = False,
+) -> tuple[OffsetTable, TieringReport | None]:
+    """The offset table; with ``tiering`` also the tiering view's report (its collection, no thresholds)."""
     from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
 
     with progress("Fetching metadata…") as update, KafkaClient(settings, debug=debug) as client:
@@ -188,7 +223,14 @@ def _fetch(
             done += n
             update(f"ListOffsets: {done} queries answered…")
 
-        return list_table(client, selection, specs, progress=tick)
+        table = list_table(client, selection, specs, progress=tick)
+        if not tiering:
+            return table, None
+        from ..tiering.collect import collect
+        from ..tiering.rules import Thresholds
+
+        update("Listing tiered offsets…")
+        return table, collect(client, selection, Thresholds())
 
 
 def _watch(
@@ -205,9 +247,11 @@ def _watch(
         list_view.watch(client, interval, lambda c: list_table(c, selection, specs), view)
 
 
-def _failure_summary(table) -> str:  # type: ignore[no-untyped-def]
+def _failure_summary(table, more: Sequence[str] = ()) -> str:  # type: ignore[no-untyped-def]
     errs = table.errors
     by: dict[str, int] = {}
+    for e in more:
+        by[e] = by.get(e, 0) + 1
     for res in errs:
         by[res.error] = by.get(res.error, 0) + 1
     for _topic, err in table.missing_topics:

@@ -4,7 +4,8 @@ Row order (``--sort``/``--reverse``), thousands separators (terminal tables
 only) and, under ``--watch``, a records/s rate for each partition computed from
 the ``latest`` offsets of consecutive refreshes: a RECORDS/S table column, and
 an ``in_per_s`` field (``null`` on the first refresh and on rows of other
-specs) in json, jsonl and csv records.
+specs) in json, jsonl and csv records. With ``--tiering`` the tiering view
+(:mod:`kafka_offsets_cli.render.list_tiering`) comes beside it.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import tzinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..models.offsets import OffsetSpec, OffsetTable, SpecKind
 from ..models.topics import TopicPartition
+from ..render import list_tiering
 from ..render import offsets as render_offsets
 from ..render.order import SortKey, partition_order
 from . import output  # called as output.stdout_is_tty(): tests patch it there
@@ -24,6 +26,9 @@ from .emit import block_text, records_text
 from .emit import show as show_output
 from .options import Format
 from .watch import Counters, Rates
+
+if TYPE_CHECKING:
+    from ..tiering.report import TieringReport
 
 #: The extra record field of ``list --watch``.
 RATE_FIELD = "in_per_s"
@@ -47,11 +52,14 @@ class ListView:
 
 
 def render(
-    table: OffsetTable, view: ListView, rates: Mapping[TopicPartition, float | None] | None = None
+    table: OffsetTable,
+    view: ListView,
+    rates: Mapping[TopicPartition, float | None] | None = None,
+    tiering: TieringReport | None = None,
 ) -> Any:
     """The output of ``list`` as text, or (table format) a rich renderable.
 
-    ``rates`` is given under ``--watch`` only.
+    ``rates`` is given under ``--watch`` only, ``tiering`` with ``--tiering``.
     """
     order = view.order(table)
     if view.fmt is Format.table:
@@ -63,6 +71,7 @@ def render(
             group_digits=view.group_digits,
             rates=rates,
             columns=view.columns,
+            tiering=tiering,
         )
     if view.fmt is Format.plain:
         return render_offsets.render_plain(table, order)
@@ -75,12 +84,15 @@ def render(
             value = rates.get(tp) if tp is not None and rec["spec"] == latest else None
             rec[RATE_FIELD] = None if value is None else round(value, 3)
         default_cols = (*render_offsets.COLUMNS, RATE_FIELD)
+    if tiering is not None:
+        recs = list_tiering.with_tiering(recs, tiering, render_offsets.COLUMNS)
+        default_cols = (*default_cols, *list_tiering.FIELDS)
     return records_text(recs, view.fmt, default_cols, view.columns, header=not view.no_headers)
 
 
-def show(table: OffsetTable, view: ListView) -> None:
-    """Print the output of one ``list`` run on stdout."""
-    show_output(render(table, view))
+def show(table: OffsetTable, view: ListView, tiering: TieringReport | None = None) -> None:
+    """Print the output of one ``list`` run on stdout (with ``--tiering``: its report beside)."""
+    show_output(render(table, view, tiering=tiering))
 
 
 def counters(table: OffsetTable) -> Counters[TopicPartition]:

@@ -9,6 +9,7 @@ rules, never copies them). The data flow, one module each:
 * :mod:`.markers` (pure): which rows need the transaction-marker check, and its answers applied;
 * :mod:`.timelag`: the time-lag bisection (batched ListOffsets rounds);
 * :mod:`.summary` (pure): totals, sorting and monitoring thresholds;
+* :mod:`.remote`: whether a group reads below earliest-local, from remote storage (tiered topics);
 * :mod:`.collect`: the I/O shell, reading the cluster around the pure steps.
 
 Offset lag

@@ -33,6 +33,7 @@ COLUMNS = (
     "error",
     "resume_timestamp",
     "taken_at_ms",
+    "remote_read",
 )
 
 
@@ -68,6 +69,8 @@ class LagRow:
     #: With ``--time-lag``: the DR cutover resume time (M of :func:`..timelag.search_offset`), in ms
     resume_timestamp: int | None = None
     taken_at_ms: int | None = None  # with --time-lag: the "now" time_lag_ms is measured from
+    #: the group's next fetch is below earliest-local, from remote storage (:mod:`.remote`; None: unknown)
+    remote_read: bool | None = None
 
     @property
     def tp(self) -> TopicPartition:
@@ -84,7 +87,7 @@ class LagRow:
 
         Keys: group, topic, partition, committed, log_start, end, lag,
         time_lag_ms, state, error (Kafka's error name for state ``error``),
-        resume_timestamp, taken_at_ms (``--time-lag``).
+        resume_timestamp, taken_at_ms (``--time-lag``), remote_read (:mod:`.remote`).
         """
         return {
             "group": self.group,
@@ -99,6 +102,7 @@ class LagRow:
             "error": self.error,
             "resume_timestamp": self.resume_timestamp,
             "taken_at_ms": self.taken_at_ms,
+            "remote_read": self.remote_read,
         }
 
 

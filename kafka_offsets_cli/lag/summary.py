@@ -21,6 +21,7 @@ class LagTotal:
     lagging: int
     max_time_lag_ms: int | None
     problems: int  # partitions in no-commit, below-start, ahead or error
+    remote_reads: int = 0  # partitions read below earliest-local, from remote storage (lag/remote.py)
 
 
 def totals(rows: Sequence[LagRow]) -> list[LagTotal]:
@@ -43,6 +44,7 @@ def totals(rows: Sequence[LagRow]) -> list[LagTotal]:
                 lagging=sum(1 for r in rs if r.lagging),
                 max_time_lag_ms=max(times) if times else None,
                 problems=sum(1 for r in rs if r.state not in (LagState.OK, LagState.MARKER)),
+                remote_reads=sum(1 for r in rs if r.remote_read),
             )
         )
     return out

@@ -5,13 +5,15 @@ Record schema (json, jsonl, csv), one record per group and partition::
     {"group": str, "topic": str, "partition": int, "committed": int|null,
      "log_start": int|null, "end": int|null, "lag": int|null,
      "time_lag_ms": int|null, "state": str, "error": str|null,
-     "resume_timestamp": int|null, "taken_at_ms": int|null}
+     "resume_timestamp": int|null, "taken_at_ms": int|null, "remote_read": bool|null}
 
 ``state`` is ``ok``, ``no-commit``, ``below-start``, ``ahead``, ``marker`` or
 ``error`` (see :mod:`kafka_offsets_cli.lag`). ``time_lag_ms`` is ``null`` unless
 ``--time-lag`` was given (and for states without a lag); so are ``resume_timestamp``
 (a DR cutover's resume time, :func:`~kafka_offsets_cli.lag.timelag.search_offset`) and
-``taken_at_ms`` (the "now" of ``time_lag_ms``).
+``taken_at_ms`` (the "now" of ``time_lag_ms``). ``remote_read`` (:mod:`kafka_offsets_cli.lag.remote`):
+the group's next fetch is below ``earliest-local``, from remote storage (the table's STATE says
+``(remote read)``); ``false`` when not, ``null`` when unknown.
 
 The table mirrors ``kafka-consumer-groups --describe`` with a line of totals per
 topic and per group. Under ``--watch`` it has two more columns, IN/S (records/s
@@ -38,6 +40,9 @@ __all__ = ["COLUMNS", "LagRates", "records", "rich_table", "time_lag_note"]
 
 #: Rates by (group, topic, partition): (records/s in, records/s consumed), ``None`` when not known.
 LagRates = Mapping[tuple[str, str, int], tuple[float | None, float | None]]
+
+#: What STATE adds for a partition read from remote storage (below earliest-local: the slow path).
+REMOTE_READ = "remote read"
 
 _STATE_STYLE = {
     LagState.OK: "",
@@ -148,7 +153,7 @@ def rich_table(
             rin, rcons = rates.get((r.group, r.topic, r.partition), (None, None))
             cells += [rate(rin), rate(rcons)]
         shown = (states or {}).get((r.group, r.topic, r.partition), r.state.value)
-        state = shown + (f" ({r.error})" if r.error else "")
+        state = shown + (f" ({r.error})" if r.error else "") + (f" ({REMOTE_READ})" if r.remote_read else "")
         cells.append(Text(state, style=_SHOWN_STYLE.get(shown, _STATE_STYLE[r.state])))
         if owners is not None:
             cells += list(owners.get((r.group, r.topic, r.partition), ("-", "-", "-")))
@@ -186,6 +191,9 @@ def _total_cells(tot: LagTotal, time_lag: bool) -> list[Any]:
     if tot.problems:
         what += f", {tot.problems} flagged"
         short += f", {tot.problems} flagged"
+    if tot.remote_reads:
+        what += f", {tot.remote_reads} {REMOTE_READ}"
+        short += f", {tot.remote_reads} remote"
     cells.append(Forms((what, short), style="dim"))
     return cells
 

@@ -3,7 +3,7 @@
 Record schema (json, jsonl, csv)::
 
     {"group": str, "group_state": str|null, "group_type": str|null, "members": int|null, "partitions": int,
-     "lag": int, "lagging": int, "max_time_lag_ms": int|null, "status": str}
+     "lag": int, "lagging": int, "max_time_lag_ms": int|null, "status": str, "remote_reads": int}
 
 and under ``--watch`` ``in_per_s``, ``consumed_per_s`` (the group's partitions' rates summed)
 and ``trend`` (:func:`kafka_offsets_cli.lag.summary.trend`: catching-up, falling-behind, steady;
@@ -12,7 +12,9 @@ null until both rates are known).
 ``group_state`` and ``members`` are the coordinator's description, ``group_type`` its protocol
 (``classic``, or ``consumer`` for KIP-848 groups; null when not known); ``status`` the group's
 monitoring status (:mod:`kafka_offsets_cli.lag.monitor`: ok without thresholds unless a
-partition is below-start, no-commit, ahead or error).
+partition is below-start, no-commit, ahead or error); ``remote_reads`` the partitions the group reads
+below ``earliest-local``, from remote storage (:mod:`kafka_offsets_cli.lag.remote`; REMOTE in the table,
+shown when a group has one).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ SUMMARY_COLUMNS = (
     "lagging",
     "max_time_lag_ms",
     "status",
+    "remote_reads",
 )
 
 #: The extra summary fields under ``--watch``.
@@ -81,9 +84,11 @@ def summary_records(
             "lag": t.lag,
             "lagging": t.lagging,
             "max_time_lag_ms": t.max_time_lag_ms if time_lag else None,
+            "remote_reads": t.remote_reads,
         }
     for p in problems:
-        out.setdefault(p.group, {"partitions": 0, "lag": 0, "lagging": 0, "max_time_lag_ms": None})
+        empty = {"partitions": 0, "lag": 0, "lagging": 0, "max_time_lag_ms": None, "remote_reads": 0}
+        out.setdefault(p.group, empty)
     recs = []
     for g in sorted(out):
         d = groups.get(g)
@@ -94,8 +99,9 @@ def summary_records(
                 "group_state": d.state if known and d is not None else None,
                 "group_type": (types or {}).get(g),
                 "members": d.members if known and d is not None else None,
-                **out[g],
+                **{k: v for k, v in out[g].items() if k != "remote_reads"},
                 "status": status.groups.get(g, MonitoringStatus.OK).name.lower(),
+                "remote_reads": out[g]["remote_reads"],
             }
         )
         if rates is not None:
@@ -121,6 +127,9 @@ def summary_table(
     t.add_column(Column(key="lag", headers=("LAG",), kind=num, justify="right"))
     if time_lag:
         t.add_column(Column(key="max_time_lag_ms", headers=("TIME-LAG",), kind=num, justify="right"))
+    remote = any(r.get("remote_reads") for r in records)  # only then: tables without tiering unchanged
+    if remote:
+        t.add_column(Column(key="remote_reads", headers=("REMOTE",), kind=num, priority=2, justify="right"))
     if rates:
         t.add_column(Column(key="in_per_s", headers=("IN/S",), kind=num, priority=3, justify="right"))
         t.add_column(
@@ -144,6 +153,8 @@ def summary_table(
         if time_lag:
             ms = r["max_time_lag_ms"]
             cells.append(format_duration(ms) if ms is not None else Text("-", style="dim"))
+        if remote:
+            cells.append(str(r["remote_reads"]))
         if rates:
             cells += [rate(r["in_per_s"]), rate(r["consumed_per_s"]), r["trend"] or Text("-", style="dim")]
         cells.append(Text(r["status"], style=_STYLE[st]))

@@ -5,8 +5,9 @@ Record schema (json, jsonl, csv), one record per partition and spec::
     {"topic": str, "partition": int, "spec": str, "offset": int|null,
      "timestamp": int|null, "leader_epoch": int|null, "error": str|null}
 
-``spec`` is ``earliest``, ``latest``, ``max-timestamp`` or the target time in
-epoch milliseconds. ``plain`` is GetOffsetShell's ``topic:partition:offset``.
+``spec`` is ``earliest``, ``latest``, ``max-timestamp``, a tiered spec or the target
+time in epoch milliseconds. ``plain`` is GetOffsetShell's ``topic:partition:offset``.
+``--tiering`` adds the tiering view's fields and columns (:mod:`.list_tiering`).
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine output)
     from rich.text import Text
 
+    from ..tiering.report import TieringReport
+
 from ..models.offsets import OffsetResult, OffsetSpec, OffsetTable, SpecKind
 from ..models.topics import TopicPartition
 from ..parse.times import format_time
 from .fit import Column, Kind, Time, time_forms
 from .fitted import FittedTable
+from .list_tiering import add_columns, by_partition, cells, failed, total_cells
 from .order import kafka_order
 
 #: Columns of the list record, in order.
@@ -117,14 +121,17 @@ def rich_table(
     rates: Mapping[TopicPartition, float | None] | None = None,
     columns: Sequence[str] | None = None,
     now_ms: int | None = None,
+    tiering: TieringReport | None = None,
 ) -> FittedTable:
     """A table that fits the terminal: one row per partition, an offset (and time) column per spec.
 
     ``order`` sets the row order (default: topic, partition); ``group_digits``
     adds thousands separators; ``rates`` (``--watch``) adds a RECORDS/S column;
     ``columns`` (``--columns``) keeps the columns of these record fields; times
-    shorten down to relative to ``now_ms`` (default: now). Column priorities
-    (:mod:`.fit`): TOPIC, PARTITION, ERROR 0; offsets 1; times 2; RECORDS/S 3.
+    shorten down to relative to ``now_ms`` (default: now); ``tiering`` (``--tiering``) adds
+    LOCAL, REMOTE, BACKLOG, BACKLOG-AGE and a total row per topic (:mod:`.list_tiering`).
+    Column priorities (:mod:`.fit`): TOPIC, PARTITION, ERROR 0; offsets, BACKLOG, BACKLOG-AGE 1;
+    times, LOCAL, REMOTE 2; RECORDS/S 3.
     """
     import time
 
@@ -151,7 +158,11 @@ def rich_table(
                 key="in_per_s", headers=("RECORDS/S", "REC/S"), kind=Kind.NUMBER, priority=3, justify="right"
             )
         )
-    any_error = table.failed
+    before = len(t.columns)
+    tiers = by_partition(tiering) if tiering is not None else None
+    if tiering is not None:
+        add_columns(t)
+    any_error = table.failed or (tiering is not None and bool(failed(tiering)))
     if any_error:
         t.add_column(Column(key="error", headers=("ERROR",), kind=Kind.TEXT, style="red", min_width=12))
     ncols = len(t.columns)
@@ -179,7 +190,17 @@ def rich_table(
                 row.append(Time(ts) if ts is not None else Text("-", style="dim"))
         if rates is not None:
             row.append(rate(rates.get(tp), group_digits))
+        if tiers is not None:
+            tier = tiers.get(tp)
+            row += cells(tier)
+            if tier is not None and tier.error and (e := f"tiering: {tier.error}") not in errors:
+                errors.append(e)
         if any_error:
             row.append(", ".join(errors))
         t.add_row(*row)
+    if tiering is not None and tiering.topics:
+        t.add_section()
+        for tt in tiering.topics:
+            total = [tt.topic, Text("total", style="dim"), *[""] * (before - 2), *total_cells(tt)]
+            t.add_row(*total, *([tt.error or ""] if any_error else []))
     return t

@@ -13,10 +13,9 @@ from ..parse.times import now_ms
 from ..plan.queries import fetch_offsets, missing_results, missing_topics, resolve_selection
 from ..sources import LivenessSource
 from .report import TieringReport, build_report
-from .rules import Answers, Thresholds, first_pending, tier_row
+from .rules import REMOTE_KEY, Answers, Thresholds, first_pending, remote_enabled, tier_row
 
-#: The topic config that turns tiered storage on.
-REMOTE_KEY = "remote.storage.enable"
+__all__ = ["REMOTE_KEY", "SPECS", "answers_of", "collect"]
 
 SPECS = {
     "earliest": OffsetSpec.earliest(),
@@ -65,11 +64,11 @@ def collect(
     configs = source.topic_configs(topics, [REMOTE_KEY])
 
     def tiered(tp: TopicPartition) -> bool:
-        value = configs.get(tp.topic, {}).get(REMOTE_KEY)
-        if value is None:  # the config could not be read: an upload answer says tiering is on
+        on = remote_enabled(configs.get(tp.topic, {}).get(REMOTE_KEY))
+        if on is None:  # the config could not be read: an upload answer says tiering is on
             a = answers[tp]
             return a.latest_tiered is not None or a.earliest_pending_upload is not None
-        return value.strip().lower() == "true"
+        return on
 
     points = {}
     for tp, a in answers.items():

@@ -34,6 +34,9 @@ from typing import Any
 from ..errors import MonitoringStatus
 from ..liveness.rules import worst
 
+#: The topic config that turns tiered storage on (DescribeConfigs).
+REMOTE_KEY = "remote.storage.enable"
+
 #: Keys of a partition record, in order.
 COLUMNS = (
     "topic",
@@ -125,6 +128,11 @@ class TierRow:
         rec = asdict(self)
         rec["state"] = self.state.value
         return {k: rec[k] for k in COLUMNS}
+
+
+def remote_enabled(value: str | None) -> bool | None:
+    """A topic's ``remote.storage.enable`` value read as Kafka reads it; ``None``: not known."""
+    return None if value is None else value.strip().lower() == "true"
 
 
 def first_pending(a: Answers) -> int | None:

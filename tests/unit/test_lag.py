@@ -124,6 +124,7 @@ def test_record_has_the_documented_keys() -> None:
         "error",
         "resume_timestamp",
         "taken_at_ms",
+        "remote_read",
     ]
     assert rec["state"] == "ok" and rec["lag"] == 1
 
