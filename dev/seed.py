@@ -10,6 +10,13 @@ keeps them. It creates:
 ``payments``     3 partitions, message.timestamp.type=LogAppendTime (broker-assigned timestamps).
 ``audit.empty``  2 partitions, no records.
 ``billing``      consumer group with committed offsets behind the end of every ``orders`` partition.
+``tiered.orders`` 2 partitions with tiered storage (``remote.storage.enable=true``, 16 KiB segments,
+                 ``local.retention.ms=1000``: dev/tiered.py): 200 records of 1 KiB each, then (once
+                 their segments are uploaded and deleted locally, waited for, bounded, and local
+                 retention set to unlimited) 5 more that stay in the active segment, not uploaded:
+                 offsets 0-199 are remote only, 200-204 local only, the upload backlog 5 records.
+                 Only on a broker with tiered storage (``make demo`` starts one); on any other it is
+                 left out, with a note.
 
 ``--reset`` deletes the topics and the group first (back to the seeded state).  A summary goes to stderr;
 stdout stays empty.
@@ -28,12 +35,20 @@ from dataclasses import dataclass
 from confluent_kafka import ConsumerGroupTopicPartitions, KafkaError, KafkaException, TopicPartition
 from confluent_kafka.admin import AdminClient  # type: ignore[attr-defined]
 
+from dev import tiered
 from dev.kafka_data import admin, commit_group_offsets, create_topic, produce, wait_for_leaders, watermarks
 
 ORDERS = "orders"
 PAYMENTS = "payments"
 AUDIT_EMPTY = "audit.empty"
 GROUP = "billing"
+TIERED = "tiered.orders"
+TIERED_PARTITIONS = 2
+TIERED_RECORDS = 200
+#: records produced after the move: they stay local (the active segment), the upload backlog
+TIERED_LOCAL = 5
+#: how long seeding waits for the tiered topic's segments to reach remote storage
+TIERED_WAIT_S = 90.0
 
 #: records per ``orders`` partition
 ORDERS_COUNTS = (48, 61, 35, 72, 27, 53)
@@ -188,6 +203,97 @@ def seed_billing(bootstrap: str, client: AdminClient) -> tuple[dict[int, int], b
     return offsets, True
 
 
+def tiered_storage_enabled(client: AdminClient) -> bool:
+    """Whether the brokers run tiered storage (``remote.log.storage.system.enable=true``)."""
+    from confluent_kafka.admin import ConfigResource, ResourceType  # type: ignore[attr-defined]
+
+    broker = next(iter(client.list_topics(timeout=15).brokers))
+    resource = ConfigResource(ResourceType.BROKER, str(broker))
+    configs = client.describe_configs([resource], request_timeout=15)[resource].result()
+    entry = configs.get("remote.log.storage.system.enable")
+    return entry is not None and str(entry.value).lower() == "true"
+
+
+def _tiered_offsets(bootstrap: str) -> dict[tuple[int, str], int | None]:
+    """earliest-local and latest-tiered of ``tiered.orders`` by (partition, spec), asked with kafka-offsets
+    itself (librdkafka cannot send those specs; kafka-offsets sends them with kafka-python)."""
+    import subprocess
+
+    argv = [sys.executable, "-m", "kafka_offsets_cli", "list", "-b", bootstrap, "-t", TIERED]
+    argv += ["-s", "earliest-local", "-s", "latest-tiered", "-o", "jsonl"]
+    run = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    if run.returncode != 0:
+        raise RuntimeError(f"kafka-offsets list on {TIERED} failed: {run.stderr.strip()}")
+    rows = [json.loads(line) for line in run.stdout.splitlines() if line.strip()]
+    return {(r["partition"], r["spec"]): r["offset"] for r in rows}
+
+
+def _moved(seen: dict[tuple[int, str], int | None]) -> bool:
+    """Every partition has uploaded segments and no local copy of them: 0 < latest-tiered < earliest-local."""
+    for p in range(TIERED_PARTITIONS):
+        tiered_to, local_from = seen.get((p, "latest-tiered")), seen.get((p, "earliest-local"))
+        if tiered_to is None or local_from is None or not 0 < tiered_to < local_from:
+            return False
+    return True
+
+
+def _keep_local(client: AdminClient) -> None:
+    """``local.retention.ms=-2`` (as ``retention.ms``) on ``tiered.orders``: what is local stays local."""
+    from confluent_kafka.admin import (  # type: ignore[attr-defined]
+        AlterConfigOpType,
+        ConfigEntry,
+        ConfigResource,
+        ResourceType,
+    )
+
+    entry = ConfigEntry("local.retention.ms", "-2", incremental_operation=AlterConfigOpType.SET)
+    resource = ConfigResource(ResourceType.TOPIC, TIERED, incremental_configs=[entry])
+    client.incremental_alter_configs([resource], request_timeout=30)[resource].result()
+
+
+def seed_tiered(bootstrap: str, client: AdminClient, *, wait_s: float = TIERED_WAIT_S) -> str:
+    """Create and fill ``tiered.orders`` unless it exists or has data, then wait (at most ``wait_s``) until
+    its rolled segments are in remote storage only. Returns what happened, for the summary."""
+    if TIERED not in client.list_topics(timeout=15).topics:
+        if not tiered_storage_enabled(client):
+            return (
+                "left out: this broker has no tiered storage (a cluster started before make demo had it: "
+                "python -m dev.kafka down, then make demo)"
+            )
+        create_topic(
+            bootstrap, TIERED, TIERED_PARTITIONS, 1, tiered.TOPIC_CONFIG, exist_ok=True, client=client
+        )
+    ends = _end_offsets(bootstrap, TIERED, TIERED_PARTITIONS)
+    produced = not any(high > 0 for _, high in ends)
+    if produced:
+        tiered.produce(bootstrap, TIERED, TIERED_PARTITIONS, TIERED_RECORDS)
+    deadline = time.monotonic() + wait_s
+    seen = _tiered_offsets(bootstrap)
+    while not _moved(seen) and time.monotonic() < deadline:
+        time.sleep(1)
+        seen = _tiered_offsets(bootstrap)
+    if produced:
+        # a few records more that stay local: with local retention at 1 s Kafka would roll the active
+        # segment once its records are 1 s old and upload it too, so local retention goes to the
+        # topic's (unlimited) first
+        _keep_local(client)
+        late: list[tuple[int, int | None, str, str]] = [
+            (p, None, f"late-{p}-{i}", json.dumps({"late": i}))
+            for p in range(TIERED_PARTITIONS)
+            for i in range(TIERED_LOCAL)
+        ]
+        produce(bootstrap, TIERED, late)
+        seen = _tiered_offsets(bootstrap)
+    how = "produced now" if produced else "already seeded"
+    spans = ", ".join(
+        f"p{p} local from {seen.get((p, 'earliest-local'))}, tiered to {seen.get((p, 'latest-tiered'))}"
+        for p in range(TIERED_PARTITIONS)
+    )
+    state = "segments in remote storage" if _moved(seen) else f"segments not (yet) moved after {wait_s:.0f}s"
+    total = sum(high for _, high in _end_offsets(bootstrap, TIERED, TIERED_PARTITIONS))
+    return f"{total} records ({how}); {state}: {spans}"
+
+
 def reset(bootstrap: str) -> None:
     """Delete the demo topics and the ``billing`` group (missing ones are ignored)."""
     client = admin(bootstrap)
@@ -197,7 +303,7 @@ def reset(bootstrap: str) -> None:
         if exc.args[0].code() not in (KafkaError.GROUP_ID_NOT_FOUND, KafkaError._UNKNOWN_GROUP):
             _log(f"could not delete group {GROUP}: {exc}")
     existing = set(client.list_topics(timeout=15).topics)
-    names = [t.name for t in TOPICS if t.name in existing]
+    names = [n for n in (*(t.name for t in TOPICS), TIERED) if n in existing]
     if names:
         for fut in client.delete_topics(names, operation_timeout=30).values():
             fut.result()
@@ -219,6 +325,7 @@ def seed(bootstrap: str, *, do_reset: bool = False, replication: int | None = No
     orders_new = seed_orders(bootstrap, now_ms)
     payments_new = seed_payments(bootstrap)
     committed, billing_new = seed_billing(bootstrap, client)
+    tiered_note = seed_tiered(bootstrap, client)
     ends = _end_offsets(bootstrap, ORDERS, len(ORDERS_COUNTS))
     _log(f"topics created: {', '.join(created) or 'none (already there)'}; replication factor {rf}")
     _log(
@@ -233,6 +340,7 @@ def seed(bootstrap: str, *, do_reset: bool = False, replication: int | None = No
     lag = {p: ends[p][1] - o for p, o in committed.items()}
     how = "committed now" if billing_new else "its own offsets, left as they are"
     _log(f"group {GROUP}: on {ORDERS} {committed} ({how}), lag {lag} (total {sum(lag.values())})")
+    _log(f"{TIERED}: {tiered_note}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

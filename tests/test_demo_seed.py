@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -48,3 +49,47 @@ def test_seeding_again_keeps_a_rewound_group_and_restores_what_was_deleted(boots
         client.delete_consumer_groups([seed.GROUP], request_timeout=15)[seed.GROUP].result()
         seed.seed(bootstrap)
     assert seed.billing_offsets(client) == seeded
+
+
+def test_on_a_broker_without_tiered_storage_the_tiered_topic_is_left_out(bootstrap: str) -> None:
+    summary = run_seed(bootstrap)
+    assert f"{seed.TIERED}: left out: this broker has no tiered storage" in summary
+    assert seed.TIERED not in admin(bootstrap).list_topics(timeout=15).topics
+
+
+def _tiered_offsets(bootstrap: str) -> dict[tuple[int, str], int | None]:
+    specs = ["-s", "earliest", "-s", "earliest-local", "-s", "latest-tiered", "-s", "latest", "-o", "jsonl"]
+    run = subprocess.run(
+        [sys.executable, "-m", "kafka_offsets_cli", "list", "-b", bootstrap, "-t", seed.TIERED, *specs],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    rows = [json.loads(line) for line in run.stdout.splitlines()]
+    return {(r["partition"], r["spec"]): r["offset"] for r in rows}
+
+
+def test_the_tiered_topic_has_remote_local_and_pending_records_and_is_seeded_once(
+    tiered_bootstrap: str,
+) -> None:
+    """On make demo's tiered broker: offsets 0-199 remote only, 200-204 local only (the upload backlog);
+    seeding again adds nothing."""
+    client = admin(tiered_bootstrap)
+    try:
+        note = seed.seed_tiered(tiered_bootstrap, client)
+        assert "produced now" in note and "segments in remote storage" in note, note
+        expected = {
+            "earliest": 0,
+            "earliest-local": seed.TIERED_RECORDS,
+            "latest-tiered": seed.TIERED_RECORDS - 1,
+            "latest": seed.TIERED_RECORDS + seed.TIERED_LOCAL,
+        }
+        want = {(p, spec): o for p in range(seed.TIERED_PARTITIONS) for spec, o in expected.items()}
+        assert _tiered_offsets(tiered_bootstrap) == want
+        note = seed.seed_tiered(tiered_bootstrap, client, wait_s=5)
+        assert "already seeded" in note, note
+        assert _tiered_offsets(tiered_bootstrap) == want
+    finally:
+        client.delete_topics([seed.TIERED], operation_timeout=30)[seed.TIERED].result()

@@ -87,6 +87,9 @@ _AUTH_CODES = {
     KafkaError._SSL,
     KafkaError.SASL_AUTHENTICATION_FAILED,
 }
+#: The server's TLS alert ("ssl/tls alert bad certificate: SSL alert number 42": mutual TLS without a
+#: client certificate, or one it does not trust), reported as a transport error: a TLS failure too.
+_TLS_ALERT = re.compile(r"SSL alert number \d+")
 
 #: Masks secrets in a message (:func:`~kafka_offsets_cli.connection.settings.redact`).
 Redact = Callable[[str], str]
@@ -135,11 +138,11 @@ def auth_failure(
     reports: Sequence[KafkaError], settings: ClientSettings, redact: Redact
 ) -> AuthenticationFailed | None:
     """The first authentication or TLS handshake failure among librdkafka's reports, as the tool's error."""
-    errs = [e for e in reports if e.code() in _AUTH_CODES]
+    errs = [e for e in reports if e.code() in _AUTH_CODES or _TLS_ALERT.search(e.str())]
     if not errs:
         return None
     e = errs[0]
-    kind = "TLS handshake" if e.code() == KafkaError._SSL else "authentication"
+    kind = "TLS handshake" if e.code() == KafkaError._SSL or _TLS_ALERT.search(e.str()) else "authentication"
     # "sasl_ssl://host:port/bootstrap: SSL handshake failed: ... (after 4ms in state SSL_HANDSHAKE)"
     detail = re.sub(r"^\S+://\S+?: ", "", _short(e.str()))
     detail = re.sub(r"\s*\(after \d+ms in state \w+\)$", "", detail)

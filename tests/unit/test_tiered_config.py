@@ -6,6 +6,7 @@ import base64
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -171,3 +172,43 @@ def test_kafka_pythons_log_is_masked_and_stops_at_its_own_logger() -> None:
     assert keep.lines == ["kafka.admin.client: Starting with configuration: {'pw': '***'}"]
     # the raw record goes no further: without --debug nothing reaches Python's last-resort stderr handler
     assert logging.getLogger("kafka").propagate is False
+
+
+def test_javas_pem_key_store_and_key_password_become_kafka_pythons_cert_key_and_password(
+    tmp_path: Path,
+) -> None:
+    """A --command-config for Java's mTLS (PEM key store + ssl.key.password) reaches kafka-python whole:
+    the one file is both certificate chain and key, the key password is ssl_password, never shown."""
+    props = tmp_path / "client-mtls.properties"
+    props.write_text(
+        "security.protocol=SSL\n"
+        "ssl.truststore.type=PEM\n"
+        "ssl.truststore.location=/etc/kafka/ca.pem\n"
+        "ssl.keystore.type=PEM\n"
+        "ssl.keystore.location=/etc/kafka/client-keystore.pem\n"
+        f"ssl.key.password={SECRET}\n"
+    )
+    settings = build_settings("h:9093", command_config=str(props), environ={})
+    tc = kafka_python_config(settings)
+    conf = dict(tc.config)
+    assert conf["security_protocol"] == "SSL"
+    assert conf["ssl_cafile"] == "/etc/kafka/ca.pem"
+    assert conf["ssl_certfile"] == conf["ssl_keyfile"] == "/etc/kafka/client-keystore.pem"
+    assert conf["ssl_password"] == SECRET
+    assert SECRET not in repr(tc) and SECRET not in str(tc)
+
+
+def test_a_pkcs12_key_store_is_refused_by_name_without_its_password(tmp_path: Path) -> None:
+    """librdkafka reads PKCS12 (ssl.keystore.location), kafka-python cannot: one line naming the key."""
+    props = tmp_path / "client.properties"
+    props.write_text(
+        "security.protocol=SSL\n"
+        "ssl.keystore.location=/etc/kafka/client.p12\n"
+        f"ssl.keystore.password={SECRET}\n"
+    )
+    settings = build_settings("h:9093", command_config=str(props), environ={})
+    with pytest.raises(ConfigError) as info:
+        kafka_python_config(settings)
+    message = str(info.value)
+    assert "ssl.keystore" in message and str(props) in message and SECRET not in message
+    assert "\n" not in message
