@@ -13,6 +13,10 @@ Consumer groups ``bench.g.00`` … ``bench.g.19``: group ``i`` has committed off
 partitions of ``bench.m.{i}`` and on ``bench.p1``; lag is never exactly 1 (``lag`` would then
 fetch the record to check for a transaction marker, which kafka-consumer-groups does not do).
 
+Opt-in scale (``ensure(..., scale=100)``, :mod:`bench.lag_scale`): ``bench.m.00`` … ``bench.m.99``
+(100 x 500 = 50,000 partitions) and groups ``bench.g.00`` … ``bench.g.99``, the same shape; the
+default data set is its first 20 topics and groups, so a cluster can grow from one to the other.
+
 Every step checks what is there first: topics are created one per request (KRaft refuses more
 than 10,000 partitions in one request) only when missing, records are produced only up to the
 wanted count, and group offsets are committed only when they differ.
@@ -42,10 +46,12 @@ SAMPLE_EVERY = 10
 
 P1 = "bench.p1"
 K1 = "bench.k1"
-M_TOPICS = tuple(f"bench.m.{i:02d}" for i in range(20))
+#: m topics (and groups) of the default data set; ``scale`` (at most 100) of the opt-in larger one
+SCALE = 20
+M_TOPICS = tuple(f"bench.m.{i:02d}" for i in range(SCALE))
 M_PARTITIONS = 500
 M_REGEX = r"bench\.m\..*"
-GROUPS = tuple(f"bench.g.{i:02d}" for i in range(20))
+GROUPS = tuple(f"bench.g.{i:02d}" for i in range(SCALE))
 P1_RECORDS = 1000
 TOPIC_CONFIG = {"retention.ms": "-1", "message.timestamp.type": "CreateTime"}
 
@@ -71,26 +77,38 @@ class DataSet:
     group_lag: dict[str, int] = field(default_factory=dict)
 
 
-def wanted_topics() -> dict[str, int]:
+def m_topics(scale: int = SCALE) -> tuple[str, ...]:
+    """The m topics of the data set at ``scale`` (``bench.m.00`` … one per group)."""
+    if not 1 <= scale <= 100:
+        raise ValueError("scale must be 1..100")
+    return tuple(f"bench.m.{i:02d}" for i in range(scale))
+
+
+def groups(scale: int = SCALE) -> tuple[str, ...]:
+    """The consumer groups of the data set at ``scale``."""
+    return tuple(f"bench.g.{i:02d}" for i in range(len(m_topics(scale))))
+
+
+def wanted_topics(scale: int = SCALE) -> dict[str, int]:
     """Topic name -> partition count of the data set."""
     out = {P1: 1, K1: 1000}
-    out.update({t: M_PARTITIONS for t in M_TOPICS})
+    out.update({t: M_PARTITIONS for t in m_topics(scale)})
     return out
 
 
-def record_counts() -> dict[tuple[str, int], int]:
+def record_counts(scale: int = SCALE) -> dict[tuple[str, int], int]:
     """(topic, partition) -> the number of records it must hold (partitions not listed hold none)."""
     out: dict[tuple[str, int], int] = {(P1, 0): P1_RECORDS}
     out.update({(K1, p): RECORDS for p in range(1000)})
-    for t in M_TOPICS:
+    for t in m_topics(scale):
         out.update({(t, p): RECORDS for p in range(0, M_PARTITIONS, SAMPLE_EVERY)})
     return out
 
 
 def group_offsets(index: int) -> dict[tuple[str, int], int]:
     """Committed offsets of group ``index``: behind the end by 2..6 where there are records, else 0."""
-    counts = record_counts()
-    topic = M_TOPICS[index]
+    counts = record_counts(index + 1)
+    topic = m_topics(index + 1)[index]
     out: dict[tuple[str, int], int] = {}
     for p in range(M_PARTITIONS):
         n = counts.get((topic, p), 0)
@@ -99,8 +117,8 @@ def group_offsets(index: int) -> dict[tuple[str, int], int]:
     return out
 
 
-def _ensure_topics(bootstrap: str, client: Any, timeout: float) -> None:
-    want = wanted_topics()
+def _ensure_topics(bootstrap: str, client: Any, timeout: float, scale: int) -> None:
+    want = wanted_topics(scale)
     md = client.list_topics(timeout=timeout)
     for name, parts in want.items():
         t = md.topics.get(name)
@@ -159,8 +177,8 @@ def _produce(bootstrap: str, todo: dict[tuple[str, int], range], timeout: float)
     return sum(len(produce(bootstrap, topic, recs, timeout, **conf)) for topic, recs in by_topic.items())
 
 
-def _ensure_records(bootstrap: str, admin: Any, timeout: float) -> None:
-    want = record_counts()
+def _ensure_records(bootstrap: str, admin: Any, timeout: float, scale: int) -> None:
+    want = record_counts(scale)
     have = _latest(admin, sorted(want), timeout)
     todo: dict[tuple[str, int], range] = {}
     for tp, n in want.items():
@@ -175,15 +193,15 @@ def _ensure_records(bootstrap: str, admin: Any, timeout: float) -> None:
         _log(f"produced {n} records to {len(todo)} partitions in {time.monotonic() - t0:.1f}s")
 
 
-def _ensure_groups(admin: Any, bootstrap: str, timeout: float) -> None:
+def _ensure_groups(admin: Any, bootstrap: str, timeout: float, scale: int) -> None:
     # committed offsets through the product's client: on a cluster this new, a raw ListConsumerGroupOffsets
     # can crash the process (librdkafka#5040; KafkaClient.committed_offsets waits for the coordinator)
     from kafka_offsets_cli.connection.settings import build_settings
     from kafka_offsets_cli.kafka import KafkaClient
 
     with KafkaClient(build_settings(bootstrap, timeout_ms=int(timeout * 1000))) as client:
-        committed = {c.group: c for c in client.committed_offsets(GROUPS)}
-    for i, g in enumerate(GROUPS):
+        committed = {c.group: c for c in client.committed_offsets(groups(scale))}
+    for i, g in enumerate(groups(scale)):
         want = group_offsets(i)
         got = committed[g]
         if got.error is not None:
@@ -198,27 +216,37 @@ def _ensure_groups(admin: Any, bootstrap: str, timeout: float) -> None:
         _log(f"committed offsets of {g} ({len(tps)} partitions)")
 
 
-def expected_group_lag() -> dict[str, int]:
+def expected_group_lag(scale: int = SCALE) -> dict[str, int]:
     """Sum of lag per group, as both tools must report it."""
-    counts = record_counts()
+    counts = record_counts(scale)
     out = {}
-    for i, g in enumerate(GROUPS):
+    for i, g in enumerate(groups(scale)):
         out[g] = sum(counts.get(tp, 0) - off for tp, off in group_offsets(i).items())
     return out
 
 
-def ensure(bootstrap: str, *, timeout: float = 120.0) -> DataSet:
-    """Create whatever part of the data set is missing on ``bootstrap``; return its description."""
+def ensure(bootstrap: str, *, timeout: float = 120.0, scale: int = SCALE) -> DataSet:
+    """Create whatever part of the data set is missing on ``bootstrap``; return its description.
+
+    ``scale``: how many m topics and groups (default 20: 10,000 partitions; 100: 50,000, opt-in).
+    """
     t0 = time.monotonic()
     client = admin(bootstrap, **{"socket.connection.setup.timeout.ms": 10000})
-    _ensure_topics(bootstrap, client, timeout)
-    _ensure_records(bootstrap, client, timeout)
-    _ensure_groups(client, bootstrap, timeout)
+    _ensure_topics(bootstrap, client, timeout, scale)
+    _ensure_records(bootstrap, client, timeout, scale)
+    _ensure_groups(client, bootstrap, timeout, scale)
     _log(f"data set ready in {time.monotonic() - t0:.1f}s")
-    return DataSet(bootstrap=bootstrap, group_lag=expected_group_lag())
+    topics = m_topics(scale)
+    return DataSet(
+        bootstrap=bootstrap,
+        m_topics=topics,
+        groups=groups(scale),
+        m_partitions=M_PARTITIONS * len(topics),
+        group_lag=expected_group_lag(scale),
+    )
 
 
 def partitions_of(topics: Iterable[str]) -> int:
     """Total partition count of ``topics`` in the data set."""
-    want = wanted_topics()
+    want = wanted_topics(100)
     return sum(want[t] for t in topics)

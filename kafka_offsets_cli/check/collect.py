@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..errors import KafkaOffsetsError
 from ..lag.collect import lag_rows
-from ..lag.plan import planned_group
+from ..lag.plan import planned_rows
 from ..lag.rows import LagRow, error_row
 from ..models.offsets import OffsetResult, OffsetSpec
 from ..plan.queries import fetch_offsets
@@ -89,7 +89,8 @@ def unit_samples(source: LagSource, unit: WorkUnit) -> list[Sample]:
     out: list[Sample] = []
     if unit.live:
         spec = OffsetSpec.max_timestamp()
-        got = {r.tp: r for r in fetch_offsets(source, unit.live, [spec], chunk_size=unit.chunk_size)}
+        results = fetch_offsets(source, unit.live, [spec], chunk_size=unit.chunk_size, leaders=unit.leaders)
+        got = {r.tp: r for r in results}
         for tp in unit.live:
             r = got.get(tp) or OffsetResult(tp.topic, tp.partition, spec, None, error=NO_ANSWER)
             out.append(LiveSample(unit.cluster, r))
@@ -117,21 +118,21 @@ def unit_samples(source: LagSource, unit: WorkUnit) -> list[Sample]:
 def _lag_rows(source: LagSource, unit: WorkUnit) -> tuple[LagRow, ...]:
     """The unit's planned lag rows, made as ``kafka-offsets lag`` makes them.
 
-    The driver planned each group's rows (:func:`kafka_offsets_cli.lag.plan.plan_group`);
-    the task reads the groups' committed offsets and describes its chunk's topics now
-    (:func:`kafka_offsets_cli.lag.plan.planned_group`: a partition gone since planning is
-    an ``error`` row; a group whose offsets cannot be read has its error on every
-    planned row), then :func:`kafka_offsets_cli.lag.collect.lag_rows`.
+    The driver planned each group's rows (:func:`kafka_offsets_cli.lag.plan.plan_group`)
+    and put in the unit which of them were gone and every partition's leader, so the
+    task describes no topic (:func:`kafka_offsets_cli.lag.plan.planned_rows`: a gone
+    partition is an ``error`` row). It reads the groups' committed offsets now, just
+    before their log ends, as ``kafka-offsets lag`` does: offsets read on the driver
+    before the Spark session started would overstate every lag by the records
+    produced since (a group whose offsets cannot be read has its error on every
+    planned row). Then :func:`kafka_offsets_cli.lag.collect.lag_rows`.
     """
     committed = {o.group: o for o in source.committed_offsets([g for g, _ in unit.groups])}
-    # the chunk's topics described by name (one request): no topic pattern is compiled in a task,
-    # so executors need no regex engine; a topic gone since planning answers with its error
-    md = source.metadata(names=sorted({tp.topic for _, tps in unit.groups for tp in tps}))
-    plans = [planned_group(g, committed.get(g), tps, md) for g, tps in unit.groups]
+    plans = [planned_rows(g, committed.get(g), tps, unit.gone) for g, tps in unit.groups]
     return lag_rows(
         source,
         plans,
-        leaders=md.leaders(),
+        leaders=unit.leaders,
         time_lag=unit.time_lag,
         marker_check=True,
         chunk_size=unit.chunk_size,

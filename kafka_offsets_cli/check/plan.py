@@ -13,57 +13,39 @@ Runs on the driver with one client per cluster (anything satisfying
   group committed to or is assigned, within the check's topics (all such topics when
   the check names none), plus the check's literal topics.
 
-All partitions a cluster needs are sorted and cut into chunks of
-``task_size``; a :class:`WorkUnit` is one chunk with the groups that have
-partitions in it. One Spark task runs one unit with one client.
+Each check's selection is resolved once per cluster
+(:func:`kafka_offsets_cli.lag.plan.partition_index`), so planning costs in proportion
+to the groups' own partitions, not groups x partitions. All partitions a cluster
+needs are ordered by leader and cut into as many balanced units as the executors
+run at once (``parallelism``; more when a unit would exceed ``task_size``, fewer when
+one would be below one ListOffsets call, ``chunk_size``); a :class:`WorkUnit` is one
+such chunk with the groups that have partitions in it, and carries what its task
+needs from planning (leaders, partitions gone). One Spark task runs one unit with one client.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..connection.settings import ClientSettings
 from ..errors import KafkaOffsetsError, MonitoringStatus, NotFound, UsageError
 from ..lag.collect import resolve_groups
-from ..lag.plan import plan_group
+from ..lag.plan import PartitionIndex, partition_index, plan_group
 from ..liveness.collect import TIMESTAMP_TYPE_KEY
 from ..models.topics import ClusterMetadata, TopicPartition
-from ..parse.selection import PartitionRange, Selection, TopicRule
+from ..parse.selection import Selection, TopicRule
 from ..plan.queries import with_internal_flags, with_named_errors
-from ..plan.requests import chunked
 from ..plan.resolve import UNKNOWN_TOPIC_OR_PARTITION, resolve
 from ..sources import PlanSource
 from .report import PartitionRecord
 from .spec import CheckSpec, LagCheck, LivenessCheck
+from .units import WorkUnit, chunk_selection, cluster_units, unit_chunks
 
-__all__ = ["CheckPlan", "WorkUnit", "check_selection", "chunk_selection", "plan_checks"]
+__all__ = ["CheckPlan", "WorkUnit", "check_selection", "chunk_selection", "plan_checks", "unit_chunks"]
 
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]+")
-
-
-@dataclass(frozen=True, kw_only=True)
-class WorkUnit:
-    """One Spark task: a chunk of one cluster's partitions.
-
-    ``live`` are the partitions whose newest record (max-timestamp) liveness
-    checks need; ``groups`` the lag groups with their planned partitions in this
-    chunk (partitions of deleted topics included, to show as errors).
-    """
-
-    cluster: str
-    index: int
-    settings: ClientSettings = field(repr=False)  # holds secrets: never in a repr or a trace
-    live: tuple[TopicPartition, ...]
-    groups: tuple[tuple[str, tuple[TopicPartition, ...]], ...]
-    time_lag: bool
-    chunk_size: int
-
-    @property
-    def size(self) -> int:
-        """Distinct partitions in the unit."""
-        return len(set(self.live) | {tp for _, tps in self.groups for tp in tps})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -97,37 +79,6 @@ def check_selection(topics: Sequence[str], exclude_internal: bool) -> Selection:
     return Selection(tuple(TopicRule(t) for t in topics), exclude_internal, topics=tuple(topics))
 
 
-def chunk_selection(partitions: Sequence[TopicPartition]) -> Selection:
-    """A selection of exactly these partitions: what a task describes of its chunk's topics.
-
-    Each topic is an exact (escaped, grouped) pattern, never a literal name, so the
-    metadata holds just the chunk's topics (without asking for them by name) and a
-    planned partition that is gone since planning shows as such
-    (:func:`kafka_offsets_cli.check.collect.collect_unit`).
-    """
-    by_topic: dict[str, list[int]] = {}
-    for tp in partitions:
-        by_topic.setdefault(tp.topic, []).append(tp.partition)
-    rules = [
-        TopicRule(f"(?:{re.escape(topic)})", _ranges(sorted(set(parts))))
-        for topic, parts in sorted(by_topic.items())
-    ]
-    return Selection(tuple(rules))
-
-
-def _ranges(parts: list[int]) -> tuple[PartitionRange, ...]:
-    out: list[PartitionRange] = []
-    start = prev = parts[0]
-    for p in parts[1:]:
-        if p == prev + 1:
-            prev = p
-            continue
-        out.append(PartitionRange(start, prev + 1))
-        start = prev = p
-    out.append(PartitionRange(start, prev + 1))
-    return tuple(out)
-
-
 def _message(e: BaseException) -> str:
     return e.message if isinstance(e, KafkaOffsetsError) else str(e)
 
@@ -135,8 +86,9 @@ def _message(e: BaseException) -> str:
 class _Planner:
     """Accumulates one plan across clusters."""
 
-    def __init__(self, spec: CheckSpec) -> None:
+    def __init__(self, spec: CheckSpec, parallelism: int) -> None:
         self.spec = spec
+        self.parallelism = parallelism
         self.live_routes: dict[tuple[str, str], list[str]] = {}
         self.lag_routes: dict[tuple[str, str, str], list[str]] = {}
         self.problems: dict[str, list[str]] = {}
@@ -146,6 +98,17 @@ class _Planner:
         self.groups: dict[tuple[str, str], tuple[str, ...]] = {}
         self.units: list[WorkUnit] = []
         self.down: list[str] = []
+        self.indexes: dict[tuple[tuple[str, ...], bool], PartitionIndex] = {}
+
+    def index(
+        self, md: ClusterMetadata, topics: Sequence[str], exclude_internal: bool = False
+    ) -> PartitionIndex:
+        """The cluster's metadata indexed with these topics' selection (none: every topic), built once."""
+        key = (tuple(topics), exclude_internal and bool(topics))
+        if key not in self.indexes:
+            selection = check_selection(topics, exclude_internal) if topics else None
+            self.indexes[key] = partition_index(md, selection)
+        return self.indexes[key]
 
     def problem(self, check: str, text: str) -> None:
         self.problems.setdefault(check, []).append(text)
@@ -157,43 +120,43 @@ class _Planner:
         md = with_named_errors(source, source.metadata(), _literal_topics(checks))
         if any(c.exclude_internal for c in checks):  # the broker's is_internal flag, not the name
             md = with_internal_flags(source, md)
+        self.indexes = {}  # this cluster's: each check's topics resolved once (shared by equal checks)
         live: set[TopicPartition] = set()
         for c in checks:
             if isinstance(c, LivenessCheck):
                 live |= self._liveness(name, c, md)
         group_parts: dict[str, set[TopicPartition]] = {}
+        gone: set[TopicPartition] = set()
         time_lag = False
         lag_checks = [c for c in checks if isinstance(c, LagCheck)]
         if lag_checks:
             time_lag = any(c.time_lag for c in lag_checks)
-            self._lag(name, lag_checks, md, source, group_parts)
+            self._lag(name, lag_checks, md, source, group_parts, gone)
         if live:
             topics = sorted({tp.topic for tp in live})
             configs = source.topic_configs(topics, [TIMESTAMP_TYPE_KEY])
             for t, conf in configs.items():
                 if TIMESTAMP_TYPE_KEY in conf:
                     self.types[(name, t)] = conf[TIMESTAMP_TYPE_KEY]
-        everything = sorted(live | {tp for tps in group_parts.values() for tp in tps})
-        settings = self.spec.clusters[name].settings
-        for chunk in chunked(everything, self.spec.task_size):
-            members = set(chunk)
-            groups = tuple(
-                (g, tuple(sorted(tps & members))) for g, tps in sorted(group_parts.items()) if tps & members
-            )
-            self.units.append(
-                WorkUnit(
-                    cluster=name,
-                    index=len(self.units),
-                    settings=settings,
-                    live=tuple(tp for tp in chunk if tp in live),
-                    groups=groups,
-                    time_lag=time_lag,
-                    chunk_size=self.spec.chunk_size,
-                )
-            )
+        everything = live | {tp for tps in group_parts.values() for tp in tps}
+        sizes = (self.parallelism, self.spec.task_size, self.spec.chunk_size)
+        self.units += cluster_units(
+            name,
+            self.spec.clusters[name].settings,
+            everything,
+            self.index(md, ()).leaders(everything),
+            sizes,
+            start=len(self.units),
+            live=live,
+            groups=group_parts,
+            gone=gone,
+            time_lag=time_lag,
+        )
 
     def _liveness(self, cluster: str, check: LivenessCheck, md: ClusterMetadata) -> set[TopicPartition]:
-        res = resolve(check_selection(check.topics, check.exclude_internal), md)
+        res = self.index(md, check.topics, check.exclude_internal).resolution
+        if res is None:  # no topic named: nothing selected, as resolve says
+            res = resolve(check_selection((), check.exclude_internal), md)
         if res.empty:
             self.problem(check.name, f"{cluster}: {res.describe_empty()}")
             return set()
@@ -212,6 +175,7 @@ class _Planner:
         md: ClusterMetadata,
         source: PlanSource,
         group_parts: dict[str, set[TopicPartition]],
+        gone: set[TopicPartition],
     ) -> None:
         chosen: dict[str, list[str]] = {}
         for c in checks:
@@ -232,8 +196,8 @@ class _Planner:
             for tp in d.assigned:
                 self.owners.add((cluster, g, tp))
         for c in checks:
-            selection = check_selection(c.topics, c.exclude_internal) if c.topics else None
-            res = resolve(selection, md) if selection is not None else None
+            index = self.index(md, c.topics, c.exclude_internal)  # resolved once for all its groups
+            selection, res = index.selection, index.resolution
             if res is not None and res.empty:
                 self.problem(c.name, f"{cluster}: {res.describe_empty()}")
                 continue
@@ -245,6 +209,7 @@ class _Planner:
                     md,
                     selection,
                     exclude_internal=c.exclude_internal,
+                    index=index,
                 )
                 if plan.error is not None:
                     self.records.append(_error_record(c.name, "lag", cluster, "", None, g, plan.error))
@@ -271,6 +236,7 @@ class _Planner:
                     continue
                 planned = (*plan.partitions, *plan.gone)
                 group_parts.setdefault(g, set()).update(planned)
+                gone.update(plan.gone)
                 for topic in sorted({tp.topic for tp in planned}):
                     routes = self.lag_routes.setdefault((cluster, g, topic), [])
                     if c.name not in routes:
@@ -322,13 +288,18 @@ def _error_record(
     )
 
 
-def plan_checks(spec: CheckSpec, connect: Callable[[str], PlanSource]) -> CheckPlan:
+def plan_checks(
+    spec: CheckSpec, connect: Callable[[str], PlanSource], *, parallelism: int | None = None
+) -> CheckPlan:
     """Plan every check of ``spec``; ``connect(cluster)`` gives a client for a cluster.
 
     A cluster that cannot be reached (or read) does not stop the others: each
-    check on it gets a problem (UNKNOWN) with the reason.
+    check on it gets a problem (UNKNOWN) with the reason. ``parallelism``: how many
+    tasks the executors run at once (Spark's ``defaultParallelism``; default: this
+    machine's CPU count, as ``local[*]``), the number of units per cluster within
+    the ``task_size`` cap.
     """
-    planner = _Planner(spec)
+    planner = _Planner(spec, parallelism if parallelism is not None else os.cpu_count() or 1)
     for name in spec.clusters:
         try:
             source = connect(name)

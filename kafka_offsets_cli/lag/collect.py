@@ -23,10 +23,11 @@ from ..parse.java_regex import compile_java_regex
 from ..parse.selection import Selection
 from ..plan.queries import fetch_offsets, selection_metadata
 from ..plan.requests import DEFAULT_CHUNK
-from ..plan.resolve import Missing, resolve
+from ..plan.resolve import Missing
 from ..sources import GroupLister, LagSource
 from .markers import MarkerCount, count_markers, marker_candidates, with_markers
-from .plan import GroupPlan, assemble_rows, offsets_needed, plan_group
+from .plan import GroupPlan, assemble_rows, offsets_needed, partition_index, plan_group
+from .remote import with_remote_reads
 from .rows import COLUMNS, GroupProblem, LagRow, LagState
 from .timelag import time_lags_and_resume_times, with_resume_times, with_time_lag_errors, with_time_lags
 
@@ -51,6 +52,8 @@ class LagReport:
     missing: tuple[Missing, ...] = ()
     #: each group's members and protocol, when asked for (``lag --members``, the summary's TYPE)
     members: Mapping[str, GroupMembers] = field(default_factory=dict)
+    #: partitions whose remote read is unknown, by reason (``remote_reads``: :mod:`.remote`)
+    remote_unchecked: Mapping[str, int] = field(default_factory=dict)
 
     def owners(self) -> dict[tuple[str, str, int], Member]:
         """Each (group, topic, partition) assigned to a member: that member (from ``members``)."""
@@ -170,6 +173,7 @@ def collect(
     marker_check: bool = True,
     chunk_size: int = DEFAULT_CHUNK,
     named: Collection[str] | None = None,
+    remote_reads: bool = False,
 ) -> LagReport:
     """The whole ``lag`` use case for already resolved ``groups``.
 
@@ -179,14 +183,16 @@ def collect(
     matched) the selection's literal topics are shown even if the group never
     touched them, and a group with nothing to show is reported as a
     :class:`~kafka_offsets_cli.lag.rows.GroupProblem`; other groups without
-    anything in the selection are left out quietly. Then :func:`lag_rows`.
+    anything in the selection are left out quietly. Then :func:`lag_rows`, and with
+    ``remote_reads`` each row's ``remote_read`` (:mod:`.remote`).
     """
     descriptions = source.describe_groups(groups)
     committed = {g.group: g for g in source.committed_offsets(groups)}
     metadata = selection_metadata(source, selection)
+    index = partition_index(metadata, selection)  # the selection resolved once, for every group
     missing: tuple[Missing, ...] = ()
-    if selection is not None:
-        missing = resolve(selection, metadata).require_any().missing
+    if index.resolution is not None:
+        missing = index.resolution.require_any().missing
     plans = [
         _unless_missing(
             plan_group(
@@ -196,23 +202,30 @@ def collect(
                 metadata,
                 selection,
                 named=named is None or g in named,
+                index=index,
             ),
             descriptions.get(g),
             committed.get(g),
         )
         for g in groups
     ]
+    leaders = index.leaders(tp for p in plans for tp in p.partitions)
     out = lag_rows(
         source,
         [p for p in plans if p.error is None],
-        leaders=metadata.leaders(),
+        leaders=leaders,
         isolation=isolation,
         time_lag=time_lag,
         marker_check=marker_check,
         chunk_size=chunk_size,
     )
+    rows, unchecked = out.rows, dict[str, int]()
+    if remote_reads:
+        rows, unchecked = with_remote_reads(
+            source, rows, leaders=leaders, isolation=isolation, chunk_size=chunk_size
+        )
     return LagReport(
-        rows=out.rows,
+        rows=rows,
         groups=descriptions,
         problems=tuple(problem for p in plans if (problem := p.problem) is not None),
         time_lag=time_lag,
@@ -222,6 +235,7 @@ def collect(
         marker_checked=out.markers.checked,
         marker_unchecked=out.markers.unchecked,
         missing=missing,
+        remote_unchecked=unchecked,
     )
 
 

@@ -4,20 +4,25 @@ The one place both lag paths decide a group's rows and problems: ``kafka-offsets
 lag`` (:func:`kafka_offsets_cli.lag.collect.collect`) plans each group with
 :func:`plan_group`, as the Spark planner does for each lag check
 (:mod:`kafka_offsets_cli.check.plan`); a Spark task re-plans its chunk of those
-rows with :func:`planned_group`. Every path turns the plans and the partitions'
-log start and end into rows with :func:`assemble_rows`.
+rows with :func:`planned_rows` (the partitions gone known from planning). Every
+path turns the plans and the partitions' log start and end into rows with
+:func:`assemble_rows`.
+
+Planning is linear: the selection is resolved against the cluster's metadata once
+(:func:`partition_index`), and each group's plan then costs in proportion to its
+own topics' partitions, not to the cluster's (groups x partitions before).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..models.groups import GroupDescription, GroupOffsets
 from ..models.offsets import OffsetResult, OffsetSpec
 from ..models.topics import ClusterMetadata, TopicPartition
 from ..parse.selection import Selection
-from ..plan.resolve import resolve
+from ..plan.resolve import Resolution, resolve
 from .rows import NO_ANSWER, UNKNOWN_TOPIC, GroupProblem, LagRow, error_row, lag_row
 
 
@@ -60,6 +65,66 @@ def _offsets_error(offsets: GroupOffsets | None) -> str | None:
     return offsets.error
 
 
+@dataclass(frozen=True, kw_only=True, eq=False)
+class PartitionIndex:
+    """One cluster's metadata with one selection applied, built once for all groups.
+
+    What each group's plan looks up, so planning a group costs in proportion to its
+    own topics, not to the cluster (:func:`partition_index`). ``selected``: with a
+    selection, each topic's partitions within it, sorted; ``existing``: each readable
+    topic's partition numbers; ``leader_of``: each topic's partitions' leaders;
+    ``internal``: topics the broker flags internal; ``resolution``: the selection
+    resolved (``None`` without one).
+    """
+
+    selection: Selection | None
+    selected: Mapping[str, tuple[TopicPartition, ...]]
+    existing: Mapping[str, frozenset[int]]
+    leader_of: Mapping[str, Mapping[int, int]]
+    internal: frozenset[str]
+    resolution: Resolution | None = None
+
+    def exists(self, tp: TopicPartition) -> bool:
+        """True when ``tp`` is a partition of a readable topic."""
+        parts = self.existing.get(tp.topic)
+        return parts is not None and tp.partition in parts
+
+    def rows(self, topic: str) -> tuple[TopicPartition, ...]:
+        """The readable ``topic``'s partitions within the selection (all without one), sorted."""
+        if self.selection is not None:
+            return self.selected.get(topic, ())
+        return tuple(TopicPartition(topic, p) for p in sorted(self.existing.get(topic, ())))
+
+    def leaders(self, partitions: Iterable[TopicPartition]) -> dict[TopicPartition, int]:
+        """The leader broker id of each of ``partitions`` the metadata knows (-1: none)."""
+        out: dict[TopicPartition, int] = {}
+        of = self.leader_of
+        for tp in partitions:
+            topic = of.get(tp[0])  # tp[0], tp[1]: topic and partition, without the properties' calls
+            if topic is not None and (leader := topic.get(tp[1])) is not None:
+                out[tp] = leader
+        return out
+
+
+def partition_index(metadata: ClusterMetadata, selection: Selection | None) -> PartitionIndex:
+    """``metadata`` indexed by topic with ``selection`` resolved once (the only :func:`resolve` call)."""
+    topics = metadata.topics
+    resolution = resolve(selection, metadata) if selection is not None else None
+    selected: dict[str, list[TopicPartition]] = {}
+    for tp in resolution.partitions if resolution is not None else ():  # sorted by topic, then partition
+        selected.setdefault(tp.topic, []).append(tp)
+    return PartitionIndex(
+        selection=selection,
+        selected={t: tuple(tps) for t, tps in selected.items()},
+        existing={
+            n: frozenset(p.partition for p in t.partitions) for n, t in topics.items() if t.error is None
+        },
+        leader_of={n: {p.partition: p.leader for p in t.partitions} for n, t in topics.items()},
+        internal=frozenset(n for n, t in topics.items() if t.internal),
+        resolution=resolution,
+    )
+
+
 def plan_group(
     group: str,
     offsets: GroupOffsets | None,
@@ -69,6 +134,7 @@ def plan_group(
     *,
     named: bool = True,
     exclude_internal: bool = False,
+    index: PartitionIndex | None = None,
 ) -> GroupPlan:
     """The rows ``lag`` shows for ``group`` (the one place that decides them).
 
@@ -78,24 +144,47 @@ def plan_group(
     the selection's literal topics. Committed or assigned partitions (within the
     selection) that no longer exist are ``gone``. ``exclude_internal`` leaves out
     internal topics when there is no selection to do so. ``offsets`` ``None``: the
-    cluster gave no answer for the group.
+    cluster gave no answer for the group. ``index``: :func:`partition_index` of
+    ``metadata`` and ``selection``, built once for many groups (else built here).
     """
     error = _offsets_error(offsets)
     if offsets is None or error is not None:
         return GroupPlan(group=group, error=error, named=named)
     touched = set(offsets.offsets) | set(description.assigned if description is not None else ())
+    if index is None:
+        index = partition_index(metadata, selection)
     if selection is None and exclude_internal:
-        touched = {tp for tp in touched if not _internal(metadata, tp.topic)}
-    parts, gone = group_partitions(metadata, selection, touched, include_literal=named)
+        touched = {tp for tp in touched if tp.topic not in index.internal}  # the broker's flag
+    parts, gone = index_partitions(index, touched, include_literal=named)
     return GroupPlan(
         group=group, committed=offsets.offsets, partitions=tuple(parts), gone=tuple(gone), named=named
     )
 
 
 def planned_group(
-    group: str, offsets: GroupOffsets | None, partitions: Iterable[TopicPartition], metadata: ClusterMetadata
+    group: str,
+    offsets: GroupOffsets | None,
+    partitions: Iterable[TopicPartition],
+    metadata: ClusterMetadata | PartitionIndex,
 ) -> GroupPlan:
     """A plan for exactly ``partitions`` (rows planned earlier): those missing from ``metadata`` are gone.
+
+    A group whose offsets cannot be read keeps its partitions, each to show the error.
+    """
+    parts = sorted(set(partitions))
+    if isinstance(metadata, ClusterMetadata):
+        existing = _existing(metadata, {tp.topic for tp in parts})
+        return planned_rows(group, offsets, parts, [tp for tp in parts if tp not in existing])
+    return planned_rows(group, offsets, parts, [tp for tp in parts if not metadata.exists(tp)])
+
+
+def planned_rows(
+    group: str,
+    offsets: GroupOffsets | None,
+    partitions: Iterable[TopicPartition],
+    gone: Collection[TopicPartition],
+) -> GroupPlan:
+    """A plan for exactly ``partitions``, of which ``gone`` no longer exist (known when planning).
 
     A group whose offsets cannot be read keeps its partitions, each to show the error.
     """
@@ -103,10 +192,10 @@ def planned_group(
     error = _offsets_error(offsets)
     if offsets is None or error is not None:
         return GroupPlan(group=group, partitions=tuple(parts), error=error)
-    existing = _existing(metadata, {tp.topic for tp in parts})
-    exist = [tp for tp in parts if tp in existing]
-    gone = [tp for tp in parts if tp not in existing]
-    return GroupPlan(group=group, committed=offsets.offsets, partitions=tuple(exist), gone=tuple(gone))
+    gone_set = set(gone)
+    exist = [tp for tp in parts if tp not in gone_set]
+    lost = [tp for tp in parts if tp in gone_set]
+    return GroupPlan(group=group, committed=offsets.offsets, partitions=tuple(exist), gone=tuple(lost))
 
 
 def group_partitions(
@@ -117,42 +206,41 @@ def group_partitions(
     include_literal: bool = True,
 ) -> tuple[list[TopicPartition], list[TopicPartition]]:
     """A group's rows: every partition of each topic it committed to or is assigned (within the
-    selection) plus the selection's literal topics; and touched partitions that do not exist."""
-    touched = set(touched)
-    allowed = resolve(selection, metadata).partitions if selection is not None else None
-    allowed_set = set(allowed) if allowed is not None else None
-    topics = {tp.topic for tp in touched}
+    selection) plus the selection's literal topics; and touched partitions that do not exist.
+
+    Resolves ``selection`` against the whole ``metadata``: for many groups, build a
+    :func:`partition_index` once and call :func:`index_partitions`.
+    """
+    return index_partitions(partition_index(metadata, selection), touched, include_literal=include_literal)
+
+
+def index_partitions(
+    index: PartitionIndex, touched: Iterable[TopicPartition], *, include_literal: bool = True
+) -> tuple[list[TopicPartition], list[TopicPartition]]:
+    """:func:`group_partitions` from an index: work in proportion to the group's own topics."""
+    selection = index.selection
+    by_topic: dict[str, list[TopicPartition]] = {}
+    for tp in set(touched):
+        by_topic.setdefault(tp.topic, []).append(tp)
+    topics = set(by_topic)
     if selection is not None and include_literal:
         topics |= set(selection.literal_topics() or ())
-    rows: set[TopicPartition] = set()
+    rows: list[TopicPartition] = []
     gone: list[TopicPartition] = []
-    for name in topics:
-        info = metadata.topics.get(name)
-        if info is None or info.error is not None:
-            gone += [
-                tp
-                for tp in touched
-                if tp.topic == name and (selection is None or selection.allows(tp.topic, tp.partition))
-            ]
+    for name in sorted(topics):
+        existing = index.existing.get(name)
+        mine = by_topic.get(name, ())
+        if existing is None:  # gone, or its metadata carries an error
+            gone += [tp for tp in mine if selection is None or selection.allows(tp.topic, tp.partition)]
             continue
-        for p in info.partitions:
-            tp = TopicPartition(name, p.partition)
-            if allowed_set is None or tp in allowed_set:
-                rows.add(tp)
-        existing = {p.partition for p in info.partitions}
+        rows += index.rows(name)
         gone += [
             tp
-            for tp in touched
-            if tp.topic == name
-            and tp.partition not in existing
+            for tp in mine
+            if tp.partition not in existing
             and (selection is None or selection.allows(tp.topic, tp.partition))
         ]
-    return sorted(rows), sorted(set(gone))
-
-
-def _internal(metadata: ClusterMetadata, topic: str) -> bool:
-    info = metadata.topics.get(topic)
-    return info is not None and info.internal  # the broker's flag; a topic gone from the metadata is not
+    return rows, sorted(gone)
 
 
 def _existing(metadata: ClusterMetadata, topics: Iterable[str]) -> set[TopicPartition]:
@@ -177,15 +265,16 @@ def assemble_rows(plans: Sequence[GroupPlan], results: Iterable[OffsetResult]) -
     partition without both answers is an ``error`` row (NO_ANSWER).
     """
     earliest, latest = OffsetSpec.earliest(), OffsetSpec.latest()
-    by_key = {(r.tp, r.spec): r for r in results}
+    # keyed by plain (topic, partition, spec) tuples: no TopicPartition built per result
+    by_key = {(r[0], r[1], r[2]): r for r in results}
     rows: list[LagRow] = []
     for plan in plans:
         if plan.error is not None:
             rows += [error_row(plan.group, tp, plan.error) for tp in (*plan.partitions, *plan.gone)]
             continue
         for tp in plan.partitions:
-            early = by_key.get((tp, earliest))
-            late = by_key.get((tp, latest))
+            early = by_key.get((tp[0], tp[1], earliest))
+            late = by_key.get((tp[0], tp[1], latest))
             if early is None or late is None:
                 no = OffsetResult(tp.topic, tp.partition, latest, None, error=NO_ANSWER)
                 early, late = early or no, late or no

@@ -140,7 +140,7 @@ def resolve(selection: Selection, metadata: ClusterMetadata) -> Resolution:
     Pure: no I/O.
     """
     rules = selection.rules
-    found: set[TopicPartition] = set()
+    found: list[TopicPartition] = []  # built in order: topics sorted, each topic's partitions sorted
     missing: set[Missing] = set()
     exclude = selection.exclude_internal
     usable = [n for n in sorted(metadata.topics) if _usable(metadata.topics[n], exclude)]
@@ -152,13 +152,14 @@ def resolve(selection: Selection, metadata: ClusterMetadata) -> Resolution:
         if info.error is not None:
             missing.add(Missing(name, None, info.error))
             continue
-        for p in info.partitions:
-            if any(r.allows_partition(p.partition) for r in matching):
-                found.add(TopicPartition(name, p.partition))
+        numbers = {p.partition for p in info.partitions}
+        if all(r.partitions for r in matching):  # else some rule takes every partition
+            numbers = {n for n in numbers if any(r.allows_partition(n) for r in matching)}
+        found += [TopicPartition(name, n) for n in sorted(numbers)]
     for rule in rules:
         for name in rule.literal_names:
             missing.update(_missing_for_literal(rule, name, metadata, usable, exclude))
-    return Resolution(tuple(sorted(found)), tuple(sorted(missing, key=_missing_key)), selection)
+    return Resolution(tuple(found), tuple(sorted(missing, key=_missing_key)), selection)
 
 
 def _missing_for_literal(
