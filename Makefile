@@ -11,10 +11,10 @@ $(STAMP): pyproject.toml
 	bash dev/system-deps.sh
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[spark,dev]'
+	$(BIN)/python -m pip install -q -e '.[spark,connect,dev]'
 	touch $(STAMP)
 
-## demo: start a local Kafka (KRaft) with sample data and run `kafka-offsets list` on it
+## demo: start a local Kafka (KRaft, tiered storage) with sample data and run `kafka-offsets` on it
 demo: $(STAMP)
 	$(BIN)/python -m dev.demo
 

@@ -45,7 +45,7 @@ __all__ = ["EXECUTOR_DISTRIBUTIONS", "SparkCluster", "SparkClusterError", "names
 
 HOST = "127.0.0.1"
 #: What executors need besides pyspark (shipped by Spark) and kafka_offsets_cli (shipped by the tool).
-EXECUTOR_DISTRIBUTIONS = ("confluent-kafka",)
+EXECUTOR_DISTRIBUTIONS = ("confluent-kafka", "pyarrow")
 START_TIMEOUT_S = 90.0
 
 

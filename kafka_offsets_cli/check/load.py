@@ -12,7 +12,7 @@ The format (see ``examples/check-spec.example.yaml`` and
     version: 1                       # optional; 1 is the only version
     defaults:                        # optional
       timeout: 30s                   # per-cluster request budget
-      task_size: 5000                # partitions per Spark task (one Kafka client each)
+      task_size: 25000               # most partitions per Spark task (one Kafka client each)
       chunk_size: 500                # partitions per ListOffsets call within a task
       exclude_internal: true         # leave out internal topics (__consumer_offsets...)
       history: {window: 10, allowed_lag: 0, min_samples: 3}

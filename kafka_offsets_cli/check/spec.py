@@ -41,7 +41,7 @@ DEFAULT_KEYS = ("timeout", "task_size", "chunk_size", "exclude_internal", "histo
 
 #: Partitions per Spark task by default: a few thousand, so each task's ListOffsets
 #: calls (of ``chunk_size``) go out concurrently from one client.
-DEFAULT_TASK_SIZE = 5000
+DEFAULT_TASK_SIZE = 25000
 HISTORY_KEYS = ("window", "allowed_lag", "min_samples", "lookback")
 CLUSTER_KEYS = (
     "profile",

@@ -38,6 +38,8 @@ EXAMPLES = """Examples:
 
   kafka-offsets check checks.yaml --master spark://master:7077 --write parquet --write-dir /data/lag
 
+  kafka-offsets check checks.yaml --remote sc://spark-connect:15002
+
   kafka-offsets check checks.yaml --validate
 
   kafka-offsets check --example > fleet.yaml
@@ -136,6 +138,17 @@ def check_cmd(
             rich_help_panel=SPARK,
         ),
     ] = "local[*]",
+    remote: Annotated[
+        str | None,
+        typer.Option(
+            "--remote",
+            metavar="sc://HOST:PORT",
+            envvar="SPARK_REMOTE",
+            help="A Spark Connect server instead of a master (no JVM starts here); not with --master.",
+            rich_help_panel=SPARK,
+            show_default=False,
+        ),
+    ] = None,
     conf: Annotated[
         list[str] | None,
         typer.Option(
@@ -182,6 +195,8 @@ def check_cmd(
         if (write is None) != (write_dir is None):
             raise UsageError("--write FORMAT and --write-dir DIR go together")
         spark_conf = _parse_conf(conf or [])
+        if remote is not None:
+            _remote_alone(ctx, remote)
         if prometheus_file:
             check_writable(prometheus_file)  # a usage error (2) before any cluster or Spark
         if write_dir is not None:
@@ -192,7 +207,7 @@ def check_cmd(
             from ..spark.deploy import is_local
             from ..spark.history_store import check_dir, require_shared
 
-            require_shared(history, is_local(master))
+            require_shared(history, remote is None and is_local(master))
             check_dir(history)
         parsed = load_spec(spec)
         if validate:
@@ -202,6 +217,7 @@ def check_cmd(
             everything = fmt in (Format.json, Format.prometheus) or prometheus_file is not None
             how = CheckRun(
                 master=master,
+                remote=remote,
                 conf=tuple(spark_conf),
                 ui=spark_ui,
                 history=history,
@@ -226,6 +242,20 @@ def check_cmd(
             raise unwritten
         status = report.status
     raise typer.Exit(int(status))
+
+
+def _remote_alone(ctx: typer.Context, remote: str) -> None:
+    """``--remote`` (or SPARK_REMOTE) is a valid URL and comes without ``--master`` (exit 2 otherwise)."""
+    from ..spark.connect import parse_remote
+
+    parse_remote(remote)
+    # click's ParameterSource (typer may vendor click): the command line or the environment set it
+    source = ctx.get_parameter_source("master")
+    if getattr(source, "name", "DEFAULT") != "DEFAULT":
+        raise UsageError(
+            "--remote (or SPARK_REMOTE) and --master (or KAFKA_OFFSETS_SPARK_MASTER) cannot be used "
+            "together: a Spark Connect server has its own master"
+        )
 
 
 def _parse_conf(items: list[str]) -> list[tuple[str, str]]:

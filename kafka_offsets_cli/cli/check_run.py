@@ -38,6 +38,8 @@ class CheckRun:
     """How to run one check: Spark's master and settings, and what to keep and show."""
 
     master: str
+    #: a Spark Connect server (``sc://…``) instead of ``master``
+    remote: str | None = None
     conf: tuple[tuple[str, str], ...] = ()
     ui: bool = False
     history: str | None = None
@@ -62,14 +64,18 @@ def validated(spec: CheckSpec) -> None:
 def run(spec: CheckSpec, how: CheckRun) -> CheckReport:
     """Plan on the driver, then run the Spark pipeline (or report without data); timings added."""
     from ..spark.progress import StageProgress
-    from ..spark.ship import check_files
+    from ..spark.ship import check_channel, check_files
 
     check_files(spec)  # a CA file or keytab a cluster names must exist: one line, before any client
+    if how.remote is not None:
+        from ..spark.connect import parse_remote
+
+        check_channel(spec, parse_remote(how.remote))  # no secret over cleartext to another host
     progress = StageProgress(console=err_console() if stderr_is_tty() else None)
     t0 = time.monotonic()
     with progress.shown():
         progress.set("planning")
-        plan = _plan(spec, how.debug)
+        plan = _plan(spec, how.debug, task_slots(how.master if how.remote is None else None, dict(how.conf)))
         plan_s = time.monotonic() - t0
         if not plan.units and not plan.records:
             report = _without_data(spec, plan)
@@ -80,7 +86,33 @@ def run(spec: CheckSpec, how: CheckRun) -> CheckReport:
     return replace(report, timings=times)
 
 
-def _plan(spec: CheckSpec, debug: bool) -> CheckPlan:
+def task_slots(master: str | None, conf: dict[str, str]) -> int | None:
+    """How many tasks the executors run at once, as far as the settings tell before Spark starts.
+
+    ``spark.default.parallelism`` when set; ``local[N]`` / ``local[*]``; executors x cores
+    when both are set. ``None`` (the planner then uses this machine's cores) for a cluster
+    or Connect server whose size the settings do not give: planning runs before the session
+    starts, so a failing cluster is reported without paying Spark's start-up.
+    """
+    import os
+    import re
+
+    def number(key: str) -> int | None:
+        value = conf.get(key, "").strip()
+        return int(value) if value.isdigit() and int(value) > 0 else None
+
+    if (given := number("spark.default.parallelism")) is not None:
+        return given
+    if master is not None and (m := re.fullmatch(r"local(?:\[(\*|\d+)(?:,\s*\d+)?\])?", master.strip())):
+        cores = m.group(1)
+        if cores is None:
+            return 1
+        return (os.cpu_count() or 1) if cores == "*" else max(1, int(cores))
+    executors, cores = number("spark.executor.instances"), number("spark.executor.cores")
+    return executors * cores if executors is not None and cores is not None else None
+
+
+def _plan(spec: CheckSpec, debug: bool, slots: int | None) -> CheckPlan:
     from ..kafka import KafkaClient
 
     clients: list[KafkaClient] = []
@@ -91,7 +123,7 @@ def _plan(spec: CheckSpec, debug: bool) -> CheckPlan:
         return c
 
     try:
-        return plan_checks(spec, connect)
+        return plan_checks(spec, connect, parallelism=slots)
     finally:
         for c in clients:
             c.close()
@@ -119,8 +151,10 @@ def _spark(spec: CheckSpec, plan: CheckPlan, progress: StageProgress, how: Check
     from ..spark.pipeline import RunOptions, run_check
     from ..spark.session import SessionOptions, job_failure, start_session
 
-    progress.set("starting Spark")
-    runtime = start_session(SessionOptions(master=how.master, debug=how.debug, ui=how.ui, conf=how.conf))
+    progress.set("starting Spark" if how.remote is None else "connecting to Spark Connect")
+    runtime = start_session(
+        SessionOptions(master=how.master, remote=how.remote, debug=how.debug, ui=how.ui, conf=how.conf)
+    )
     try:
         options = RunOptions(
             history_dir=how.history,

@@ -1,46 +1,49 @@
 """The Spark stages of ``kafka-offsets check``: collect, evaluate, history, roll up, write.
 
 Input: a validated spec, a plan (:mod:`.plan`, made on the driver) and a running
-session. Stages, each timed (``--timings``):
+session, classic or Spark Connect: every stage is a DataFrame (:mod:`.stages`), so nothing
+needs a SparkContext. Stages, each timed (``--timings``):
 
 0. on a cluster, a preflight job (:mod:`.preflight`): can the executors' Python import the
    executor side? Secrets and files of cluster settings leave the units (:mod:`.ship`);
-1. collect: one task per work unit (:func:`.collect.run_units`), samples cached;
-   the run's clock is read when the answers are in (ages never look fresher);
+1. collect: one task per work unit (:func:`.collect.run_units` in ``mapInArrow``), the samples
+   flat Arrow rows, checkpointed; the run's clock is read when the answers are in (ages never
+   look fresher);
 2. history (``--history DIR``): append this run's lag samples to the Parquet
-   dataset, read each partition's last N samples back; Burrow's verdicts are
-   joined to the records (computed in the next stage's tasks);
-3. evaluate: every sample through the shared rules
-   (:func:`.evaluate.evaluate_sample`) and, in the same job, one shuffle that
-   rolls records up per liveness topic and per lag group (Spark groups, the
-   shared rules decide);
+   dataset, read each partition's last N samples back, judge them (Burrow's rules in a
+   grouped Arrow function) and join the verdicts to the records;
+3. evaluate: every sample through the shared rules (:func:`.evaluate.evaluate_sample`,
+   ``mapInArrow``); per liveness topic and lag group the shared roll-ups
+   (``groupBy().applyInArrow``); state counts per check in the JVM (``groupBy().count()``);
 4. rollup: per check on the driver (the worst status is the exit code), and the
-   partition records brought back (all of them, or the worst N for a table);
+   partition records brought back (all of them, or the worst N for a table: ``orderBy`` + ``limit``);
 5. write (``--write parquet|csv DIR``): the full per-partition table (:mod:`.write`: by the
    driver, or by Spark to a shared URI and read back).
+
+Only aggregates (roll-ups, state counts, lag trends) and the records asked for reach the driver.
 """
 
 from __future__ import annotations
 
+import pickle
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..check.collect import run_units
-from ..check.evaluate import EvalContext, check_result, evaluate_sample, group_rollup, topic_rollup
-from ..check.history import PartitionHistory
+from ..check.evaluate import EvalContext, check_result
 from ..check.plan import CheckPlan
 from ..check.report import CheckReport, GroupResult, PartitionRecord, TopicResult
-from ..check.spec import CheckSpec, LagCheck, LivenessCheck
+from ..check.spec import CheckSpec, LagCheck
 from ..errors import MonitoringStatus
 from ..liveness.rules import severity, worst
 from ..parse.times import now_ms
+from .frames import RECORD_DDL, SAMPLE_DDL, record_row, records
 from .history_stage import join_history
 from .preflight import preflight
 from .progress import StageProgress
-from .ship import localized_units, strip_units
+from .ship import ship_units
+from .stages import collect_frame, evaluate_frame, record_columns, rollup_frame, worst_first
 from .write import RECORD_SCHEMA, is_uri, write_table
 
 __all__ = ["RECORD_SCHEMA", "RunOptions", "run_check"]
@@ -69,29 +72,6 @@ class _Clock:
         self._t = t
 
 
-def _row(r: PartitionRecord) -> tuple[Any, ...]:
-    return (
-        r.check,
-        r.kind,
-        r.cluster,
-        r.topic,
-        r.partition,
-        r.group,
-        r.committed,
-        r.end,
-        r.lag,
-        r.time_lag_ms,
-        r.timestamp,
-        r.age_ms,
-        r.state,
-        r.status.name,
-        r.log_start,
-        r.offset,
-        r.history,
-        r.error,
-    )
-
-
 def _worst_key(r: PartitionRecord) -> tuple[int, int, int, str, str, str, int]:
     return (
         -severity(r.status),
@@ -116,100 +96,76 @@ def run_check(
     """Run the Spark stages for ``plan`` and return the report (the session is not stopped here)."""
     from pyspark import StorageLevel
 
-    sc = runtime.sc
     spark = runtime.spark
+    sc = runtime.sc  # None on Spark Connect
     prog = progress or StageProgress(sc)
     prog.attach(sc)
     clock = _Clock()
-    debug = options.debug
     checks = {c.name: c for c in spec.checks}
 
     # 0. the executors' Python, the units' files and secrets ----------------------------------
     if not runtime.local:
         prog.set("checking the executors")
-        preflight(sc)
+        preflight(runtime)
         clock.lap("preflight")
-    ship_dir = None if runtime.local else _ship_dir(runtime)
-    units, secrets = strip_units(plan.units, ship_to=ship_dir, add_file=sc.addFile)
-    secrets_bc = sc.broadcast(secrets)
+    units, secrets = ship_units(runtime, plan.units)
 
     # 1. collect -------------------------------------------------------------------------
     prog.set("collecting offsets")
-    samples_rdd = sc.parallelize(units, max(1, len(units))).mapPartitions(
-        lambda it: run_units(localized_units(it, secrets_bc.value), debug)
-    )
-    samples_rdd.persist(StorageLevel.MEMORY_ONLY)
-    samples_rdd.count()
+    if units:
+        # A local checkpoint, not a cache: it materializes the samples once (this job) and cuts
+        # the lineage, so no later stage (an evicted block, a retried task, the write) can
+        # re-query Kafka and answer differently from the verdict; a lost executor's blocks fail
+        # the run instead. Blocks go to memory and disk. DataFrame.localCheckpoint is in both the
+        # classic API and Spark Connect's.
+        samples = collect_frame(spark, units, secrets, options.debug).localCheckpoint(eager=True)
+    else:
+        samples = spark.createDataFrame([], SAMPLE_DDL)
     clock.lap("collect")
     run_ms = clock_ms()
 
-    # 2. evaluate (history, then per-record rules and roll-ups in one shuffle) -------------
+    # 2. evaluate (history, then per-record rules and roll-ups) ------------------------------
     prog.set("evaluating")
-    ctx = sc.broadcast(EvalContext(checks, plan.live_routes, plan.lag_routes, run_ms))
-    records = samples_rdd.flatMap(lambda s: evaluate_sample(s, ctx.value))
+    recs = evaluate_frame(samples, EvalContext(checks, plan.live_routes, plan.lag_routes, run_ms))
     if plan.records:
-        records = records.union(sc.parallelize(list(plan.records), 1))
+        recs = recs.unionByName(spark.createDataFrame([record_row(r) for r in plan.records], RECORD_DDL))
     lag_checks = [c for c in spec.checks if isinstance(c, LagCheck)]
-    trends: dict[tuple[str, str], list[int | None]] = {}
+    trends: dict[tuple[str, str], list[int | None]] | None = None
     history_runs: int | None = None
-    with_history = bool(options.history_dir and lag_checks)
-    if with_history:
-        assert options.history_dir is not None
+    if options.history_dir and lag_checks:
         prog.set("updating history")
-        pairs, trends, history_runs = join_history(
+        recs, trends, history_runs = join_history(
             spark,
-            sc,
             options.history_dir,
-            samples_rdd=samples_rdd,
-            records=records,
+            samples=samples,
+            records=recs,
             plan=plan,
             lag_checks=lag_checks,
             run_ms=run_ms,
-            partitions=_parallelism(sc),
         )
         clock.lap("history")
         prog.set("evaluating")
-    else:
-        pairs = records.map(lambda r: (r, None))
-    pairs.persist(StorageLevel.MEMORY_ONLY)
-    types = dict(plan.timestamp_types)
-    window_of = {c.name: c.history.window for c in lag_checks}
-
-    def rollup(
-        kv: tuple[tuple[str, str, str, str], Iterable[tuple[PartitionRecord, PartitionHistory | None]]],
-    ) -> Any:
-        (_kind, check, cluster, name), items = kv
-        got = list(items)
-        recs = [r for r, _ in got]
-        states: dict[str, int] = {}
-        for r in recs:
-            states[r.state] = states.get(r.state, 0) + 1
-        c = checks[check]
-        if isinstance(c, LivenessCheck):
-            return topic_rollup(c, cluster, name, recs, types.get((cluster, name))), states
-        assert isinstance(c, LagCheck)
-        hist = [h for _, h in got if h is not None] if with_history else None
-        trend = trends.get((cluster, name), [])[-window_of.get(check, 10) :]
-        return group_rollup(c, cluster, name, recs, hist, trend), states
-
-    rolled: list[tuple[TopicResult | GroupResult, dict[str, int]]] = (
-        pairs.map(lambda p: (_rollup_key(p[0]), p)).groupByKey(_parallelism(sc)).map(rollup).collect()
-    )
+    # evaluated once, read by the roll-ups, the counts, the records and the write
+    final = recs.persist(StorageLevel.MEMORY_AND_DISK)
+    rolled = rollup_frame(
+        final,
+        checks,
+        timestamp_types=plan.timestamp_types,
+        trends=trends,
+        windows={c.name: c.history.window for c in lag_checks},
+    ).collect()
+    counts: dict[str, dict[str, int]] = {}
+    for row in final.groupBy("check", "state").count().collect():
+        counts.setdefault(row["check"], {})[row["state"]] = row["count"]
     clock.lap("evaluate")
 
     # 3. per check (driver) and the partition records --------------------------------------
     prog.set("rolling up")
-    counts: dict[str, dict[str, int]] = {}
     topics: list[TopicResult] = []
     groups: list[GroupResult] = []
-    for result, states in rolled:
-        per = counts.setdefault(result.check, {})
-        for state, n in states.items():
-            per[state] = per.get(state, 0) + n
-        if isinstance(result, TopicResult):
-            topics.append(result)
-        else:
-            groups.append(result)
+    for row in rolled:
+        result = pickle.loads(row["result"])
+        (topics if isinstance(result, TopicResult) else groups).append(result)
     results = []
     for c in spec.checks:
         st = counts.get(c.name, {})
@@ -224,29 +180,26 @@ def run_check(
             )
         )
     status = worst(r.status for r in results) if results else MonitoringStatus.UNKNOWN
-    final = pairs.map(_with_history)
     total = sum(sum(v.values()) for v in counts.values())
+    table = final.select(*record_columns())
     if options.all_records:
-        parts = sorted(final.collect(), key=lambda r: r.key)
+        parts = _by_key(table)
     else:
-        parts = final.takeOrdered(options.worst, key=_worst_key)
+        got = records(worst_first(table).limit(options.worst).toArrow().to_pylist())
+        parts = sorted(got, key=_worst_key)
     clock.lap("rollup")
 
     # 5. write ---------------------------------------------------------------------------
     if options.write_format and options.write_dir:
         prog.set(f"writing {options.write_format}")
         if is_uri(options.write_dir):
-            table: Any = final.map(_row)
-        elif options.all_records:
-            table = [_row(r) for r in parts]
+            write_table(spark, table, options.write_format, options.write_dir)  # by Spark, in parallel
         else:
-            table = final.map(_row).collect()
-        write_table(spark, table, options.write_format, options.write_dir)
+            every = parts if options.all_records else _by_key(table)
+            write_table(spark, [record_row(r) for r in every], options.write_format, options.write_dir)
         clock.lap("write")
-    samples_rdd.unpersist()
-    pairs.unpersist()
-    ctx.unpersist()
-    secrets_bc.unpersist()
+    final.unpersist()
+    secrets.unpersist()
     return CheckReport(
         status=status,
         checks=tuple(results),
@@ -261,28 +214,6 @@ def run_check(
     )
 
 
-def _rollup_key(r: PartitionRecord) -> tuple[str, str, str, str]:
-    """Liveness records roll up per (check, cluster, topic), lag records per (check, cluster, group)."""
-    if r.kind == "liveness":
-        return ("liveness", r.check, r.cluster, r.topic)
-    return ("lag", r.check, r.cluster, r.group or "")
-
-
-def _with_history(pair: tuple[PartitionRecord, PartitionHistory | None]) -> PartitionRecord:
-    r, h = pair
-    return replace(r, history=h.status.value) if h is not None else r
-
-
-def _parallelism(sc: Any) -> int:
-    return max(1, min(int(sc.defaultParallelism), 64))
-
-
-def _ship_dir(runtime: Any) -> Path:
-    """The driver directory the shipped files are copied to (removed when the session stops)."""
-    import tempfile
-
-    if runtime.workdir is None:
-        runtime.workdir = Path(tempfile.mkdtemp(prefix="kafka-offsets-spark-"))
-    d: Path = runtime.workdir / "files"
-    d.mkdir(exist_ok=True)
-    return d
+def _by_key(table: Any) -> list[PartitionRecord]:
+    """Every record of ``table`` (a DataFrame of the record columns), in report order."""
+    return sorted(records(table.toArrow().to_pylist()), key=lambda r: r.key)

@@ -1,8 +1,7 @@
 """Start and stop a quiet Spark session for ``kafka-offsets check``.
 
-* master ``local[*]`` by default, any ``--master`` otherwise (for a non-local
-  master the package is shipped to executors as a zip; what else executors need is
-  checked by :mod:`.preflight`);
+* master ``local[*]`` by default, any ``--master`` otherwise (for a non-local master the package
+  is shipped to executors as a zip; what else they need is checked by :mod:`.preflight`);
 * the Python of the executors: ``spark.pyspark.python`` (``--conf``), else
   ``PYSPARK_PYTHON``, as in Spark; with neither, a local master runs the driver's
   own interpreter (``sys.executable``: the same packages), a cluster Spark's
@@ -15,6 +14,7 @@
   ``spark.driver.extraJavaOptions``) to log errors only, and the JVM's own
   stdout/stderr (JDK warnings, startup banners) go to a log file, shown when
   the session cannot start. ``--debug`` keeps warnings and the JVM output on stderr;
+* ``--remote sc://…``: a client session of a Spark Connect server instead (:mod:`.connect`);
 * :meth:`SparkRuntime.stop` stops the session; it runs in ``finally`` and on
   Ctrl-C (pyspark cancels running jobs on SIGINT and raises KeyboardInterrupt).
 
@@ -29,10 +29,8 @@ import logging
 import os
 import re
 import shutil
-import signal
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -41,6 +39,7 @@ from typing import Any
 
 from ..errors import KafkaOffsetsError, UsageError
 from .deploy import executor_python, is_local, secure_conf, zip_package
+from .gateway import launch_gateway, quiet_python_side
 
 __all__ = [
     "SessionOptions",
@@ -127,6 +126,8 @@ class SessionOptions:
     ui: bool = False
     conf: Sequence[tuple[str, str]] = ()
     shuffle_partitions: int = 8
+    #: a Spark Connect server (``sc://HOST:PORT``) instead of a master (:mod:`.connect`)
+    remote: str | None = None
 
 
 @dataclass(kw_only=True)
@@ -140,21 +141,28 @@ class SparkRuntime:
     workdir: Path | None = None
     #: a local master (tasks see the driver's files and interpreter)
     local: bool = True
+    #: a Spark Connect session: no SparkContext, DataFrames only; stop() leaves the server running
+    connect: bool = False
+    #: this runtime set SPARK_CONNECT_MODE_ENABLED (pyspark's switch to its Connect APIs): unset on stop
+    connect_mode_set: bool = False
     _stopped: bool = field(default=False, repr=False)
 
     @property
     def sc(self) -> Any:
-        """The SparkContext."""
-        return self.spark.sparkContext
+        """The SparkContext (None on Spark Connect)."""
+        return None if self.connect else self.spark.sparkContext
 
     def stop(self) -> None:
-        """Stop the session (when this runtime started it) and remove its temporary files."""
+        """Stop the session (when this runtime started it) and remove its temporary files
+        (on Spark Connect: release this client's session and close the channel; the server goes on)."""
         if self._stopped:
             return
         self._stopped = True
         if self.owned:
             with contextlib.suppress(Exception):  # best effort at shutdown (the JVM may be gone)
                 self.spark.stop()
+        if self.connect_mode_set:
+            os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
         if self.workdir is not None:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
@@ -175,56 +183,12 @@ def _tail(path: Path | None, lines: int = 15) -> str:
     return "\n".join(text[-lines:])
 
 
-def _quiet_python_side(debug: bool) -> None:
-    """Plain Ctrl-C handling and no py4j tracebacks on stderr (unless ``--debug``).
-
-    pyspark's SIGINT handler cancels jobs from inside the signal handler, which
-    re-enters the py4j connection the main thread is blocked on and prints
-    tracebacks; the default handler raises KeyboardInterrupt and
-    :meth:`SparkRuntime.stop` then stops the context (cancelling its jobs).
-    py4j logs with the root logger's module functions, which would install a
-    stderr handler: a NullHandler on the root logger keeps that off the terminal.
-    """
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    if not debug:
-        root = logging.getLogger()
-        if not root.handlers:
-            root.addHandler(logging.NullHandler())
-
-
-def _launch_gateway(conf: Any, popen_kwargs: dict[str, Any]) -> Any:
-    """pyspark's ``launch_gateway`` with Ctrl-C held back until the JVM is up.
-
-    Interrupted while it waits for the JVM, pyspark forgets the process it started;
-    the JVM then fails to report its port, but its gateway thread keeps it alive
-    for good (an orphan). A Ctrl-C meanwhile is remembered, the JVM stopped, and
-    the interrupt raised once the launch is over.
-    """
-    from pyspark.java_gateway import launch_gateway
-
-    if threading.current_thread() is not threading.main_thread():
-        return launch_gateway(conf, popen_kwargs=popen_kwargs)  # type: ignore[no-untyped-call]
-    pending: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: pending.append(signum))
-    try:
-        gateway = launch_gateway(conf, popen_kwargs=popen_kwargs)  # type: ignore[no-untyped-call]
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if pending:
-        proc = getattr(gateway, "proc", None)
-        with contextlib.suppress(Exception):
-            gateway.shutdown()
-        if proc is not None:
-            with contextlib.suppress(Exception):
-                proc.terminate()
-                proc.wait(10)
-        raise KeyboardInterrupt
-    return gateway
-
-
 def start_session(options: SessionOptions) -> SparkRuntime:
     """Start (or join) a Spark session; raises :class:`SparkUnavailable` when it cannot."""
+    if options.remote is not None:
+        from .connect import start_connect
+
+        return start_connect(options)
     t0 = time.monotonic()
     # py4j logs every gateway command at DEBUG (the gateway's auth token among them): never wanted
     logging.getLogger("py4j").setLevel(logging.WARNING)
@@ -234,7 +198,7 @@ def start_session(options: SessionOptions) -> SparkRuntime:
     except ImportError:
         raise SparkUnavailable(
             "kafka-offsets check needs pyspark, which is not installed",
-            hint="add the spark extra: pipx inject kafka-offsets 'pyspark>=3.5' 'pyarrow>=14', or "
+            hint="add the spark extra: pipx inject kafka-offsets 'pyspark>=4.0' 'pyarrow>=14', or "
             "pip install '.[spark]' from a checkout (Spark also needs Java 17 or newer)",
         ) from None
 
@@ -290,15 +254,15 @@ def start_session(options: SessionOptions) -> SparkRuntime:
     log_file = open(log_path, "wb")  # noqa: SIM115 - handed to the JVM process, closed below
     try:
         sink: Any = sys.stderr if options.debug else log_file
-        _quiet_python_side(options.debug)  # py4j logs a Ctrl-C during the start as an error
+        quiet_python_side(options.debug)  # py4j logs a Ctrl-C during the start as an error
         if SparkContext._gateway is None:
-            gateway = _launch_gateway(conf, {"stdout": sink, "stderr": sink})
+            gateway = launch_gateway(conf, {"stdout": sink, "stderr": sink})
             sc = SparkContext(conf=conf, gateway=gateway)
         else:  # a stopped session's JVM is still running in this process: reuse it
             sc = SparkContext(conf=conf)
         # at once: pyspark's own SIGINT handler (installed last by SparkContext) re-enters py4j
         # when Ctrl-C arrives during the calls below, and prints tracebacks
-        _quiet_python_side(options.debug)
+        quiet_python_side(options.debug)
         sc.setLogLevel("WARN" if options.debug else "ERROR")
         spark = SparkSession(sc)
     except KeyboardInterrupt:

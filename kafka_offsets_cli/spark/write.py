@@ -6,7 +6,8 @@ partition, which the driver holds anyway, and a driver path is where the user wi
 only ``_SUCCESS``). The directory is built beside the target and swapped in whole:
 ``part-00000.parquet`` (or ``.csv`` with a header) and ``_SUCCESS``.
 
-A URI every node shares (``hdfs://``, ``s3a://``...) is written by Spark and read back: a
+A URI every node shares (``hdfs://``, ``s3a://``...) is written by Spark from the records'
+DataFrame, in parallel (one file per task, no single-task ``coalesce(1)``), and read back: a
 count that differs from the rows written is an error, not a silent loss.
 """
 
@@ -20,33 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from .frames import RECORD_COLUMNS, RECORD_DDL
 from .session import SparkJobFailed
 
 __all__ = ["RECORD_COLUMNS", "RECORD_SCHEMA", "check_write_dir", "is_uri", "write_table"]
 
-#: (column, Spark SQL type) of the per-partition table, in record order plus ``kind``.
-RECORD_COLUMNS = (
-    ("check", "string"),
-    ("kind", "string"),
-    ("cluster", "string"),
-    ("topic", "string"),
-    ("partition", "int"),
-    ("group", "string"),
-    ("committed", "bigint"),
-    ("end", "bigint"),
-    ("lag", "bigint"),
-    ("time_lag_ms", "bigint"),
-    ("timestamp", "bigint"),
-    ("age_ms", "bigint"),
-    ("state", "string"),
-    ("status", "string"),
-    ("log_start", "bigint"),
-    ("offset", "bigint"),
-    ("history", "string"),
-    ("error", "string"),
-)
 #: Spark SQL schema of the table.
-RECORD_SCHEMA = ", ".join(f"`{n}` {t}" for n, t in RECORD_COLUMNS)
+RECORD_SCHEMA = RECORD_DDL
 
 
 def is_uri(path: str) -> bool:
@@ -83,7 +64,11 @@ def check_write_dir(path: str) -> Path | None:
 
 
 def write_table(spark: Any, rows: Sequence[tuple[Any, ...]] | Any, fmt: str, path: str) -> None:
-    """Write the table's ``rows`` (a list on the driver; an RDD for a URI) as ``fmt`` to ``path``."""
+    """Write the table's ``rows`` as ``fmt`` to ``path``.
+
+    ``rows``: tuples in :data:`RECORD_COLUMNS` order on the driver (a plain path), or a DataFrame
+    with those columns (a URI).
+    """
     if is_uri(path):
         _spark_write(spark, rows, fmt, path)
         return
@@ -114,8 +99,8 @@ def write_table(spark: Any, rows: Sequence[tuple[Any, ...]] | Any, fmt: str, pat
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _spark_write(spark: Any, rdd: Any, fmt: str, path: str) -> None:
-    df = spark.createDataFrame(rdd, RECORD_SCHEMA)
+def _spark_write(spark: Any, frame: Any, fmt: str, path: str) -> None:
+    df = frame.select(*[n for n, _ in RECORD_COLUMNS])
     expected = df.count()
     writer = df.write.mode("overwrite")
     reader = spark.read.schema(RECORD_SCHEMA)

@@ -1,0 +1,186 @@
+"""The DataFrame stages of ``kafka-offsets check``: collect, evaluate, roll up (classic or Connect).
+
+Every stage is a DataFrame operation (no SparkContext, RDD or broadcast here), so a Spark
+Connect session runs them as a classic one does:
+
+* :func:`collect_frame`: the work units go in as a DataFrame of pickled units, one row (and
+  one task) per unit; ``mapInArrow`` runs :func:`kafka_offsets_cli.check.collect.run_units` and
+  emits flat Arrow batches of samples (:data:`.frames.SAMPLE_COLUMNS`);
+* :func:`evaluate_frame`: ``mapInArrow`` over the samples, every sample through the shared rules
+  (:func:`kafka_offsets_cli.check.evaluate.evaluate_sample`) into records
+  (:data:`.frames.RECORD_COLUMNS`);
+* :func:`rollup_frame`: ``groupBy(...).applyInArrow`` per liveness topic and per lag group,
+  calling the shared :func:`~kafka_offsets_cli.check.evaluate.topic_rollup` /
+  :func:`~kafka_offsets_cli.check.evaluate.group_rollup`; one row per roll-up comes back.
+
+What the functions need from the plan (checks, routes, timestamp types, trends) is captured in
+them: plan data, no secret. The secrets are put back into the units in the task, from a source
+the session provides (:func:`localize`).
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, Protocol
+
+from ..check.collect import run_units
+from ..check.evaluate import EvalContext, evaluate_sample, group_rollup, topic_rollup
+from ..check.plan import WorkUnit
+from ..check.report import GroupResult, TopicResult
+from ..check.spec import CheckDefinition, LagCheck, LivenessCheck
+from ..errors import MonitoringStatus
+from ..liveness.rules import severity
+from .frames import (
+    RECORD_COLUMNS,
+    RECORD_DDL,
+    SAMPLE_DDL,
+    batch_samples,
+    record_batch,
+    records,
+    sample_batches,
+    verdicts,
+)
+from .ship import localized_units
+
+__all__ = [
+    "SecretsSource",
+    "collect_frame",
+    "evaluate_frame",
+    "localize",
+    "record_columns",
+    "rollup_frame",
+    "worst_first",
+]
+
+
+class SecretsSource(Protocol):
+    """Where a task finds the units' secrets: ``.value``, cluster → {setting: value}.
+
+    A broadcast variable on a classic session; on Spark Connect whatever the session ships
+    (:func:`kafka_offsets_cli.spark.ship.ship_units`). Read in the task, never pickled with it.
+    """
+
+    @property
+    def value(self) -> Mapping[str, Mapping[str, str]]: ...
+
+
+def localize(units: Iterable[WorkUnit], secrets: SecretsSource) -> Iterator[WorkUnit]:
+    """In a task: the units with their secrets (from ``secrets``) and their shipped files' paths.
+
+    The one place units are made whole again; the session decides what ``secrets`` is.
+    """
+    return localized_units(units, secrets.value)
+
+
+def collect_frame(spark: Any, units: Sequence[WorkUnit], secrets: SecretsSource, debug: bool) -> Any:
+    """A DataFrame of the samples of ``units`` (secrets already taken out), one task per unit.
+
+    ``spark.range(n, numPartitions=n)`` holds one unit index per partition; the units, pickled,
+    join it as a broadcast relation, so the partitioning (one unit per task) survives; a
+    shuffle would let adaptive execution merge the tiny partitions into one task.
+    """
+    from pyspark.sql import functions as F
+
+    n = len(units)
+    blobs = spark.createDataFrame([(i, pickle.dumps(u)) for i, u in enumerate(units)], "i int, unit binary")
+    frame = (
+        spark.range(0, n, 1, n)
+        .select(F.col("id").cast("int").alias("i"))
+        .join(F.broadcast(blobs), "i")
+        .select("unit")
+    )
+
+    def collect(batches: Iterator[Any]) -> Iterator[Any]:
+        def unpickled() -> Iterator[WorkUnit]:
+            for b in batches:
+                for blob in b.column(0).to_pylist():
+                    yield pickle.loads(blob)
+
+        # converted once, here: flat batches, no Python object leaves the task
+        yield from sample_batches(run_units(localize(unpickled(), secrets), debug))
+
+    return frame.mapInArrow(collect, SAMPLE_DDL)
+
+
+def evaluate_frame(samples: Any, ctx: EvalContext) -> Any:
+    """The records of ``samples`` (a DataFrame of samples) by the shared per-record rules."""
+
+    def evaluate(batches: Iterator[Any]) -> Iterator[Any]:
+        for b in batches:
+            yield record_batch(r for s in batch_samples(b) for r in evaluate_sample(s, ctx))
+
+    return samples.mapInArrow(evaluate, RECORD_DDL)
+
+
+_NAME = "_name"
+
+
+def rollup_frame(
+    recs: Any,
+    checks: Mapping[str, CheckDefinition],
+    *,
+    timestamp_types: Mapping[tuple[str, str], str],
+    trends: Mapping[tuple[str, str], Sequence[int | None]] | None,
+    windows: Mapping[str, int],
+) -> Any:
+    """One row (``result``: a pickled :class:`TopicResult` or :class:`GroupResult`) per roll-up.
+
+    ``recs``: the records, with the ``h_*`` verdict columns when ``trends`` is given (history).
+    Liveness records roll up per (check, cluster, topic), lag records per (check, cluster, group).
+    """
+    import pyarrow as pa
+    from pyspark.sql import functions as F
+
+    with_history = trends is not None
+    types = dict(timestamp_types)
+    trend_of = dict(trends or {})
+    win = dict(windows)
+
+    def roll(table: Any) -> Any:
+        rows = sorted(table.to_pylist(), key=_row_key)
+        first = rows[0]
+        c = checks[first["check"]]
+        cluster, name = first["cluster"], first[_NAME]
+        got = list(records(rows))
+        result: TopicResult | GroupResult
+        if isinstance(c, LivenessCheck):
+            result = topic_rollup(c, cluster, name, got, types.get((cluster, name)))
+        else:
+            assert isinstance(c, LagCheck)
+            hist = list(verdicts(r for r in rows if r.get("h_status") is not None)) if with_history else None
+            trend = list(trend_of.get((cluster, name), []))[-win.get(c.name, 10) :]
+            result = group_rollup(c, cluster, name, got, hist, trend)
+        return pa.table({"result": pa.array([pickle.dumps(result)], type=pa.binary())})
+
+    named = recs.withColumn(
+        _NAME,
+        F.when(F.col("kind") == "liveness", F.col("topic")).otherwise(F.coalesce(F.col("group"), F.lit(""))),
+    )
+    return named.groupBy("kind", "check", "cluster", _NAME).applyInArrow(roll, "result binary")
+
+
+def _row_key(d: Mapping[str, Any]) -> tuple[str, str, str, str, int]:
+    p = d["partition"]
+    return (d["check"], d["cluster"], d["group"] or "", d["topic"], -1 if p is None else p)
+
+
+def worst_first(recs: Any) -> Any:
+    """``recs`` ordered worst first (status severity, lag, age, then identity), as the table shows them."""
+    from pyspark.sql import functions as F
+
+    sev = F.create_map(*[x for s in MonitoringStatus for x in (F.lit(s.name), F.lit(severity(s)))])
+    return recs.orderBy(
+        sev[F.col("status")].desc(),
+        F.coalesce(F.col("lag"), F.lit(0)).desc(),
+        F.coalesce(F.col("age_ms"), F.lit(0)).desc(),
+        F.col("check"),
+        F.col("cluster"),
+        F.col("topic"),
+        F.coalesce(F.col("partition"), F.lit(-1)),
+    )
+
+
+def record_columns() -> list[str]:
+    """The record columns, in table order."""
+    return [n for n, _ in RECORD_COLUMNS]
