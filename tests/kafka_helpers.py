@@ -139,3 +139,25 @@ def get_offset_shell(bootstrap: str, *args: str, timeout: float = 120.0) -> Offs
 def consumer_groups(bootstrap: str, *args: str, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
     """Run kafka-consumer-groups (ConsumerGroupCommand) with ``--bootstrap-server bootstrap *args``."""
     return dev_kafka.run_tool(CONSUMER_GROUP_COMMAND, "--bootstrap-server", bootstrap, *args, timeout=timeout)
+
+
+def wait_moved_to_remote(
+    bootstrap: str, topic: str, partitions: int, records: int, timeout: float = 120.0
+) -> None:
+    """Wait (bounded) until every segment of ``topic`` is uploaded and its local copy deleted.
+
+    That is when earliest-local has reached latest (``records`` in each of ``partitions``), as
+    ``kafka-offsets list`` reads them; the assertion names what was last seen.
+    """
+    from tests.cli_runner import cli  # the CLI runner imports the app: only for tiered tests
+
+    deadline = time.monotonic() + timeout
+    while True:
+        run = cli("list", "-b", bootstrap, "-t", topic, "-s", "earliest-local", "-s", "latest", "-o", "jsonl")
+        seen = {(r["partition"], r["spec"]): r["offset"] for r in run.jsonl()} if run.code == 0 else {}
+        if all(
+            seen.get((p, "earliest-local")) == seen.get((p, "latest")) == records for p in range(partitions)
+        ):
+            return
+        assert time.monotonic() < deadline, f"segments did not move to remote storage: {seen or run.stderr}"
+        time.sleep(0.5)

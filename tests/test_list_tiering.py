@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ import pytest
 from dev import kafka as dev_kafka
 from dev import tiered
 from tests.cli_runner import cli
-from tests.kafka_helpers import GET_OFFSET_SHELL
+from tests.kafka_helpers import GET_OFFSET_SHELL, wait_moved_to_remote
 
 RECORDS = 200  # of 1 KiB per partition: a dozen 16 KiB segments
 PARTITION_FIELDS = (
@@ -59,14 +58,7 @@ def topics(tiered_bootstrap: str) -> Iterator[Topics]:
     tiered.create_topic(tiered_bootstrap, t.plain, 1, tiered=False)
     for name, parts in ((t.held, 2), (t.moved, 2), (t.plain, 1)):
         tiered.produce(tiered_bootstrap, name, parts, RECORDS)
-    deadline = time.monotonic() + 120
-    while True:  # every segment of moved uploaded and deleted locally: earliest-local reached latest
-        run = cli("list", "-b", tiered_bootstrap, "-t", t.moved, "-s", "-4", "-s", "-1", "-o", "jsonl")
-        seen = {(r["partition"], r["spec"]): r["offset"] for r in run.jsonl()}
-        if all(seen.get((p, "earliest-local")) == seen.get((p, "latest")) == RECORDS for p in (0, 1)):
-            break
-        assert time.monotonic() < deadline, f"segments did not move to remote storage: {seen}"
-        time.sleep(0.5)
+    wait_moved_to_remote(tiered_bootstrap, t.moved, 2, RECORDS)
     yield t
 
 

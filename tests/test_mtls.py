@@ -16,7 +16,6 @@ import contextlib
 import csv
 import io
 import os
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,8 +25,8 @@ import pytest
 from dev import kafka as dev_kafka
 from dev import secure, tiered
 from tests.availability import unavailable
-from tests.cli_runner import cli, subprocess_cli
-from tests.kafka_helpers import GET_OFFSET_SHELL
+from tests.cli_runner import subprocess_cli
+from tests.kafka_helpers import GET_OFFSET_SHELL, wait_moved_to_remote
 
 pytestmark = [pytest.mark.broker, pytest.mark.cluster3]
 
@@ -63,16 +62,7 @@ def secured() -> Iterator[Secured]:
         topic = f"tiered-mtls-{uuid.uuid4().hex[:8]}"
         tiered.create_topic(info.plaintext_bootstrap, topic, PARTITIONS, replication=3)
         tiered.produce(info.plaintext_bootstrap, topic, PARTITIONS, RECORDS)
-        deadline = time.monotonic() + 180
-        while True:  # every segment uploaded and its local copy deleted (bounded)
-            run = cli(
-                "list", "-b", info.plaintext_bootstrap, "-t", topic, "-s", "earliest-local", "-s", "latest"
-            )
-            seen = {(r["partition"], r["spec"]): r["offset"] for r in run.jsonl()}
-            if all(seen.get((p, "earliest-local")) == RECORDS for p in range(PARTITIONS)):
-                break
-            assert time.monotonic() < deadline, f"segments did not move to remote storage: {seen}"
-            time.sleep(0.5)
+        wait_moved_to_remote(info.plaintext_bootstrap, topic, PARTITIONS, RECORDS, timeout=180)
         yield Secured(info, topic)
     finally:
         dev_kafka.down(name)

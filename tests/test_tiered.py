@@ -28,7 +28,7 @@ from dev import kafka as dev_kafka
 from dev import secure, tiered
 from tests.availability import unavailable
 from tests.cli_runner import cli, subprocess_cli
-from tests.kafka_helpers import GET_OFFSET_SHELL
+from tests.kafka_helpers import GET_OFFSET_SHELL, wait_moved_to_remote
 
 RECORDS = 200  # of 1 KiB: a dozen 16 KiB segments per partition
 TIERED_SPECS = ("-4", "-5", "-6", "earliest-local", "latest-tiered", "earliest-pending-upload")
@@ -70,14 +70,8 @@ def topics(tiered_bootstrap: str) -> Iterator[Topics]:
     tiered.produce(tiered_bootstrap, t.before, 2, RECORDS)
     tiered.produce(tiered_bootstrap, t.moved, 2, RECORDS)
     tiered.produce(tiered_bootstrap, t.plain, 2, RECORDS)
-    deadline = time.monotonic() + 120
-    while True:  # every segment uploaded and its local copy deleted: earliest-local reached latest
-        seen = _offsets(tiered_bootstrap, t.moved)
-        if all(seen[(p, "earliest-local")] == seen[(p, "latest")] == RECORDS for p in (0, 1)):
-            break
-        assert time.monotonic() < deadline, f"segments did not move to remote storage: {seen}"
-        time.sleep(0.5)
-    _wait_uploaded(tiered_bootstrap, t.kept, deadline)
+    wait_moved_to_remote(tiered_bootstrap, t.moved, 2, RECORDS)
+    _wait_uploaded(tiered_bootstrap, t.kept, time.monotonic() + 120)
     yield t
 
 
@@ -200,13 +194,7 @@ def secure_tiered() -> Iterator[tuple[secure.SecureCluster, str]]:
         topic = f"tiered-secure-{uuid.uuid4().hex[:8]}"
         tiered.create_topic(info.plaintext_bootstrap, topic, 2)
         tiered.produce(info.plaintext_bootstrap, topic, 2, RECORDS)
-        deadline = time.monotonic() + 120
-        while True:
-            seen = _offsets(info.plaintext_bootstrap, topic)
-            if all(seen[(p, "earliest-local")] == seen[(p, "latest")] == RECORDS for p in (0, 1)):
-                break
-            assert time.monotonic() < deadline, f"segments did not move to remote storage: {seen}"
-            time.sleep(0.5)
+        wait_moved_to_remote(info.plaintext_bootstrap, topic, 2, RECORDS)
         yield info, topic
     finally:
         dev_kafka.down(name)
@@ -294,14 +282,7 @@ def test_three_nodes_before_and_after_a_leader_moves(
     topic = f"tiered-rf3-{uuid.uuid4().hex[:8]}"
     tiered.create_topic(bootstrap, topic, 3, replication=3)
     tiered.produce(bootstrap, topic, 3, RECORDS)
-    deadline = time.monotonic() + 180
-    while True:
-        run = cli("list", "-b", bootstrap, "-t", topic, "-s", "earliest-local", "-s", "latest")
-        seen = {(r["partition"], r["spec"]): r["offset"] for r in run.jsonl()}
-        if all(seen.get((p, "earliest-local")) == seen.get((p, "latest")) == RECORDS for p in range(3)):
-            break
-        assert time.monotonic() < deadline, f"segments did not move to remote storage: {seen}"
-        time.sleep(0.5)
+    wait_moved_to_remote(bootstrap, topic, 3, RECORDS, timeout=180)
     for spec in ("-4", "-5", "-6"):
         assert _compare(bootstrap, topic, spec) == (
             "" if spec == "-6" else "".join(f"{topic}:{p}:{RECORDS - (spec == '-5')}\n" for p in range(3))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ import pytest
 from dev import tiered
 from dev.kafka_data import commit_group_offsets
 from tests.cli_runner import cli
-from tests.kafka_helpers import consumer_groups
+from tests.kafka_helpers import consumer_groups, wait_moved_to_remote
 
 RECORDS = 200  # of 1 KiB per partition: a dozen 16 KiB segments
 
@@ -57,13 +56,7 @@ def setup(tiered_bootstrap: str) -> Iterator[Setup]:
     tiered.produce(tiered_bootstrap, s.moved, 2, RECORDS)
     tiered.produce(tiered_bootstrap, s.kept, 1, RECORDS)
     tiered.produce(tiered_bootstrap, s.plain, 2, RECORDS)
-    deadline = time.monotonic() + 120
-    while True:  # every segment uploaded and its local copy deleted: earliest-local reached latest
-        seen = _local_and_latest(tiered_bootstrap, s.moved)
-        if all(seen[(p, "earliest-local")] == seen[(p, "latest")] == RECORDS for p in (0, 1)):
-            break
-        assert time.monotonic() < deadline, f"segments did not move to remote storage: {seen}"
-        time.sleep(0.5)
+    wait_moved_to_remote(tiered_bootstrap, s.moved, 2, RECORDS)
     commit_group_offsets(tiered_bootstrap, s.remote, {(s.moved, 0): 10, (s.moved, 1): 10})
     commit_group_offsets(tiered_bootstrap, s.local, {(s.kept, 0): 10, (s.moved, 1): RECORDS})
     commit_group_offsets(tiered_bootstrap, s.untiered, {(s.plain, 0): 10, (s.plain, 1): 10})
