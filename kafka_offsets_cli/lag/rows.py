@@ -6,6 +6,7 @@ are in :mod:`kafka_offsets_cli.lag`). Pure: no I/O.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -104,6 +105,29 @@ class LagRow:
             "taken_at_ms": self.taken_at_ms,
             "remote_read": self.remote_read,
         }
+
+    @classmethod
+    def from_record(cls, rec: Mapping[str, Any]) -> LagRow:
+        """The row of a record :meth:`to_record` made (a saved ``lag -o json`` record, a Spark row).
+
+        ``remote_read`` may be absent (records written before it existed). Raises ``KeyError``,
+        ``TypeError`` or ``ValueError`` for a record that is not one.
+        """
+        return cls(
+            group=str(rec["group"]),
+            topic=str(rec["topic"]),
+            partition=int(rec["partition"]),
+            committed=rec["committed"],
+            log_start=rec["log_start"],
+            end=rec["end"],
+            lag=rec["lag"],
+            time_lag_ms=rec["time_lag_ms"],
+            state=LagState(rec["state"]),
+            error=rec["error"],
+            resume_timestamp=rec["resume_timestamp"],
+            taken_at_ms=rec["taken_at_ms"],
+            remote_read=rec.get("remote_read"),
+        )
 
 
 def lag_row(

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import NotFound, UsageError
-from ..lag.rows import LagRow, LagState
+from ..lag.rows import LagRow
 from .cutover import Resume, row_resume
 
 if TYPE_CHECKING:
@@ -38,20 +38,7 @@ def parse_records(text: str, path: str) -> list[dict[str, Any]]:
 
 def _row(rec: dict[str, Any], path: str) -> LagRow:
     try:
-        return LagRow(
-            group=str(rec["group"]),
-            topic=str(rec["topic"]),
-            partition=int(rec["partition"]),
-            committed=rec["committed"],
-            log_start=rec["log_start"],
-            end=rec["end"],
-            lag=rec["lag"],
-            time_lag_ms=rec["time_lag_ms"],
-            state=LagState(rec["state"]),
-            error=rec["error"],
-            resume_timestamp=rec["resume_timestamp"],
-            taken_at_ms=rec["taken_at_ms"],
-        )
+        return LagRow.from_record(rec)
     except (KeyError, TypeError, ValueError) as e:
         raise UsageError(
             f"{path}: a record lacks {e} (not a lag -o json file of this version); {TAKE}"

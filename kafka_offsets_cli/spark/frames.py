@@ -17,7 +17,7 @@ from ..check.collect import LagSample, LiveSample, Sample
 from ..check.history import HistoryStatus, PartitionHistory
 from ..check.report import PartitionRecord
 from ..errors import MonitoringStatus
-from ..lag.rows import LagRow, LagState
+from ..lag.rows import LagRow
 from ..models.offsets import OffsetResult, OffsetSpec
 
 __all__ = [
@@ -180,23 +180,7 @@ def batch_samples(batch: Any) -> Iterator[Sample]:
                 ),
             )
         else:
-            yield LagSample(
-                d["cluster"],
-                LagRow(
-                    group=d["group"],
-                    topic=d["topic"],
-                    partition=d["partition"],
-                    committed=d["committed"],
-                    log_start=d["log_start"],
-                    end=d["end"],
-                    lag=d["lag"],
-                    time_lag_ms=d["time_lag_ms"],
-                    state=LagState(d["state"]),
-                    error=d["error"],
-                    resume_timestamp=d["resume_timestamp"],
-                    taken_at_ms=d["taken_at_ms"],
-                ),
-            )
+            yield LagSample(d["cluster"], LagRow.from_record(d))
 
 
 # --- records ---------------------------------------------------------------------------------
