@@ -168,6 +168,16 @@ def test_unreachable_server_is_one_line_and_unknown(bootstrap: str, tmp_path: Pa
 
 
 @pytest.mark.spark
+def test_spark_ui_with_remote_says_it_has_no_effect(bootstrap: str, tmp_path: Path, topic_name: str) -> None:
+    create_topic(bootstrap, topic_name, partitions=1)
+    spec = spec_file(tmp_path, bootstrap, topic=topic_name)
+    url = f"sc://127.0.0.1:{spark_connect.free_port()}"  # nothing listens there
+    r = run_timed("check", spec, "--remote", url, "--spark-ui", "-o", "nagios")
+    assert r.code == 3
+    assert "warning: --spark-ui has no effect with --remote" in r.stderr, r.stderr
+
+
+@pytest.mark.spark
 def test_preflight_over_connect(connect_server: Server, runtime: Any) -> None:
     from kafka_offsets_cli.spark.preflight import preflight
 

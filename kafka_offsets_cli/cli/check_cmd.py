@@ -197,6 +197,10 @@ def check_cmd(
         spark_conf = _parse_conf(conf or [])
         if remote is not None:
             _remote_alone(ctx, remote)
+            if spark_ui:
+                from .output import warn
+
+                warn("--spark-ui has no effect with --remote: a Spark Connect server's web UI is its own")
         if prometheus_file:
             check_writable(prometheus_file)  # a usage error (2) before any cluster or Spark
         if write_dir is not None:
