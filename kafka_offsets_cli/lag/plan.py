@@ -165,17 +165,16 @@ def planned_group(
     group: str,
     offsets: GroupOffsets | None,
     partitions: Iterable[TopicPartition],
-    metadata: ClusterMetadata | PartitionIndex,
+    metadata: ClusterMetadata,
 ) -> GroupPlan:
     """A plan for exactly ``partitions`` (rows planned earlier): those missing from ``metadata`` are gone.
 
-    A group whose offsets cannot be read keeps its partitions, each to show the error.
+    A group whose offsets cannot be read keeps its partitions, each to show the error. (A Spark
+    task knows the gone partitions from planning and calls :func:`planned_rows` directly.)
     """
     parts = sorted(set(partitions))
-    if isinstance(metadata, ClusterMetadata):
-        existing = _existing(metadata, {tp.topic for tp in parts})
-        return planned_rows(group, offsets, parts, [tp for tp in parts if tp not in existing])
-    return planned_rows(group, offsets, parts, [tp for tp in parts if not metadata.exists(tp)])
+    existing = _existing(metadata, {tp.topic for tp in parts})
+    return planned_rows(group, offsets, parts, [tp for tp in parts if tp not in existing])
 
 
 def planned_rows(

@@ -61,7 +61,7 @@ def remote_read(row: LagRow, tiered: bool | None, earliest_local: OffsetResult |
     """
     if row.state not in (LagState.OK, LagState.MARKER) or row.committed is None or row.end is None:
         return None
-    if not _left(row):
+    if row.committed >= row.end:
         return False  # nothing left to read
     if tiered is None:
         return None
@@ -69,7 +69,6 @@ def remote_read(row: LagRow, tiered: bool | None, earliest_local: OffsetResult |
         return False
     if earliest_local is None or earliest_local.error is not None or earliest_local.offset is None:
         return None
-    assert row.committed is not None
     return row.committed < earliest_local.offset
 
 
