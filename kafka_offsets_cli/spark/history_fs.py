@@ -14,6 +14,8 @@ import os
 import shutil
 from typing import Any
 
+from .write import is_uri, local_path
+
 __all__ = ["lister"]
 
 
@@ -23,7 +25,7 @@ class _Local:
     deletes = True
 
     def __init__(self, path: str) -> None:
-        self.root = path[len("file://") :] if path.startswith("file://") else path.removeprefix("file:")
+        self.root = str(local_path(path))
 
     def _p(self, rel: str) -> str:
         return os.path.join(self.root, rel) if rel else self.root
@@ -108,7 +110,7 @@ def lister(spark: Any, path: str) -> Any:
     """The lister of ``path`` for ``spark`` (a classic or a Spark Connect session)."""
     if _is_connect(spark):
         return _SparkListing(spark, path)
-    if "://" not in path or path.startswith("file:"):
+    if not is_uri(path):
         return _Local(path)
     return _Hadoop(spark, path)
 
