@@ -10,8 +10,10 @@ Checked: an unreachable server is one line and UNKNOWN (3); --remote with --mast
 and secrets over a cleartext channel to another host are usage errors (2) before anything runs;
 the preflight over Connect answers from the server's workers and names a missing module; files
 and secrets of cluster settings reach the tasks as session files (no secret in the pickled
-function); stopping the runtime leaves the server running. Under CI=true a server that cannot
-start fails these tests.
+function); stopping the runtime leaves the server running; a job that fails on the server (its
+Python workers lack pyarrow) is one line naming the workers' error, and ``--debug`` shows the
+server's side (condition, Java exception, the JVM's stack trace). Under CI=true a server that
+cannot start fails these tests.
 """
 
 from __future__ import annotations
@@ -205,6 +207,65 @@ def test_preflight_names_what_the_servers_python_lacks(connect_server: Server, r
     assert str(connect_server.python) in e.value.message
     assert e.value.hint is not None and "Spark Connect server" in e.value.hint
     assert all(m is None for *_, m in preflight(runtime))  # back: the next task imports it again
+
+
+def _site_packages(python: Path) -> Path:
+    return next((python.parent.parent / "lib").glob("python3*/site-packages"))
+
+
+@pytest.mark.spark
+def test_a_job_failing_on_the_server_names_its_cause_and_debug_shows_the_server_side(
+    connect_server: Server, bootstrap: str, tmp_path: Path, topic_name: str
+) -> None:
+    """A real failure of a job: without pyarrow the server's Python workers cannot run the first
+    Arrow task (the preflight's, whose probe never gets to answer): a PythonException from the server."""
+    create_topic(bootstrap, topic_name, partitions=1)
+    spec = spec_file(tmp_path, bootstrap, topic=topic_name)
+    site = _site_packages(connect_server.python)
+    package, hidden = site / "pyarrow", site / "pyarrow.hidden-by-test"
+    package.rename(hidden)
+    try:
+        plain = run_timed("check", spec, "--remote", connect_server.url, "-o", "nagios", timeout=400)
+        debug = run_timed(
+            "check", spec, "--remote", connect_server.url, "-o", "nagios", "--debug", timeout=400
+        )
+    finally:
+        hidden.rename(package)
+    cause = "ModuleNotFoundError: No module named 'pyarrow' (in a Python worker of the Spark Connect server)"
+    assert plain.code == 3, plain.stderr + connect_server.server.log_tail()
+    line = assert_one_error_line(plain.stderr, contains=f"the Spark job failed: {cause}")
+    assert "--debug" in plain.stderr  # the hint
+    assert plain.stdout.startswith(f"KAFKA CHECK UNKNOWN - the Spark job failed: {cause}"), plain.stdout
+    # --debug: the same line, and the server's side of the error besides the worker's traceback
+    assert debug.code == 3, debug.stderr
+    assert line in debug.stderr.splitlines()
+    assert "Spark Connect server detail:\ncondition: PYTHON_EXCEPTION; SQLSTATE: 38000" in debug.stderr
+    assert "server exception: org.apache.spark.api.python.PythonException" in debug.stderr
+    assert (
+        "server stack trace:\norg.apache.spark.api.python.PythonException: [PYTHON_EXCEPTION]" in debug.stderr
+    )
+    assert "\tat org.apache.spark.api.python.BasePythonRunner" in debug.stderr  # JVM frames of the server
+    assert "BasePythonRunner" not in plain.stderr and "import pyarrow" not in plain.stderr
+    assert all(m is None for *_, m in _preflight(connect_server))  # back: the next task imports it again
+
+
+def _preflight(connect_server: Server) -> list[Any]:
+    from kafka_offsets_cli.spark.preflight import preflight
+    from kafka_offsets_cli.spark.session import SessionOptions, start_session
+
+    with start_session(SessionOptions(remote=connect_server.url)) as rt:
+        return preflight(rt)
+
+
+@pytest.mark.spark
+def test_debug_asks_the_server_for_its_stack_traces(connect_server: Server) -> None:
+    from kafka_offsets_cli.spark.connect import DEBUG_CONF
+    from kafka_offsets_cli.spark.session import SessionOptions, start_session
+
+    with start_session(SessionOptions(remote=connect_server.url, debug=True)) as rt:
+        assert [(k, rt.spark.conf.get(k)) for k, _ in DEBUG_CONF] == list(DEBUG_CONF)
+    with start_session(SessionOptions(remote=connect_server.url)) as rt:
+        assert rt.spark.conf.get("spark.sql.pyspark.jvmStacktrace.enabled") == "false"
 
 
 @pytest.mark.spark

@@ -14,13 +14,16 @@ each run is a client session of it: no JVM starts here. What differs from a mast
   the server deletes when the session is released;
 * the runtime has no SparkContext (``sc`` is None); stopping it releases this client's session
   and closes the channel, the server keeps running;
-* ``--conf`` settings are session settings (SQL ones: the server's own, core ones, are its own).
+* ``--conf`` settings are session settings (SQL ones: the server's own, core ones, are its own);
+* a failed job's line names the server-side cause (:mod:`.failure`); with ``--debug`` the session
+  asks the server for its stack traces (:data:`DEBUG_CONF`), shown in full on stderr.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ipaddress
+import logging
 import os
 import socket
 import tempfile
@@ -37,7 +40,7 @@ from .deploy import zip_package
 if TYPE_CHECKING:
     from .session import SessionOptions, SparkRuntime
 
-__all__ = ["CONNECT_TIMEOUT_S", "RETRIES", "Remote", "parse_remote", "start_connect"]
+__all__ = ["CONNECT_TIMEOUT_S", "DEBUG_CONF", "RETRIES", "Remote", "parse_remote", "start_connect"]
 
 #: Seconds a TCP connection to the server may take before the run gives up.
 CONNECT_TIMEOUT_S = 5.0
@@ -45,6 +48,14 @@ CONNECT_TIMEOUT_S = 5.0
 RETRIES = 4
 MAX_BACKOFF_MS = 2000
 DEFAULT_PORT = 15002  # pyspark's default Spark Connect port
+#: ``--debug``: the server sends its stack trace with an error (:mod:`.failure` shows it): in the
+#: error's details, and in its gRPC metadata (the only place for a task's ``PythonException``)
+DEBUG_CONF = (
+    ("spark.sql.connect.serverStacktrace.enabled", "true"),
+    ("spark.sql.pyspark.jvmStacktrace.enabled", "true"),
+)
+#: pyspark's loggers of errors with a query context (``PySparkException._log_exception``)
+QUERY_CONTEXT_LOGGERS = ("DataFrameQueryContextLogger", "SQLQueryContextLogger")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -114,10 +125,19 @@ def _reachable(remote: Remote) -> None:
         ) from None
 
 
-def _quiet_client() -> None:
-    """pyspark's Connect client warns on stderr (retries exceeded, pandas versions): not for cron mail."""
+def _quiet_client(debug: bool) -> None:
+    """pyspark's Connect client warns on stderr (retries exceeded, pandas versions): not for cron mail.
+
+    Nor its error logs: an error with a query context is logged as JSON on stderr when the client
+    makes the exception (kept with ``--debug``; the exception itself is the one line).
+    """
     warnings.filterwarnings("ignore", message=r".*RETRIES_EXCEEDED.*")
     warnings.filterwarnings("ignore", category=FutureWarning, module=r"pyspark(\.|$)")
+    if not debug:
+        from pyspark.logger import PySparkLogger
+
+        for name in QUERY_CONTEXT_LOGGERS:
+            PySparkLogger.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def _short_retries(spark: Any) -> None:
@@ -133,7 +153,7 @@ def start_connect(options: SessionOptions) -> SparkRuntime:
     assert options.remote is not None
     t0 = time.monotonic()
     remote = parse_remote(options.remote)
-    _quiet_client()
+    _quiet_client(options.debug)
     try:
         from pyspark.sql.connect.session import SparkSession
         from pyspark.sql.connect.utils import check_dependencies
@@ -160,6 +180,7 @@ def start_connect(options: SessionOptions) -> SparkRuntime:
             ("spark.sql.session.timeZone", "UTC"),
             ("spark.sql.shuffle.partitions", str(options.shuffle_partitions)),
             ("spark.sql.sources.partitionOverwriteMode", "dynamic"),
+            *(DEBUG_CONF if options.debug else ()),
             *options.conf,
         ]
         for key, value in settings:

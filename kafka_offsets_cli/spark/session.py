@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import re
 import shutil
 import sys
 import tempfile
@@ -38,7 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KafkaOffsetsError, UsageError
+from .class_cache import archive_flags
 from .deploy import executor_python, is_local, secure_conf, zip_package
+from .failure import _java_cause, job_failure
 from .gateway import launch_gateway, quiet_python_side
 
 __all__ = [
@@ -77,43 +78,6 @@ class SparkUnavailable(KafkaOffsetsError):
 
 class SparkJobFailed(KafkaOffsetsError):
     """A Spark job failed (a task raised, an executor died): the check has no verdict (UNKNOWN)."""
-
-
-_JAVA = ("org.", "java.", "javax.", "scala.", "py4j.")
-#: ``...(TID 3) (10.0.0.5 executor 1): java.io.IOException: ...``: the failed task's own error.
-_TASK_CAUSE = re.compile(r"most recent failure: Lost task [^()]*\(TID \d+\) \(([^)]*)\): (.+)$")
-
-
-def job_failure(e: BaseException) -> SparkJobFailed:
-    """One readable line for a failed Spark job: the Python error raised in a task if there is one,
-    else the Java-side cause (the failed task's exception, where it ran; the innermost ``Caused by``)."""
-    text = str(getattr(e, "java_exception", None) or "") + "\n" + str(e)
-    found = re.findall(r"^\s*([A-Za-z_][\w.]*(?:Error|Exception)): (.+)$", text, re.M)
-    python = [(n, m) for n, m in found if not n.startswith(_JAVA)]
-    if python:
-        name, msg = python[-1]
-        detail = f"{name}: {msg.strip()}"
-    else:
-        detail = _java_cause(text) or type(e).__name__
-    return SparkJobFailed(
-        f"the Spark job failed: {detail[:400]}", hint="run with --debug for Spark's log and the full trace"
-    )
-
-
-def _java_cause(text: str) -> str | None:
-    """The Java exception that made a job fail, from a Py4J error's text (None: none found)."""
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    for ln in lines:
-        m = _TASK_CAUSE.search(ln)
-        if m:
-            return f"{m.group(2).strip()} (on {m.group(1)})"
-    caused = [ln[len("Caused by: ") :] for ln in lines if ln.startswith("Caused by: ")]
-    if caused:
-        return caused[-1]
-    java = [ln.lstrip(": ") for ln in lines if ln.lstrip(": ").startswith(_JAVA) and ": " in ln]
-    if java:
-        return java[0]
-    return lines[0] if lines else None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -160,6 +124,7 @@ class SparkRuntime:
         self._stopped = True
         if self.owned:
             with contextlib.suppress(Exception):  # best effort at shutdown (the JVM may be gone)
+                _release_accumulators(self.spark)
                 self.spark.stop()
         if self.connect_mode_set:
             os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
@@ -171,6 +136,23 @@ class SparkRuntime:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _release_accumulators(spark: Any) -> None:
+    """Let the context's stop skip its accumulator server's shutdown (nothing here uses accumulators).
+
+    ``SparkContext.stop`` waits for that socket server's ``serve_forever`` loop to notice, up to
+    its 0.5 s poll, plus a thread join: most of a local stop's second. The server's thread is a
+    daemon; it is shut down in another daemon thread and goes with the process.
+    """
+    import threading
+
+    sc = getattr(spark, "sparkContext", None)
+    server = getattr(sc, "_accumulatorServer", None)
+    if sc is None or server is None:
+        return
+    sc._accumulatorServer = None
+    threading.Thread(target=server.shutdown, name="accumulator-server-stop", daemon=True).start()
 
 
 def _tail(path: Path | None, lines: int = 15) -> str:
@@ -243,6 +225,7 @@ def start_session(options: SessionOptions) -> SparkRuntime:
     if local:
         # the driver JVM does little work here (Python tasks do): start it cheaply
         java_opts += " " + " ".join(LOCAL_JVM_FLAGS)
+    java_opts = " ".join((java_opts, *archive_flags(os.environ)))  # Spark's classes, mapped: .class_cache
     if "spark.driver.extraJavaOptions" not in user_keys:
         conf.set("spark.driver.extraJavaOptions", java_opts)
     for key, value in options.conf:

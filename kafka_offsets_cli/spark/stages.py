@@ -80,10 +80,20 @@ def collect_frame(spark: Any, units: Sequence[WorkUnit], secrets: SecretsSource,
     join it as a broadcast relation, so the partitioning (one unit per task) survives; a
     shuffle would let adaptive execution merge the tiny partitions into one task.
     """
+    import pyarrow as pa
     from pyspark.sql import functions as F
 
     n = len(units)
-    blobs = spark.createDataFrame([(i, pickle.dumps(u)) for i, u in enumerate(units)], "i int, unit binary")
+    # From Arrow, not from Python rows: a list of rows is parallelized through a Python worker
+    # (a job of its own, with the worker's start-up); an Arrow table goes to the JVM as it is.
+    blobs = spark.createDataFrame(
+        pa.table(
+            {
+                "i": pa.array(range(n), type=pa.int32()),
+                "unit": pa.array([pickle.dumps(u) for u in units], type=pa.binary()),
+            }
+        )
+    )
     frame = (
         spark.range(0, n, 1, n)
         .select(F.col("id").cast("int").alias("i"))
