@@ -169,6 +169,13 @@ def main(args: list[str] | None = None) -> None:
                 f"  {label:6} {'--time-lag' if time_lag else '          '}  wall best {min(walls):6.2f}s "
                 f"median {statistics.median(walls):6.2f}s   CPU median {statistics.median(cpus):6.2f}s"
             )
+        # the CPU ratio holds on a shared machine, where wall time depends on the other load
+        for time_lag in (False, True):
+            if ("before", time_lag) in results:
+                cpu_med = {k: statistics.median(c for _, c in xs) for k, xs in results.items()}
+                flag = "--time-lag" if time_lag else "          "
+                ratio = cpu_med[("after", time_lag)] / cpu_med[("before", time_lag)]
+                print(f"  after/before CPU {flag}  {ratio:.2f}")
     finally:
         if not ns.keep:
             subprocess.run([PY, "-m", "dev.kafka", "down", "--name", NAME], cwd=REPO, check=False)

@@ -22,13 +22,17 @@ Partition records hold ``null`` where a field does not apply (``group``,
 ``no-commit``, ``below-start``, ``ahead``, ``marker``, ``error``); ``history`` is
 the Burrow status with ``--history`` (else ``null``). A topic or group that could
 not be read is a record with ``partition`` ``null`` and state ``error``.
+
+A report from Spark keeps its partition records as one Arrow table on the driver
+(:class:`PartitionRecords`, in report order): a renderer reads them in slices
+(:func:`record_slices`), never as one list of objects.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from ..errors import MonitoringStatus
 
@@ -38,8 +42,13 @@ __all__ = [
     "CheckResult",
     "GroupResult",
     "PartitionRecord",
+    "PartitionRecords",
     "TopicResult",
+    "record_slices",
 ]
+
+#: Records per slice when records are read from an Arrow table (bounds the objects alive at once).
+SLICE = 2_000
 
 #: Keys of a partition record, in order (the issue's documented keys first).
 RECORD_KEYS = (
@@ -109,6 +118,11 @@ class PartitionRecord:
             "error": self.error,
         }
 
+    @classmethod
+    def from_row(cls, d: Mapping[str, Any]) -> PartitionRecord:
+        """The record of a row (a mapping with the record columns and ``kind``; ``status`` by name)."""
+        return cls(**{k: d[k] for k in _ROW_FIELDS}, status=MonitoringStatus[d["status"]])
+
     @property
     def key(self) -> tuple[str, str, str, str, int]:
         """Identity within a report: (check, cluster, group or "", topic, partition or -1)."""
@@ -119,6 +133,74 @@ class PartitionRecord:
             self.topic,
             -1 if self.partition is None else self.partition,
         )
+
+
+_ROW_FIELDS = tuple(k for k in PartitionRecord.__dataclass_fields__ if k != "status")
+
+
+@dataclass(frozen=True, eq=False)
+class PartitionRecords(Sequence[PartitionRecord]):
+    """A report's partition records held as one Arrow table, with their report order.
+
+    ``table`` has the ``--write`` table's columns (``kind`` included, ``status`` by name);
+    ``order`` holds its row numbers in report order (an Arrow integer array; ``None`` when the
+    rows are in that order already), so the table is never copied to be sorted. It is read a
+    slice of :data:`SLICE` rows at a time: a :class:`PartitionRecord` exists only while it is
+    looked at. Only methods of the table are called here: this module stays free of pyarrow
+    (the Spark side makes the table).
+    """
+
+    table: Any
+    order: Any = None
+
+    @property
+    def arrow(self) -> Any:
+        """The table in report order (a copy when ``order`` is given: for a writer)."""
+        return self.table if self.order is None else self.table.take(self.order)
+
+    def __len__(self) -> int:
+        return int(self.table.num_rows)
+
+    def rows(self, size: int = SLICE) -> Iterator[list[dict[str, Any]]]:
+        """The rows in report order (dicts of the table's columns), a list per slice of at most ``size``."""
+        for start in range(0, len(self), size):
+            if self.order is None:
+                part = self.table.slice(start, size)
+            else:
+                part = self.table.take(self.order.slice(start, size))
+            yield part.to_pylist()
+
+    def __iter__(self) -> Iterator[PartitionRecord]:
+        for rows in self.rows():
+            yield from map(PartitionRecord.from_row, rows)
+
+    @overload
+    def __getitem__(self, index: int) -> PartitionRecord: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[PartitionRecord, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> PartitionRecord | tuple[PartitionRecord, ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        i = index + len(self) if index < 0 else index
+        if not 0 <= i < len(self):
+            raise IndexError(index)
+        row = i if self.order is None else self.order[i].as_py()
+        return PartitionRecord.from_row(self.table.slice(row, 1).to_pylist()[0])
+
+
+def record_slices(parts: Sequence[PartitionRecord], size: int = SLICE) -> Iterator[list[dict[str, Any]]]:
+    """The documented records (:meth:`PartitionRecord.to_record`) of ``parts``, a list per slice.
+
+    From an Arrow table the records are made from its rows directly (no objects in between).
+    """
+    if isinstance(parts, PartitionRecords):
+        for rows in parts.rows(size):
+            yield [{k: d[k] for k in RECORD_KEYS} for d in rows]
+        return
+    for start in range(0, len(parts), size):
+        yield [p.to_record() for p in parts[start : start + size]]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -231,7 +313,8 @@ class CheckReport:
 
     status: MonitoringStatus
     checks: tuple[CheckResult, ...]
-    partitions: tuple[PartitionRecord, ...]
+    #: a tuple, or from Spark the records kept as one Arrow table (:class:`PartitionRecords`)
+    partitions: Sequence[PartitionRecord]
     now_ms: int
     #: all evaluated partition records (``partitions`` may hold only the worst, see ``complete``)
     total_partitions: int = 0
@@ -247,5 +330,5 @@ class CheckReport:
         return {
             "status": self.status.name,
             "checks": [c.to_record() for c in self.checks],
-            "partitions": [p.to_record() for p in self.partitions],
+            "partitions": [r for rs in record_slices(self.partitions) for r in rs],
         }

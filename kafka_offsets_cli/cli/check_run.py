@@ -5,8 +5,9 @@ Imported by :mod:`.check_cmd` once the options are read (never at start-up).
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import tzinfo
 from typing import TYPE_CHECKING
@@ -17,17 +18,18 @@ from ..check.report import CheckReport
 from ..errors import KafkaOffsetsError, MonitoringStatus, interrupted
 from ..liveness.rules import worst
 from ..parse.times import now_ms
-from ..render.check import json_document, rich_summary
+from ..render.check import json_chunks, rich_summary
 from ..render.check_monitoring import SERVICE, nagios, prometheus, prometheus_down
 from ..render.monitoring import nagios_line
 from .options import Format
-from .output import err_console, print_renderable, stderr_is_tty, write
+from .output import err_console, print_renderable, stderr_is_tty, write, write_chunks
 from .textfile import write_down
 
 if TYPE_CHECKING:
     from ..check.plan import CheckPlan
     from ..check.spec import CheckSpec
     from ..spark.progress import StageProgress
+    from ..spark.session import SparkRuntime
     from .check_cmd import WriteFormat
 
 __all__ = ["CheckRun", "run", "show", "show_timings", "unknown", "validated"]
@@ -73,17 +75,81 @@ def run(spec: CheckSpec, how: CheckRun) -> CheckReport:
         check_channel(spec, parse_remote(how.remote))  # no secret over cleartext to another host
     progress = StageProgress(console=err_console() if stderr_is_tty() else None)
     t0 = time.monotonic()
+    slots = task_slots(how.master if how.remote is None else None, dict(how.conf))
     with progress.shown():
-        progress.set("planning")
-        plan = _plan(spec, how.debug, task_slots(how.master if how.remote is None else None, dict(how.conf)))
-        plan_s = time.monotonic() - t0
-        if not plan.units and not plan.records:
-            report = _without_data(spec, plan)
-        else:
-            report = _spark(spec, plan, progress, how)
+        # The plan (Kafka metadata, groups; on the driver) and the session's start (a JVM; or a
+        # Connect channel) need nothing from each other and each take seconds: the plan runs in
+        # a thread while the main thread starts Spark (pyspark's start-up wants the main thread
+        # for its Ctrl-C handling). A spec with nothing reachable then pays a session it does
+        # not use; every run that has data gets the shorter of the two for free.
+        planning = _Planning(lambda: _plan(spec, how.debug, slots))
+        progress.set(
+            "planning, starting Spark" if how.remote is None else "planning, connecting to Spark Connect"
+        )
+        runtime: SparkRuntime | None = None
+        try:
+            unavailable: KafkaOffsetsError | None = None
+            try:
+                runtime = _start(how)
+            except KafkaOffsetsError as e:  # no Spark: still worth saying what the plan found
+                unavailable = e
+            plan = planning.result()
+            plan_s = planning.seconds
+            if not plan.units and not plan.records:
+                report = _without_data(spec, plan)
+            elif runtime is None:
+                assert unavailable is not None
+                raise unavailable
+            else:
+                report = _spark(spec, plan, progress, how, runtime)
+        finally:
+            if runtime is not None:
+                progress.set("stopping Spark")
+                runtime.stop()
+        if runtime is not None:
+            report = replace(report, timings={"session": round(runtime.started_s, 3), **report.timings})
     times = {"plan": round(plan_s, 3), **report.timings, "total": round(time.monotonic() - t0, 3)}
 
     return replace(report, timings=times)
+
+
+class _Planning:
+    """The plan, made in a daemon thread (a Ctrl-C on the main thread does not wait for it)."""
+
+    def __init__(self, make: Callable[[], CheckPlan]) -> None:
+        self._make = make
+        self._done = threading.Event()
+        self._plan: CheckPlan | None = None
+        self._error: BaseException | None = None
+        self.seconds = 0.0
+        threading.Thread(target=self._run, name="kafka-offsets-plan", daemon=True).start()
+
+    def _run(self) -> None:
+        t0 = time.monotonic()
+        try:
+            self._plan = self._make()
+        except BaseException as e:  # handed to the main thread as is
+            self._error = e
+        finally:
+            self.seconds = time.monotonic() - t0
+            self._done.set()
+
+    def result(self) -> CheckPlan:
+        """The plan, once made (the planning thread's exception, raised here)."""
+        while not self._done.wait(0.2):  # a timed wait: Ctrl-C reaches the main thread meanwhile
+            pass
+        if self._error is not None:
+            raise self._error
+        assert self._plan is not None
+        return self._plan
+
+
+def _start(how: CheckRun) -> SparkRuntime:
+    from ..spark.session import SessionOptions, start_session
+
+    return start_session(
+        SessionOptions(master=how.master, remote=how.remote, debug=how.debug, ui=how.ui, conf=how.conf)
+    )
 
 
 def task_slots(master: str | None, conf: dict[str, str]) -> int | None:
@@ -146,34 +212,27 @@ def _without_data(spec: CheckSpec, plan: CheckPlan) -> CheckReport:
     )
 
 
-def _spark(spec: CheckSpec, plan: CheckPlan, progress: StageProgress, how: CheckRun) -> CheckReport:
-    """Start Spark, run the pipeline, stop Spark; a failed job is one line."""
+def _spark(
+    spec: CheckSpec, plan: CheckPlan, progress: StageProgress, how: CheckRun, runtime: SparkRuntime
+) -> CheckReport:
+    """Run the pipeline on the started session; a failed job is one line."""
     from ..spark.pipeline import RunOptions, run_check
-    from ..spark.session import SessionOptions, job_failure, start_session
+    from ..spark.session import job_failure
 
-    progress.set("starting Spark" if how.remote is None else "connecting to Spark Connect")
-    runtime = start_session(
-        SessionOptions(master=how.master, remote=how.remote, debug=how.debug, ui=how.ui, conf=how.conf)
+    options = RunOptions(
+        history_dir=how.history,
+        write_format=how.write.value if how.write else None,
+        write_dir=how.write_dir,
+        all_records=how.everything,
+        worst=how.worst,
+        debug=how.debug,
     )
     try:
-        options = RunOptions(
-            history_dir=how.history,
-            write_format=how.write.value if how.write else None,
-            write_dir=how.write_dir,
-            all_records=how.everything,
-            worst=how.worst,
-            debug=how.debug,
-        )
-        try:
-            report = run_check(runtime, spec, plan, options, progress)
-        except Exception as e:
-            if isinstance(e, KafkaOffsetsError) or interrupted(e):
-                raise  # the boundary's: a tool error, or a Ctrl-C that surfaced as a py4j error
-            raise job_failure(e) from e  # a failed Spark job (Py4JJavaError, PySparkException…): one line
-    finally:
-        progress.set("stopping Spark")
-        runtime.stop()
-    return replace(report, timings={"session": round(runtime.started_s, 3), **report.timings})
+        return run_check(runtime, spec, plan, options, progress)
+    except Exception as e:
+        if isinstance(e, KafkaOffsetsError) or interrupted(e):
+            raise  # the boundary's: a tool error, or a Ctrl-C that surfaced as a py4j error
+        raise job_failure(e) from e  # a failed Spark job (Py4JJavaError, PySparkException…): one line
 
 
 def unknown(
@@ -209,6 +268,6 @@ def show(
     elif fmt is Format.nagios:
         write(nagios(report))
     elif fmt is Format.json:
-        write(json_document(report))
+        write_chunks(json_chunks(report))  # the partition records a slice at a time, never one string
     elif fmt is Format.prometheus:
         write(prometheus(report, labels))

@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import UsageError
-from ..render.formats import select_columns, to_csv, to_json, to_jsonl
+from ..render.flat_json import to_json, to_jsonl
+from ..render.formats import select_columns, to_csv
 from .options import Format
 from .output import print_renderable, write
 

@@ -146,8 +146,8 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
     if monitoring is not None:
         return monitoring
     rows = view.rows(report)
-    status = view.status(report)
     if view.summary_of(report, watching=rates is not None):
+        status = view.status(report)
         types = {g: m.protocol for g, m in report.members.items()}
         sums = _group_rates(rows, rates) if rates is not None else None
         recs = summary_records(
@@ -160,6 +160,7 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
         fields = summary_fields(sums is not None)
         return records_text(recs, view.fmt, fields, view.columns, header=not view.no_headers)
     if view.fmt is Format.table:
+        status = view.status(report)
         table_rates = (
             {key(row): (rates.in_rate(key(row)), rates.consumed_rate(key(row))) for row in rows}
             if rates is not None
@@ -174,8 +175,9 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
             states={key(row): shown_state(row, status.of(row)) for row in rows},
             owners=_owners(report) if view.members else None,
         )
+    # records show a status only in a monitoring run (no rules run over 50,000 rows otherwise)
     return records_text(
-        _records(report, view, rows, status, rates),
+        _records(report, view, rows, view.status(report) if view.monitor else None, rates),
         view.fmt,
         record_fields(view.monitor, rates is not None, view.members),
         view.columns,
@@ -221,12 +223,16 @@ def _owners(report: LagReport) -> dict[LagKey, tuple[str, str, str]]:
 
 
 def _records(
-    report: LagReport, view: LagView, rows: Sequence[LagRow], status: LagStatus, rates: Rates[LagKey] | None
+    report: LagReport,
+    view: LagView,
+    rows: Sequence[LagRow],
+    status: LagStatus | None,
+    rates: Rates[LagKey] | None,
 ) -> list[dict[str, Any]]:
     """Missing topics and group problems first (status unknown, or warning for a group with no
-    rows; rates null), then the rows."""
+    rows; rates null), then the rows. ``status``: the run's status, given in a monitoring run."""
     recs = report.missing_records() + [p.to_record() for p in report.problems]
-    if view.monitor:
+    if status is not None:
         for rec in recs:
             group = rec["group"]
             rec[STATUS_FIELD] = status.groups.get(group, MonitoringStatus.UNKNOWN).name.lower()
@@ -237,7 +243,7 @@ def _records(
     owners = report.owners() if view.members else {}
     for row in rows:
         rec = row.to_record()
-        if view.monitor:
+        if status is not None:
             rec[STATUS_FIELD] = status.of(row).name.lower()
         if rates is not None:
             rec[RATE_FIELDS[0]] = _round(rates.in_rate(key(row)))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -117,3 +117,14 @@ def progress(message: str) -> Iterator[Any]:
     console = err_console()
     with console.status(_escape(message)) as status:
         yield lambda msg: status.update(_escape(msg))
+
+
+def write_chunks(chunks: Iterable[str]) -> None:
+    """Write data to stdout a chunk at a time, then flush: the whole text is never held at once.
+
+    As with :func:`write`, a closed pipe raises BrokenPipeError upward (the boundary ends quietly).
+    """
+    out = sys.stdout
+    for chunk in chunks:
+        out.write(chunk)
+    out.flush()

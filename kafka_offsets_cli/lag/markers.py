@@ -9,7 +9,7 @@ these functions choose what to fetch and apply the answers.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ..models.topics import TopicPartition
 from .rows import LagRow, LagState
@@ -47,8 +47,8 @@ def count_markers(found: Markers) -> MarkerCount:
 def with_markers(rows: Iterable[LagRow], found: Markers) -> list[LagRow]:
     """Rows whose committed offset holds a control record, with lag 1, become ``marker`` (time lag 0)."""
     return [
-        replace(r, state=LagState.MARKER, time_lag_ms=0)
-        if r.committed is not None and found.get((r.tp, r.committed)) is True and r.lag == 1
+        r.evolve(state=LagState.MARKER, time_lag_ms=0)
+        if r.lag == 1 and r.committed is not None and found.get((r.tp, r.committed)) is True
         else r
         for r in rows
     ]

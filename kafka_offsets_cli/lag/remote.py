@@ -22,7 +22,6 @@ is loaded only then, so a run without a tiered topic never imports it).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Protocol
 
 from ..errors import ClusterError, ConfigError
@@ -109,5 +108,8 @@ def with_remote_reads(
         for a in found:
             if a.error is not None:
                 unchecked[a.error] = unchecked.get(a.error, 0) + 1
-    out = tuple(replace(r, remote_read=remote_read(r, tiered.get(r.topic), answers.get(r.tp))) for r in rows)
-    return out, unchecked
+    out = []
+    for r in rows:
+        flag = remote_read(r, tiered.get(r.topic), answers.get(r.tp) if answers else None)
+        out.append(r if flag is r.remote_read else r.evolve(remote_read=flag))
+    return tuple(out), unchecked

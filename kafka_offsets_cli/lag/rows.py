@@ -78,6 +78,19 @@ class LagRow:
         """The row's topic partition."""
         return TopicPartition(self.topic, self.partition)
 
+    def evolve(self, **changes: Any) -> LagRow:
+        """``dataclasses.replace(self, **changes)`` at a tenth of the cost.
+
+        The fields are copied instead of passed through the frozen ``__init__`` (which sets
+        each with ``object.__setattr__``): ``lag --time-lag`` changes each of 50,000 rows up to
+        three times (remote read, time lag, resume time), 5 µs a time with ``replace``.
+        """
+        if not changes.keys() <= _FIELDS:
+            raise TypeError(f"not LagRow fields: {sorted(changes.keys() - _FIELDS)}")
+        new = _new(type(self))
+        new.__dict__.update(self.__dict__, **changes)
+        return new
+
     @property
     def lagging(self) -> bool:
         """True when records are left to consume (lag > 0, not a marker) or the group is below log start."""
@@ -99,7 +112,7 @@ class LagRow:
             "end": self.end,
             "lag": self.lag,
             "time_lag_ms": self.time_lag_ms,
-            "state": self.state.value,
+            "state": self.state._value_,  # .value is a descriptor call: 50,000 records a run
             "error": self.error,
             "resume_timestamp": self.resume_timestamp,
             "taken_at_ms": self.taken_at_ms,
@@ -148,43 +161,32 @@ def lag_row(
     ``None`` (see :func:`~kafka_offsets_cli.lag.timelag.time_lags`), except 0 where
     nothing is left to consume.
     """
-    err = earliest.error or latest.error
-    start = earliest.offset if earliest.error is None else None
-    end = latest.offset if latest.error is None else None
-
-    def row(
-        state: LagState, lag: int | None = None, time_lag: int | None = None, error: str | None = None
-    ) -> LagRow:
-        return LagRow(
-            group=group,
-            topic=tp.topic,
-            partition=tp.partition,
-            committed=committed,
-            log_start=start,
-            end=end,
-            lag=lag,
-            time_lag_ms=time_lag,
-            state=state,
-            error=error,
-        )
-
+    err = earliest[6] or latest[6]  # OffsetResult fields by index: 50,000 rows a run
+    start = earliest[3] if earliest[6] is None else None
+    end = latest[3] if latest[6] is None else None
+    # one constructor call at the end (no closure per call)
+    lag: int | None = None
+    time_lag: int | None = None
     if err is not None:
-        return row(LagState.ERROR, error=err)
-    if end is None or start is None:
-        return row(LagState.ERROR, error="OFFSET_NOT_AVAILABLE")
-    if committed is None:
-        return row(LagState.NO_COMMIT)
-    if committed > end:
-        return row(LagState.AHEAD)
-    if committed < start:
-        return row(LagState.BELOW_START)
-    lag = end - committed
-    if lag == 0:
-        return row(LagState.OK, 0, 0)
-    if lag == 1 and marker:
-        # Kafka's LAG (kafka-consumer-groups shows 1), while the state says nothing is left to consume
-        return row(LagState.MARKER, 1, 0)
-    return row(LagState.OK, lag)
+        state = LagState.ERROR
+    elif end is None or start is None:
+        state, err = LagState.ERROR, "OFFSET_NOT_AVAILABLE"
+    elif committed is None:
+        state = LagState.NO_COMMIT
+    elif committed > end:
+        state = LagState.AHEAD
+    elif committed < start:
+        state = LagState.BELOW_START
+    else:
+        lag = end - committed
+        if lag == 0:
+            state, time_lag = LagState.OK, 0
+        elif lag == 1 and marker:
+            # Kafka's LAG (kafka-consumer-groups shows 1), while the state says nothing is left to consume
+            state, time_lag = LagState.MARKER, 0
+        else:
+            state = LagState.OK
+    return _make_row(group, tp[0], tp[1], committed, start, end, lag, time_lag, state, err)
 
 
 def error_row(group: str, tp: TopicPartition, error: str) -> LagRow:
@@ -201,6 +203,45 @@ def error_row(group: str, tp: TopicPartition, error: str) -> LagRow:
         state=LagState.ERROR,
         error=error,
     )
+
+
+#: The row's fields (:meth:`LagRow.evolve` checks the changes against them).
+_FIELDS = frozenset(LagRow.__dataclass_fields__)
+
+_new = object.__new__
+
+
+def _make_row(
+    group: str,
+    topic: str,
+    partition: int,
+    committed: int | None,
+    log_start: int | None,
+    end: int | None,
+    lag: int | None,
+    time_lag_ms: int | None,
+    state: LagState,
+    error: str | None,
+) -> LagRow:
+    """``LagRow(...)`` without the frozen ``__init__`` (a quarter of the cost: one row per group and
+    partition, 50,000 in a run); equal to the row the constructor makes (test_lag_fast_paths.py)."""
+    row: LagRow = _new(LagRow)
+    row.__dict__.update(
+        group=group,
+        topic=topic,
+        partition=partition,
+        committed=committed,
+        log_start=log_start,
+        end=end,
+        lag=lag,
+        time_lag_ms=time_lag_ms,
+        state=state,
+        error=error,
+        resume_timestamp=None,
+        taken_at_ms=None,
+        remote_read=None,
+    )
+    return row
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ lag"). :class:`Bisection` is the pure search for one (partition, committed offse
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 
 from ..models.offsets import Isolation, OffsetResult, OffsetSpec
@@ -144,7 +144,7 @@ def newest_timestamps(
         return {}
     tps = sorted({tp for tp, _ in keys})
     max_results = {
-        r.tp: r
+        (r[0], r[1]): r  # (topic, partition), which a TopicPartition looks up
         for r in fetch_offsets(
             source,
             tps,
@@ -161,15 +161,19 @@ def newest_timestamps(
         )
         searches[(tp, c)] = Bisection.start(c, mx)
     while True:
-        active = [(k, b, b.next_time()) for k, b in searches.items() if not b.done]
+        # each lookup's spec made once a round (a spec computes its hash and name when made)
+        active = [
+            (k, b, t, OffsetSpec.at(t)) for k, b in searches.items() if not b.done for t in (b.next_time(),)
+        ]
         if not active:
             break
-        queries = [(k[0], OffsetSpec.at(t)) for k, _, t in active]
+        queries = [(k[0], spec) for k, _, _, spec in active]
         answers = source.list_offsets(plan_queries(queries, chunk_size, leaders), isolation=isolation)
-        by_query = {(a.tp, a.spec): a for a in answers}
-        for (tp, _c), b, t in active:
-            ans = by_query.get((tp, OffsetSpec.at(t)))
-            b.feed(t, ans or OffsetResult(tp.topic, tp.partition, OffsetSpec.at(t), None, error="NO_ANSWER"))
+        # keyed by ((topic, partition), spec): a TopicPartition is that tuple, so it looks itself up
+        by_query = {((a[0], a[1]), a[2]): a for a in answers}
+        for (tp, _c), b, t, spec in active:
+            ans = by_query.get((tp, spec))
+            b.feed(t, ans or OffsetResult(tp.topic, tp.partition, spec, None, error="NO_ANSWER"))
     return {k: b.result() for k, b in searches.items()}
 
 
@@ -179,8 +183,9 @@ def with_time_lags(
     """Rows with ``time_lag_ms`` filled in from :func:`time_lags` (rows without a search unchanged)."""
     out: list[LagRow] = []
     for r in rows:
-        tl = lags.get((r.tp, r.committed)) if r.committed is not None else None
-        out.append(replace(r, time_lag_ms=tl.lag_ms(now_ms)) if tl is not None else r)
+        # (topic, partition) finds a TopicPartition key (it is that tuple) without building one per row
+        tl = lags.get(((r.topic, r.partition), r.committed)) if r.committed is not None else None  # type: ignore[arg-type]
+        out.append(r.evolve(time_lag_ms=tl.lag_ms(now_ms)) if tl is not None else r)
     return out
 
 
@@ -242,11 +247,11 @@ def with_resume_times(
     out: list[LagRow] = []
     for r in rows:
         off, _ = search_offset(r)
-        tl = found.get((r.tp, off)) if off is not None else None
+        tl = found.get(((r.topic, r.partition), off)) if off is not None else None  # type: ignore[arg-type]
         ts = tl.timestamp if tl is not None and tl.error is None else None
-        r = replace(r, resume_timestamp=ts, taken_at_ms=taken_ms)
+        r = r.evolve(resume_timestamp=ts, taken_at_ms=taken_ms)
         if tl is not None and tl.error and r.error is None:
-            r = replace(r, error=f"resume time: {tl.error}")
+            r = r.evolve(error=f"resume time: {tl.error}")
         out.append(r)
     return out
 
@@ -257,8 +262,8 @@ def with_time_lag_errors(
     """Rows whose time-lag search failed, with ``time lag: ERROR`` as their error (unless they have one)."""
     out: list[LagRow] = []
     for r in rows:
-        tl = lags.get((r.tp, r.committed)) if r.committed is not None else None
+        tl = lags.get(((r.topic, r.partition), r.committed)) if r.committed is not None else None  # type: ignore[arg-type]
         if tl is not None and tl.error and r.error is None:
-            r = replace(r, error=f"time lag: {tl.error}")
+            r = r.evolve(error=f"time lag: {tl.error}")
         out.append(r)
     return out

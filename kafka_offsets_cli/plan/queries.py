@@ -17,7 +17,7 @@ from ..parse.selection import Selection
 from ..sources import OffsetSource
 from .requests import DEFAULT_CHUNK, plan_requests
 from .resolve import UNKNOWN_TOPIC_OR_PARTITION, Resolution, resolve, topic_candidates
-from .settle import settle, unsettled
+from .settle import WITHHELD_KINDS, settle, unsettled
 
 
 def selection_metadata(
@@ -158,7 +158,8 @@ def fetch_offsets(
     results = source.list_offsets(
         plan_requests(partitions, specs, chunk_size, leaders), isolation=isolation, progress=progress
     )
-    if not any(unsettled(r) for r in results):
+    # only max-timestamp and timestamp lookups can be withheld: no scan of 100,000 answers without one
+    if not any(s.kind in WITHHELD_KINDS for s in specs) or not any(map(unsettled, results)):
         return results
     return settle(
         source, results, isolation=isolation, chunk_size=chunk_size, leaders=leaders, as_kafka=as_kafka

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import TypeVar
 
 from ..models.offsets import OffsetSpec
@@ -69,9 +70,9 @@ def plan_requests(
     whose leader is unknown. Without it, partitions are chunked in (topic, partition)
     order and librdkafka splits each call by leader.
     """
-    groups = _per_leader(sorted(set(partitions)), leaders, lambda tp: tp)
+    groups = _per_leader(sorted(set(partitions)), leaders, None)
     return [
-        OffsetRequest(tuple((tp, spec) for tp in chunk))
+        OffsetRequest(tuple(zip(chunk, repeat(spec))))  # (tp, spec) pairs, built in C
         for spec in dict.fromkeys(specs)
         for group in groups
         for chunk in chunked(group, chunk_size)
@@ -106,12 +107,22 @@ def plan_queries(
 
 
 def _per_leader(
-    items: list[T], leaders: Mapping[TopicPartition, int] | None, partition_of: Callable[[T], TopicPartition]
+    items: list[T],
+    leaders: Mapping[TopicPartition, int] | None,
+    partition_of: Callable[[T], TopicPartition] | None,
 ) -> list[list[T]]:
-    """``items`` split by their partition's leader (brokers in id order, unknown leader as -1), in order."""
+    """``items`` split by their partition's leader (brokers in id order, unknown leader as -1), in order.
+
+    ``partition_of`` ``None``: the items are the partitions (no call per item).
+    """
     if not leaders:
         return [items]
     by_leader: dict[int, list[T]] = {}
-    for item in items:
-        by_leader.setdefault(leaders.get(partition_of(item), -1), []).append(item)
+    get = leaders.get
+    if partition_of is None:
+        for item in items:
+            by_leader.setdefault(get(item, -1), []).append(item)  # type: ignore[call-overload]
+    else:
+        for item in items:
+            by_leader.setdefault(get(partition_of(item), -1), []).append(item)
     return [by_leader[b] for b in sorted(by_leader)]

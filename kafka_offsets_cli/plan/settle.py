@@ -51,13 +51,14 @@ _EARLIEST_LOCAL = OffsetSpec(SpecKind.EARLIEST_LOCAL)
 Key = tuple[TopicPartition, OffsetSpec]
 
 
+#: The lookups the broker may withhold (see the module docstring): nothing else is ever unsettled.
+#: A tuple: ``in`` finds a member by identity, where a set would call the enum's Python ``__hash__``.
+WITHHELD_KINDS = (SpecKind.MAX_TIMESTAMP, SpecKind.TIMESTAMP)
+
+
 def unsettled(result: OffsetResult) -> bool:
     """True for a max-timestamp or timestamp lookup that came back with no record and no error."""
-    return (
-        result.offset is None
-        and result.error is None
-        and result.spec.kind in (SpecKind.MAX_TIMESTAMP, SpecKind.TIMESTAMP)
-    )
+    return result.offset is None and result.error is None and result.spec.kind in WITHHELD_KINDS
 
 
 def verdict(key: Key, answers: Mapping[Key, OffsetResult]) -> OffsetResult | None:

@@ -1,7 +1,8 @@
 """Renderers for ``kafka-offsets check`` (pure: a :class:`CheckReport` in, text or rich renderables out).
 
 * ``json``: the document of :meth:`CheckReport.to_document` (schema in
-  :mod:`kafka_offsets_cli.check.report`);
+  :mod:`kafka_offsets_cli.check.report`), made as a stream of text chunks
+  (:func:`json_chunks`: the partition records a slice at a time);
 * ``table``: a summary of the checks, then liveness topics and lag groups that
   are not OK (every group with history, with its lag trend as a sparkline),
   then the worst partitions; each table fits the terminal (:mod:`.fit`).
@@ -11,7 +12,8 @@ The monitoring formats (``nagios``, ``prometheus``) are :mod:`.check_monitoring`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Iterator, Sequence
 from datetime import tzinfo
 from typing import Any
 
@@ -19,7 +21,15 @@ from rich.console import Group
 from rich.text import Text
 
 from ..check.history import sparkline
-from ..check.report import CheckReport, CheckResult, GroupResult, PartitionRecord, TopicResult
+from ..check.report import (
+    SLICE,
+    CheckReport,
+    CheckResult,
+    GroupResult,
+    PartitionRecord,
+    TopicResult,
+    record_slices,
+)
 from ..errors import MonitoringStatus
 from ..liveness.rules import severity
 from ..parse.durations import format_duration
@@ -29,6 +39,7 @@ from .formats import to_json_document
 from .monitoring import status_text
 
 __all__ = [
+    "json_chunks",
     "json_document",
     "rich_summary",
 ]
@@ -51,8 +62,35 @@ def _rate(v: float | None) -> str | Text:
 
 
 def json_document(report: CheckReport) -> str:
-    """The ``--output json`` text."""
-    return to_json_document(report.to_document())
+    """The ``--output json`` text (all of it at once: :func:`json_chunks` joined)."""
+    return "".join(json_chunks(report))
+
+
+#: the end of the document's text when it has no partition records
+_EMPTY_TAIL = "[]\n}\n"
+
+
+def json_chunks(report: CheckReport, *, size: int = SLICE) -> Iterator[str]:
+    """The ``--output json`` text in chunks: the checks, then ``size`` partition records at a time.
+
+    Joined, the chunks are exactly the pretty-printed :meth:`CheckReport.to_document`: a record
+    is a member of the top-level ``partitions`` array, two levels deep, so a slice printed as
+    its own array is indented one level more and its brackets dropped.
+    """
+    head = to_json_document(
+        {"status": report.status.name, "checks": [c.to_record() for c in report.checks], "partitions": []}
+    )
+    if not len(report.partitions):
+        yield head
+        return
+    assert head.endswith(_EMPTY_TAIL)
+    yield head[: -len(_EMPTY_TAIL)] + "[\n"
+    sep = ""
+    for records in record_slices(report.partitions, size):
+        text = json.dumps(records, indent=2, ensure_ascii=False)  # "[\n  {...},\n  {...}\n]"
+        yield sep + "  " + text[2:-2].replace("\n", "\n  ")
+        sep = ",\n"
+    yield "\n  ]\n}\n"
 
 
 # ----------------------------------------------------------------------------- table

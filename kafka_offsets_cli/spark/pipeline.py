@@ -8,7 +8,8 @@ needs a SparkContext. Stages, each timed (``--timings``):
    executor side? Secrets and files of cluster settings leave the units (:mod:`.ship`);
 1. collect: one task per work unit (:func:`.collect.run_units` in ``mapInArrow``), the samples
    flat Arrow rows, checkpointed; the run's clock is read when the answers are in (ages never
-   look fresher);
+   look fresher). Without history the same tasks evaluate their samples (step 3's per-record
+   rules, each task's clock read when its answers are in) and the records are checkpointed;
 2. history (``--history DIR``): append this run's lag samples to the Parquet
    dataset, read each partition's last N samples back, judge them (Burrow's rules in a
    grouped Arrow function) and join the verdicts to the records;
@@ -27,13 +28,13 @@ from __future__ import annotations
 
 import pickle
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..check.evaluate import EvalContext, check_result
 from ..check.plan import CheckPlan
-from ..check.report import CheckReport, GroupResult, PartitionRecord, TopicResult
+from ..check.report import CheckReport, GroupResult, PartitionRecord, PartitionRecords, TopicResult
 from ..check.spec import CheckSpec, LagCheck
 from ..errors import MonitoringStatus
 from ..liveness.rules import severity, worst
@@ -42,8 +43,16 @@ from .frames import RECORD_DDL, SAMPLE_DDL, record_row, records
 from .history_stage import join_history
 from .preflight import preflight
 from .progress import StageProgress
+from .records import collect_records
 from .ship import ship_units
-from .stages import collect_frame, evaluate_frame, record_columns, rollup_frame, worst_first
+from .stages import (
+    collect_frame,
+    collect_records_frame,
+    evaluate_frame,
+    record_columns,
+    rollup_frame,
+    worst_first,
+)
 from .write import RECORD_SCHEMA, is_uri, write_table
 
 __all__ = ["RECORD_SCHEMA", "RunOptions", "run_check"]
@@ -112,12 +121,19 @@ def run_check(
 
     # 1. collect -------------------------------------------------------------------------
     prog.set("collecting offsets")
-    if units:
-        # A local checkpoint, not a cache: it materializes the samples once (this job) and cuts
-        # the lineage, so no later stage (an evicted block, a retried task, the write) can
-        # re-query Kafka and answer differently from the verdict; a lost executor's blocks fail
-        # the run instead. Blocks go to memory and disk. DataFrame.localCheckpoint is in both the
-        # classic API and Spark Connect's.
+    lag_checks = [c for c in spec.checks if isinstance(c, LagCheck)]
+    with_history = bool(options.history_dir and lag_checks)
+    # A local checkpoint, not a cache: it materializes what the tasks read once (this job) and
+    # cuts the lineage, so no later stage (an evicted block, a retried task, the write) can
+    # re-query Kafka and answer differently from the verdict; a lost executor's blocks fail
+    # the run instead. Blocks go to memory and disk. DataFrame.localCheckpoint is in both the
+    # classic API and Spark Connect's.
+    samples = None
+    if units and not with_history:
+        # no history wants the samples themselves: the tasks that read them evaluate them too
+        ctx = EvalContext(checks, plan.live_routes, plan.lag_routes, 0)  # each task sets its clock
+        recs = collect_records_frame(spark, units, secrets, options.debug, ctx).localCheckpoint(eager=True)
+    elif units:
         samples = collect_frame(spark, units, secrets, options.debug).localCheckpoint(eager=True)
     else:
         samples = spark.createDataFrame([], SAMPLE_DDL)
@@ -126,13 +142,13 @@ def run_check(
 
     # 2. evaluate (history, then per-record rules and roll-ups) ------------------------------
     prog.set("evaluating")
-    recs = evaluate_frame(samples, EvalContext(checks, plan.live_routes, plan.lag_routes, run_ms))
+    if samples is not None:
+        recs = evaluate_frame(samples, EvalContext(checks, plan.live_routes, plan.lag_routes, run_ms))
     if plan.records:
         recs = recs.unionByName(spark.createDataFrame([record_row(r) for r in plan.records], RECORD_DDL))
-    lag_checks = [c for c in spec.checks if isinstance(c, LagCheck)]
     trends: dict[tuple[str, str], list[int | None]] | None = None
     history_runs: int | None = None
-    if options.history_dir and lag_checks:
+    if options.history_dir and with_history and samples is not None:
         prog.set("updating history")
         recs, trends, history_runs = join_history(
             spark,
@@ -153,6 +169,7 @@ def run_check(
         timestamp_types=plan.timestamp_types,
         trends=trends,
         windows={c.name: c.history.window for c in lag_checks},
+        parallelism=len(plan.units),  # as many as the collect ran at once
     ).collect()
     counts: dict[str, dict[str, int]] = {}
     for row in final.groupBy("check", "state").count().collect():
@@ -182,11 +199,13 @@ def run_check(
     status = worst(r.status for r in results) if results else MonitoringStatus.UNKNOWN
     total = sum(sum(v.values()) for v in counts.values())
     table = final.select(*record_columns())
+    parts: Sequence[PartitionRecord]
     if options.all_records:
-        parts = _by_key(table)
+        # one Arrow table and its report order (the driver holds no record objects)
+        parts = collect_records(table)
     else:
         got = records(worst_first(table).limit(options.worst).toArrow().to_pylist())
-        parts = sorted(got, key=_worst_key)
+        parts = tuple(sorted(got, key=_worst_key))
     clock.lap("rollup")
 
     # 5. write ---------------------------------------------------------------------------
@@ -195,15 +214,15 @@ def run_check(
         if is_uri(options.write_dir):
             write_table(spark, table, options.write_format, options.write_dir)  # by Spark, in parallel
         else:
-            every = parts if options.all_records else _by_key(table)
-            write_table(spark, [record_row(r) for r in every], options.write_format, options.write_dir)
+            every = (parts if isinstance(parts, PartitionRecords) else collect_records(table)).arrow
+            write_table(spark, every, options.write_format, options.write_dir)  # by the driver, pyarrow
         clock.lap("write")
     final.unpersist()
     secrets.unpersist()
     return CheckReport(
         status=status,
         checks=tuple(results),
-        partitions=tuple(parts),
+        partitions=parts,
         now_ms=run_ms,
         total_partitions=total,
         complete=options.all_records,
@@ -212,8 +231,3 @@ def run_check(
         clusters=tuple(spec.clusters),
         down=plan.down,
     )
-
-
-def _by_key(table: Any) -> list[PartitionRecord]:
-    """Every record of ``table`` (a DataFrame of the record columns), in report order."""
-    return sorted(records(table.toArrow().to_pylist()), key=lambda r: r.key)

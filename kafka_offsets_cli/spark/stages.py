@@ -46,6 +46,7 @@ from .ship import localized_units
 __all__ = [
     "SecretsSource",
     "collect_frame",
+    "collect_records_frame",
     "evaluate_frame",
     "localize",
     "record_columns",
@@ -73,8 +74,8 @@ def localize(units: Iterable[WorkUnit], secrets: SecretsSource) -> Iterator[Work
     return localized_units(units, secrets.value)
 
 
-def collect_frame(spark: Any, units: Sequence[WorkUnit], secrets: SecretsSource, debug: bool) -> Any:
-    """A DataFrame of the samples of ``units`` (secrets already taken out), one task per unit.
+def _unit_frame(spark: Any, units: Sequence[WorkUnit]) -> Any:
+    """A DataFrame of the pickled ``units``, one row and one partition (so one task) per unit.
 
     ``spark.range(n, numPartitions=n)`` holds one unit index per partition; the units, pickled,
     join it as a broadcast relation, so the partitioning (one unit per task) survives; a
@@ -94,23 +95,49 @@ def collect_frame(spark: Any, units: Sequence[WorkUnit], secrets: SecretsSource,
             }
         )
     )
-    frame = (
+    return (
         spark.range(0, n, 1, n)
         .select(F.col("id").cast("int").alias("i"))
         .join(F.broadcast(blobs), "i")
         .select("unit")
     )
 
+
+def _unpickled(batches: Iterator[Any]) -> Iterator[WorkUnit]:
+    for b in batches:
+        for blob in b.column(0).to_pylist():
+            yield pickle.loads(blob)
+
+
+def collect_frame(spark: Any, units: Sequence[WorkUnit], secrets: SecretsSource, debug: bool) -> Any:
+    """A DataFrame of the samples of ``units`` (secrets already taken out), one task per unit."""
+
     def collect(batches: Iterator[Any]) -> Iterator[Any]:
-        def unpickled() -> Iterator[WorkUnit]:
-            for b in batches:
-                for blob in b.column(0).to_pylist():
-                    yield pickle.loads(blob)
-
         # converted once, here: flat batches, no Python object leaves the task
-        yield from sample_batches(run_units(localize(unpickled(), secrets), debug))
+        yield from sample_batches(run_units(localize(_unpickled(batches), secrets), debug))
 
-    return frame.mapInArrow(collect, SAMPLE_DDL)
+    return _unit_frame(spark, units).mapInArrow(collect, SAMPLE_DDL)
+
+
+def collect_records_frame(
+    spark: Any, units: Sequence[WorkUnit], secrets: SecretsSource, debug: bool, ctx: EvalContext
+) -> Any:
+    """The records of ``units``: each task collects its unit, then puts the samples through the
+    shared per-record rules itself (:func:`evaluate_frame` without a pass of its own).
+
+    For a run without history (which needs the samples themselves). ``ctx.now_ms`` is replaced
+    by the task's clock read once its unit's answers are in: ages are never fresher than the
+    answers, and no second pass over the samples is needed to apply one driver clock.
+    """
+    from ..parse.times import now_ms
+
+    def collect(batches: Iterator[Any]) -> Iterator[Any]:
+        for unit in localize(_unpickled(batches), secrets):
+            got = list(run_units(iter((unit,)), debug))
+            here = EvalContext(ctx.checks, ctx.live_routes, ctx.lag_routes, now_ms())
+            yield record_batch(r for s in got for r in evaluate_sample(s, here))
+
+    return _unit_frame(spark, units).mapInArrow(collect, RECORD_DDL)
 
 
 def evaluate_frame(samples: Any, ctx: EvalContext) -> Any:
@@ -133,11 +160,14 @@ def rollup_frame(
     timestamp_types: Mapping[tuple[str, str], str],
     trends: Mapping[tuple[str, str], Sequence[int | None]] | None,
     windows: Mapping[str, int],
+    parallelism: int = 2,
 ) -> Any:
     """One row (``result``: a pickled :class:`TopicResult` or :class:`GroupResult`) per roll-up.
 
     ``recs``: the records, with the ``h_*`` verdict columns when ``trends`` is given (history).
-    Liveness records roll up per (check, cluster, topic), lag records per (check, cluster, group).
+    Liveness records roll up per (check, cluster, topic), lag records per (check, cluster, group),
+    in ``parallelism`` tasks: a repartition by number, which adaptive execution leaves as it is
+    (a plain ``groupBy`` shuffle of a few MB is coalesced into one task, one core).
     """
     import pyarrow as pa
     from pyspark.sql import functions as F
@@ -167,7 +197,8 @@ def rollup_frame(
         _NAME,
         F.when(F.col("kind") == "liveness", F.col("topic")).otherwise(F.coalesce(F.col("group"), F.lit(""))),
     )
-    return named.groupBy("kind", "check", "cluster", _NAME).applyInArrow(roll, "result binary")
+    keys = ("kind", "check", "cluster", _NAME)
+    return named.repartition(max(1, parallelism), *keys).groupBy(*keys).applyInArrow(roll, "result binary")
 
 
 def _row_key(d: Mapping[str, Any]) -> tuple[str, str, str, str, int]:

@@ -1,0 +1,56 @@
+"""The partition records brought back to the driver: one Arrow table and its report order.
+
+``check -o json`` (and the driver's ``--write``) needs every record: they come back from Spark
+once, as Arrow (``toArrow``), and stay one columnar table (:class:`~kafka_offsets_cli.check.report.
+PartitionRecords`) instead of a list of Python objects, so the driver's memory grows by about two
+hundred bytes a record, not by a few kilobytes. The table is not copied into order: its report
+order is an array of row numbers (eight bytes a record), and readers take a slice of rows at a
+time through it. pyarrow only (no pandas).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..check.report import PartitionRecords
+from .frames import RECORD_COLUMNS, arrow_schema
+
+__all__ = ["collect_records", "report_order", "sort_report"]
+
+
+def collect_records(frame: Any) -> PartitionRecords:
+    """Every record of ``frame`` (a DataFrame of the record columns), in report order.
+
+    The columns keep the ``--write`` table's types (:data:`~.frames.RECORD_COLUMNS`), whatever
+    string type Spark's Arrow conversion chose.
+    """
+    table = frame.toArrow().cast(arrow_schema(RECORD_COLUMNS))
+    return PartitionRecords(table, report_order(table))
+
+
+def report_order(table: Any) -> Any:
+    """The row numbers of ``table`` in report order (an Arrow array).
+
+    By :attr:`PartitionRecord.key <kafka_offsets_cli.check.report.PartitionRecord.key>`: (check,
+    cluster, group or "", topic, partition or -1), ties kept in their order. Arrow's sort is stable
+    and compares strings by their UTF-8 bytes, which orders them as Python does (by code point), so
+    this is the order ``sorted(records, key=key)`` gives.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    keys = pa.table(
+        {
+            "check": table["check"],
+            "cluster": table["cluster"],
+            "group": pc.fill_null(table["group"], ""),
+            "topic": table["topic"],
+            "partition": pc.fill_null(table["partition"], -1),
+        }
+    )
+    return pc.sort_indices(keys, sort_keys=[(name, "ascending") for name in keys.column_names])
+
+
+def sort_report(table: Any) -> Any:
+    """``table`` itself sorted in report order (a copy)."""
+    return table.take(report_order(table))
