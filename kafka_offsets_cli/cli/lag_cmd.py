@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import typer
 
 from ..errors import ClusterError, KafkaOffsetsError, MonitoringStatus, NotFound, PartialFailure, UsageError
+from ..gcpause import gc_paused
 from ..lag.collect import LagReport, collect, resolve_groups
 from ..lag.summary import SortKey
 from ..models.offsets import Isolation
@@ -161,7 +160,7 @@ def lag_cmd(
             if interval is not None:
                 _watch(settings, query, view, interval, prometheus_file, debug)
                 return
-            with _gc_paused():
+            with gc_paused():
                 report = _collect(settings, query, debug)
             _require_rows(report)
         except KafkaOffsetsError as e:
@@ -181,7 +180,7 @@ def lag_cmd(
         if fmt is Format.prometheus:
             write(metrics)
         else:
-            with _gc_paused():
+            with gc_paused():
                 show(report, view)
         notes(report, view)
         if unwritten is not None:
@@ -240,19 +239,6 @@ def _require_rows(report: LagReport) -> None:
     if not report.rows and not report.failed:
         names = ", ".join(p.group for p in report.problems) or "the matched groups"
         raise NotFound(f"no committed offsets for {names} in the selection")
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while one run builds its rows and their text (reference
-    counting still frees them): at 50,000 rows its passes over the growing heap cost ~15% of the CPU."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _collect(settings: ClientSettings, query: _Query, debug: bool) -> LagReport:
