@@ -16,7 +16,6 @@ from typing import Any
 from ..check.collect import LagSample, LiveSample, Sample
 from ..check.history import HistoryStatus, PartitionHistory
 from ..check.report import PartitionRecord
-from ..errors import MonitoringStatus
 from ..lag.rows import LagRow
 from ..models.offsets import OffsetResult, OffsetSpec
 
@@ -200,13 +199,9 @@ def record_batch(recs: Iterable[PartitionRecord]) -> Any:
     return _batch(RECORD_COLUMNS, [record_row(r) for r in recs])
 
 
-_RECORD_FIELDS = [n for n, _ in RECORD_COLUMNS if n != "status"]
-
-
 def records(rows: Iterable[dict[str, Any]]) -> Iterator[PartitionRecord]:
     """:class:`PartitionRecord` objects of rows (dicts) with the record columns."""
-    for d in rows:
-        yield PartitionRecord(**{k: d[k] for k in _RECORD_FIELDS}, status=MonitoringStatus[d["status"]])
+    return map(PartitionRecord.from_row, rows)
 
 
 # --- history verdicts ------------------------------------------------------------------------
