@@ -95,8 +95,7 @@ class OffsetLister:
                     final.update(answers)
                 else:
                     final = answers  # the first attempt: no copy of 100,000 answers
-                # r[6]: the error (by index, in a loop over every answer)
-                retry = [k for k, r in answers.items() if r[6] is not None and r[6] in RETRIABLE]
+                retry = [k for k, r in answers.items() if r.error is not None and r.error in RETRIABLE]
                 if not retry or deadline.remaining() <= backoff:
                     break
                 log.debug(

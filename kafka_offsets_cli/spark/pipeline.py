@@ -122,14 +122,14 @@ def run_check(
     # 1. collect -------------------------------------------------------------------------
     prog.set("collecting offsets")
     lag_checks = [c for c in spec.checks if isinstance(c, LagCheck)]
-    with_history = bool(options.history_dir and lag_checks)
+    history_dir = options.history_dir if lag_checks else None  # a history holds lag samples only
     # A local checkpoint, not a cache: it materializes what the tasks read once (this job) and
     # cuts the lineage, so no later stage (an evicted block, a retried task, the write) can
     # re-query Kafka and answer differently from the verdict; a lost executor's blocks fail
     # the run instead. Blocks go to memory and disk. DataFrame.localCheckpoint is in both the
     # classic API and Spark Connect's.
     samples = None
-    if units and not with_history:
+    if units and history_dir is None:
         # no history wants the samples themselves: the tasks that read them evaluate them too
         ctx = EvalContext(checks, plan.live_routes, plan.lag_routes, 0)  # each task sets its clock
         recs = collect_records_frame(spark, units, secrets, options.debug, ctx).localCheckpoint(eager=True)
@@ -148,11 +148,12 @@ def run_check(
         recs = recs.unionByName(spark.createDataFrame([record_row(r) for r in plan.records], RECORD_DDL))
     trends: dict[tuple[str, str], list[int | None]] | None = None
     history_runs: int | None = None
-    if options.history_dir and with_history and samples is not None:
+    if history_dir is not None:
+        assert samples is not None  # with a history the samples are always collected as such
         prog.set("updating history")
         recs, trends, history_runs = join_history(
             spark,
-            options.history_dir,
+            history_dir,
             samples=samples,
             records=recs,
             plan=plan,

@@ -15,7 +15,7 @@ from typing import Any
 from ..check.report import PartitionRecords
 from .frames import RECORD_COLUMNS, arrow_schema
 
-__all__ = ["collect_records", "report_order", "sort_report"]
+__all__ = ["collect_records", "report_order"]
 
 
 def collect_records(frame: Any) -> PartitionRecords:
@@ -49,8 +49,3 @@ def report_order(table: Any) -> Any:
         }
     )
     return pc.sort_indices(keys, sort_keys=[(name, "ascending") for name in keys.column_names])
-
-
-def sort_report(table: Any) -> Any:
-    """``table`` itself sorted in report order (a copy)."""
-    return table.take(report_order(table))
