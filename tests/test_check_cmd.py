@@ -384,7 +384,7 @@ checks:
     assert len(rows) == 1 + 4
 
 
-def test_unreachable_cluster_is_unknown_with_its_cause(tmp_path: Path) -> None:
+def test_unreachable_cluster_is_unknown_without_starting_spark(tmp_path: Path) -> None:
     spec = write_spec(
         tmp_path / "u.yaml",
         """

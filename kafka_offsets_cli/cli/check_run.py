@@ -5,9 +5,8 @@ Imported by :mod:`.check_cmd` once the options are read (never at start-up).
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import tzinfo
 from typing import TYPE_CHECKING
@@ -77,71 +76,25 @@ def run(spec: CheckSpec, how: CheckRun) -> CheckReport:
     t0 = time.monotonic()
     slots = task_slots(how.master if how.remote is None else None, dict(how.conf))
     with progress.shown():
-        # The plan (Kafka metadata, groups; on the driver) and the session's start (a JVM; or a
-        # Connect channel) need nothing from each other and each take seconds: the plan runs in
-        # a thread while the main thread starts Spark (pyspark's start-up wants the main thread
-        # for its Ctrl-C handling). A spec with nothing reachable then pays a session it does
-        # not use; every run that has data gets the shorter of the two for free.
-        planning = _Planning(lambda: _plan(spec, how.debug, slots))
-        progress.set(
-            "planning, starting Spark" if how.remote is None else "planning, connecting to Spark Connect"
-        )
-        runtime: SparkRuntime | None = None
-        try:
-            unavailable: KafkaOffsetsError | None = None
+        # Planned before Spark starts: a spec with nothing reachable (a cluster down or frozen)
+        # is reported within its timeout, without paying a session start it would not use.
+        progress.set("planning")
+        plan = _plan(spec, how.debug, slots)
+        plan_s = time.monotonic() - t0
+        if not plan.units and not plan.records:
+            report = _without_data(spec, plan)
+        else:
+            progress.set("starting Spark" if how.remote is None else "connecting to Spark Connect")
+            runtime = _start(how)
             try:
-                runtime = _start(how)
-            except KafkaOffsetsError as e:  # no Spark: still worth saying what the plan found
-                unavailable = e
-            plan = planning.result()
-            plan_s = planning.seconds
-            if not plan.units and not plan.records:
-                report = _without_data(spec, plan)
-            elif runtime is None:
-                assert unavailable is not None
-                raise unavailable
-            else:
                 report = _spark(spec, plan, progress, how, runtime)
-        finally:
-            if runtime is not None:
+            finally:
                 progress.set("stopping Spark")
                 runtime.stop()
-        if runtime is not None:
             report = replace(report, timings={"session": round(runtime.started_s, 3), **report.timings})
     times = {"plan": round(plan_s, 3), **report.timings, "total": round(time.monotonic() - t0, 3)}
 
     return replace(report, timings=times)
-
-
-class _Planning:
-    """The plan, made in a daemon thread (a Ctrl-C on the main thread does not wait for it)."""
-
-    def __init__(self, make: Callable[[], CheckPlan]) -> None:
-        self._make = make
-        self._done = threading.Event()
-        self._plan: CheckPlan | None = None
-        self._error: BaseException | None = None
-        self.seconds = 0.0
-        threading.Thread(target=self._run, name="kafka-offsets-plan", daemon=True).start()
-
-    def _run(self) -> None:
-        t0 = time.monotonic()
-        try:
-            self._plan = self._make()
-        except BaseException as e:  # handed to the main thread as is
-            self._error = e
-        finally:
-            self.seconds = time.monotonic() - t0
-            self._done.set()
-
-    def result(self) -> CheckPlan:
-        """The plan, once made (the planning thread's exception, raised here)."""
-        while not self._done.wait(0.2):  # a timed wait: Ctrl-C reaches the main thread meanwhile
-            pass
-        if self._error is not None:
-            raise self._error
-        assert self._plan is not None
-        return self._plan
 
 
 def _start(how: CheckRun) -> SparkRuntime:
