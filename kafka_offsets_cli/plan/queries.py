@@ -58,8 +58,17 @@ def with_internal_flags(
     every topic has it (one request). ``--exclude-internal-topics`` goes by it, as
     Kafka's tools do: ``__consumer_offsets`` and ``__transaction_state`` are internal,
     a user topic ``__app.events`` is not, whatever its name.
+
+    Only names that start with ``__`` are asked about: every topic Kafka has ever made
+    internal does (``Topic.INTERNAL_TOPICS``: ``__consumer_offsets``, ``__transaction_state``,
+    ``__share_group_state``), and describing the rest would describe every partition of a
+    large cluster again (1.4 s and 80 MB at 50,000 partitions) for flags that are all false.
     """
-    names = [n for n, t in md.topics.items() if t.error is None and (only is None or only(n))]
+    names = [
+        n
+        for n, t in md.topics.items()
+        if n.startswith("__") and t.error is None and (only is None or only(n))
+    ]
     if not names:
         return md
     described = source.metadata(names=names).topics
