@@ -1,6 +1,6 @@
 """Plan a ``check`` run: expand each check against its clusters into Spark work units (pure).
 
-Runs on the driver with one client per cluster (anything satisfying
+Runs on the driver, each cluster in a thread of its own with one client (anything satisfying
 :class:`~kafka_offsets_cli.sources.PlanSource`, in the product
 :class:`~kafka_offsets_cli.kafka.KafkaClient`):
 
@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 from ..errors import KafkaOffsetsError, MonitoringStatus, NotFound, UsageError
 from ..lag.collect import resolve_groups
@@ -39,6 +39,7 @@ from ..parse.selection import Selection, TopicRule
 from ..plan.queries import with_internal_flags, with_named_errors
 from ..plan.resolve import UNKNOWN_TOPIC_OR_PARTITION, resolve
 from ..sources import PlanSource
+from .plan_model import CheckPlan, merge_plans
 from .report import PartitionRecord
 from .spec import CheckSpec, LagCheck, LivenessCheck
 from .units import WorkUnit, chunk_selection, cluster_units, unit_chunks
@@ -46,32 +47,6 @@ from .units import WorkUnit, chunk_selection, cluster_units, unit_chunks
 __all__ = ["CheckPlan", "WorkUnit", "check_selection", "chunk_selection", "plan_checks", "unit_chunks"]
 
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]+")
-
-
-@dataclass(frozen=True, kw_only=True)
-class CheckPlan:
-    """Everything the Spark stages need, and what planning already found wrong.
-
-    ``live_routes`` maps (cluster, topic) and ``lag_routes`` (cluster, group,
-    topic) to the checks that evaluate them. ``problems`` are per-check messages
-    (UNKNOWN); ``records`` are error records for topics or groups that could not
-    be read. ``owners`` are the (cluster, group, partition) a live member owns.
-    """
-
-    units: tuple[WorkUnit, ...]
-    live_routes: Mapping[tuple[str, str], tuple[str, ...]]
-    lag_routes: Mapping[tuple[str, str, str], tuple[str, ...]]
-    problems: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    records: tuple[PartitionRecord, ...] = ()
-    owners: frozenset[tuple[str, str, TopicPartition]] = frozenset()
-    timestamp_types: Mapping[tuple[str, str], str] = field(default_factory=dict)
-    groups: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
-    down: tuple[str, ...] = ()
-
-    @property
-    def partitions(self) -> int:
-        """Distinct (cluster, partition) pairs the units cover."""
-        return sum(u.size for u in self.units)
 
 
 def check_selection(topics: Sequence[str], exclude_internal: bool) -> Selection:
@@ -288,22 +263,35 @@ def _error_record(
     )
 
 
+#: clusters discovered at once (each a client with its own librdkafka threads and sockets)
+_MAX_DISCOVERY_THREADS = 8
+
+
 def plan_checks(
     spec: CheckSpec, connect: Callable[[str], PlanSource], *, parallelism: int | None = None
 ) -> CheckPlan:
     """Plan every check of ``spec``; ``connect(cluster)`` gives a client for a cluster.
 
-    A cluster that cannot be reached (or read) does not stop the others: each
-    check on it gets a problem (UNKNOWN) with the reason. ``parallelism``: how many
-    tasks the executors run at once (Spark's ``defaultParallelism``; default: this
-    machine's CPU count, as ``local[*]``), the number of units per cluster within
-    the ``task_size`` cap.
+    Clusters are discovered at once, each in a thread of its own with its own client
+    (the time is the slowest cluster's, not the sum), and the plans merged in the
+    spec's cluster order, so the plan is the same as one made cluster after cluster.
+    A cluster that cannot be reached (or read) does not stop the others: each check on
+    it gets a problem (UNKNOWN) with the reason. ``parallelism``: how many tasks the
+    executors run at once (Spark's ``defaultParallelism``; default: this machine's CPU
+    count, as ``local[*]``), the number of units per cluster within the ``task_size`` cap.
     """
-    planner = _Planner(spec, parallelism if parallelism is not None else os.cpu_count() or 1)
-    for name in spec.clusters:
+    slots = parallelism if parallelism is not None else os.cpu_count() or 1
+
+    def discover(name: str) -> _Planner:
+        planner = _Planner(spec, slots)
         try:
-            source = connect(name)
-            planner.cluster(name, source)
+            planner.cluster(name, connect(name))
         except KafkaOffsetsError as e:
             planner.unreachable(name, e)
-    return planner.plan()
+        return planner
+
+    names = list(spec.clusters)
+    if len(names) <= 1:
+        return merge_plans([discover(n).plan() for n in names])
+    with ThreadPoolExecutor(max_workers=min(len(names), _MAX_DISCOVERY_THREADS)) as pool:
+        return merge_plans([p.plan() for p in pool.map(discover, names)])

@@ -6,9 +6,12 @@ rows are the rows ``kafka-offsets lag`` shows for the same groups and topics.
 
 from __future__ import annotations
 
+import threading
+
 from kafka_offsets_cli.check.collect import LagSample, unit_samples
 from kafka_offsets_cli.check.load import parse_spec_text
 from kafka_offsets_cli.check.plan import plan_checks
+from kafka_offsets_cli.errors import ClusterUnreachable
 from kafka_offsets_cli.models.groups import GroupOffsets
 from kafka_offsets_cli.models.topics import ClusterMetadata, TopicPartition
 from tests.unit.fake_cluster import FakeCluster, topic
@@ -90,3 +93,34 @@ def test_a_task_whose_group_cannot_be_read_any_more_has_its_error_on_every_plann
         ("orders", 0, "error", "NO_ANSWER"),
         ("orders", 1, "error", "NO_ANSWER"),
     ]
+
+
+THREE = parse_spec_text(
+    """
+clusters: {a: {bootstrap_servers: 'h:1'}, b: {bootstrap_servers: 'h:2'}, down: {bootstrap_servers: 'h:3'}}
+checks:
+  - {name: lag, type: lag, clusters: [a, b, down], groups: [g], topics: [orders]}
+  - {name: live, type: liveness, clusters: [b, a], topics: [orders], warn: 1h, crit: 1d}
+""",
+    environ={},
+)
+
+
+def test_clusters_are_discovered_at_once_and_merged_in_the_specs_order() -> None:
+    # every connect waits until all three clusters are being connected: one cluster after
+    # another would break the barrier (BrokenBarrierError) instead of planning
+    barrier = threading.Barrier(3, timeout=10)
+
+    def connect(name: str) -> FakeCluster:
+        barrier.wait()
+        if name == "down":
+            raise ClusterUnreachable("down: no broker answered")
+        return cluster()
+
+    plan = plan_checks(THREE, connect)
+    assert [(u.cluster, u.index) for u in plan.units] == [("a", 0), ("b", 1)]
+    assert plan.down == ("down",)
+    assert plan.problems == {"lag": ("down: down: no broker answered",)}
+    assert plan.live_routes == {("a", "orders"): ("live",), ("b", "orders"): ("live",)}
+    assert plan.groups == {("lag", "a"): ("g",), ("lag", "b"): ("g",)}
+    assert [u.groups for u in plan.units] == [(("g", (tp("orders", 0), tp("orders", 1))),)] * 2
