@@ -18,6 +18,7 @@ from ..check.history import HistoryStatus, PartitionHistory
 from ..check.report import PartitionRecord
 from ..lag.rows import LagRow
 from ..models.offsets import OffsetResult, OffsetSpec
+from .arrow_build import record_batch_of
 
 __all__ = [
     "RECORD_COLUMNS",
@@ -122,13 +123,8 @@ def arrow_schema(columns: Iterable[tuple[str, str]]) -> Any:
 
 
 def _batch(columns: tuple[tuple[str, str], ...], rows: list[tuple[Any, ...]]) -> Any:
-    import pyarrow as pa
-
-    schema = arrow_schema(columns)
-    cols = list(zip(*rows, strict=True)) if rows else [() for _ in columns]
-    return pa.RecordBatch.from_arrays(
-        [pa.array(c, type=f.type) for c, f in zip(cols, schema, strict=True)], schema=schema
-    )
+    # laid out as Arrow buffers: pyarrow.array would import pandas in every Python worker
+    return record_batch_of(columns, rows)
 
 
 # --- samples ---------------------------------------------------------------------------------

@@ -155,6 +155,25 @@ def _release_accumulators(spark: Any) -> None:
     threading.Thread(target=server.shutdown, name="accumulator-server-stop", daemon=True).start()
 
 
+def _import_while_the_jvm_starts() -> None:
+    """Import, in a daemon thread, what pyspark imports on the first py4j call with an argument.
+
+    pyspark registers a py4j input converter (``NumpyScalarConverter``) whose ``can_convert``
+    imports ``pyspark.testing.utils``, which imports pandas to check its version: 0.6 s in the
+    middle of the session start. The driver's Python only waits while the JVM boots, so the
+    same import is done then; the first call finds it done. A failure changes nothing: the
+    call imports it again, and reports what pyspark reports.
+    """
+    import importlib
+    import threading
+
+    def load() -> None:
+        with contextlib.suppress(Exception):
+            importlib.import_module("pyspark.testing.utils")
+
+    threading.Thread(target=load, name="pyspark-imports", daemon=True).start()
+
+
 def _tail(path: Path | None, lines: int = 15) -> str:
     if path is None or not path.exists():
         return ""
@@ -239,6 +258,7 @@ def start_session(options: SessionOptions) -> SparkRuntime:
         sink: Any = sys.stderr if options.debug else log_file
         quiet_python_side(options.debug)  # py4j logs a Ctrl-C during the start as an error
         if SparkContext._gateway is None:
+            _import_while_the_jvm_starts()
             gateway = launch_gateway(conf, {"stdout": sink, "stderr": sink})
             sc = SparkContext(conf=conf, gateway=gateway)
         else:  # a stopped session's JVM is still running in this process: reuse it
