@@ -15,7 +15,8 @@ needs a SparkContext. Stages, each timed (``--timings``):
    grouped Arrow function) and join the verdicts to the records;
 3. evaluate: every sample through the shared rules (:func:`.evaluate.evaluate_sample`,
    ``mapInArrow``); per liveness topic and lag group the shared roll-ups
-   (``groupBy().applyInArrow``); state counts per check in the JVM (``groupBy().count()``);
+   (``groupBy().applyInArrow``), each also counting its records' states (a check's state counts
+   are their sums);
 4. rollup: per check on the driver (the worst status is the exit code), and the
    partition records brought back (all of them, or the worst N for a table: ``orderBy`` + ``limit``);
 5. write (``--write parquet|csv DIR``): the full per-partition table (:mod:`.write`: by the
@@ -26,6 +27,7 @@ Only aggregates (roll-ups, state counts, lag trends) and the records asked for r
 
 from __future__ import annotations
 
+import json
 import pickle
 import time
 from collections.abc import Callable, Sequence
@@ -162,8 +164,10 @@ def run_check(
         )
         clock.lap("history")
         prog.set("evaluating")
-    # evaluated once, read by the roll-ups, the counts, the records and the write
-    final = recs.persist(StorageLevel.MEMORY_AND_DISK)
+    # evaluated once, read by the roll-ups, the records and the write (the bare checkpoint of
+    # the collect needs no copy: it is read from the blocks its tasks stored)
+    bare = samples is None and not plan.records
+    final = recs if bare else recs.persist(StorageLevel.MEMORY_AND_DISK)
     rolled = rollup_frame(
         final,
         checks,
@@ -172,18 +176,19 @@ def run_check(
         windows={c.name: c.history.window for c in lag_checks},
         parallelism=len(plan.units),  # as many as the collect ran at once
     ).collect()
-    counts: dict[str, dict[str, int]] = {}
-    for row in final.groupBy("check", "state").count().collect():
-        counts.setdefault(row["check"], {})[row["state"]] = row["count"]
     clock.lap("evaluate")
 
     # 3. per check (driver) and the partition records --------------------------------------
     prog.set("rolling up")
     topics: list[TopicResult] = []
     groups: list[GroupResult] = []
+    counts: dict[str, dict[str, int]] = {}  # per check, the states of its records
     for row in rolled:
         result = pickle.loads(row["result"])
         (topics if isinstance(result, TopicResult) else groups).append(result)
+        per_check = counts.setdefault(result.check, {})
+        for state, n in json.loads(row["states"]).items():
+            per_check[state] = per_check.get(state, 0) + n
     results = []
     for c in spec.checks:
         st = counts.get(c.name, {})
@@ -218,7 +223,8 @@ def run_check(
             every = (parts if isinstance(parts, PartitionRecords) else collect_records(table)).arrow
             write_table(spark, every, options.write_format, options.write_dir)  # by the driver, pyarrow
         clock.lap("write")
-    final.unpersist()
+    if not bare:
+        final.unpersist()
     secrets.unpersist()
     return CheckReport(
         status=status,

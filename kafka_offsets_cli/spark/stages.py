@@ -20,7 +20,9 @@ the session provides (:func:`localize`).
 
 from __future__ import annotations
 
+import json
 import pickle
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -31,11 +33,13 @@ from ..check.report import GroupResult, TopicResult
 from ..check.spec import CheckDefinition, LagCheck, LivenessCheck
 from ..errors import MonitoringStatus
 from ..liveness.rules import severity
+from .arrow_build import record_batch_of
 from .frames import (
     RECORD_COLUMNS,
     RECORD_DDL,
     SAMPLE_DDL,
     batch_samples,
+    ddl,
     record_batch,
     records,
     sample_batches,
@@ -74,49 +78,36 @@ def localize(units: Iterable[WorkUnit], secrets: SecretsSource) -> Iterator[Work
     return localized_units(units, secrets.value)
 
 
-def _unit_frame(spark: Any, units: Sequence[WorkUnit]) -> Any:
-    """A DataFrame of the pickled ``units``, one row and one partition (so one task) per unit.
+def _unit_frame(spark: Any, units: Sequence[WorkUnit]) -> tuple[Any, list[bytes]]:
+    """One row, one partition and so one task per unit: ``spark.range(n)`` in ``n`` partitions,
+    and the units pickled one by one, for the task's function to hold (each unpickles its own).
 
-    ``spark.range(n, numPartitions=n)`` holds one unit index per partition; the units, pickled,
-    join it as a broadcast relation, so the partitioning (one unit per task) survives; a
-    shuffle would let adaptive execution merge the tiny partitions into one task.
+    The units travel with the function (Spark broadcasts a large one), not as a DataFrame: a
+    DataFrame made from them (Arrow or rows) and joined to the range cost the driver's cold JVM
+    about a second (``createDataFrame``, a broadcast job), and a shuffle would let adaptive
+    execution merge the tiny partitions into one task.
     """
-    import pyarrow as pa
-    from pyspark.sql import functions as F
-
     n = len(units)
-    # From Arrow, not from Python rows: a list of rows is parallelized through a Python worker
-    # (a job of its own, with the worker's start-up); an Arrow table goes to the JVM as it is.
-    blobs = spark.createDataFrame(
-        pa.table(
-            {
-                "i": pa.array(range(n), type=pa.int32()),
-                "unit": pa.array([pickle.dumps(u) for u in units], type=pa.binary()),
-            }
-        )
-    )
-    return (
-        spark.range(0, n, 1, n)
-        .select(F.col("id").cast("int").alias("i"))
-        .join(F.broadcast(blobs), "i")
-        .select("unit")
-    )
+    return spark.range(0, n, 1, n), [pickle.dumps(u) for u in units]
 
 
-def _unpickled(batches: Iterator[Any]) -> Iterator[WorkUnit]:
+def _units(batches: Iterator[Any], blobs: Sequence[bytes]) -> Iterator[WorkUnit]:
+    """In a task: the units whose indexes its batches hold."""
     for b in batches:
-        for blob in b.column(0).to_pylist():
-            yield pickle.loads(blob)
+        for i in b.column(0).to_pylist():
+            yield pickle.loads(blobs[i])
 
 
 def collect_frame(spark: Any, units: Sequence[WorkUnit], secrets: SecretsSource, debug: bool) -> Any:
     """A DataFrame of the samples of ``units`` (secrets already taken out), one task per unit."""
 
+    frame, blobs = _unit_frame(spark, units)
+
     def collect(batches: Iterator[Any]) -> Iterator[Any]:
         # converted once, here: flat batches, no Python object leaves the task
-        yield from sample_batches(run_units(localize(_unpickled(batches), secrets), debug))
+        yield from sample_batches(run_units(localize(_units(batches, blobs), secrets), debug))
 
-    return _unit_frame(spark, units).mapInArrow(collect, SAMPLE_DDL)
+    return frame.mapInArrow(collect, SAMPLE_DDL)
 
 
 def collect_records_frame(
@@ -131,13 +122,15 @@ def collect_records_frame(
     """
     from ..parse.times import now_ms
 
+    frame, blobs = _unit_frame(spark, units)
+
     def collect(batches: Iterator[Any]) -> Iterator[Any]:
-        for unit in localize(_unpickled(batches), secrets):
+        for unit in localize(_units(batches, blobs), secrets):
             got = list(run_units(iter((unit,)), debug))
             here = EvalContext(ctx.checks, ctx.live_routes, ctx.lag_routes, now_ms())
             yield record_batch(r for s in got for r in evaluate_sample(s, here))
 
-    return _unit_frame(spark, units).mapInArrow(collect, RECORD_DDL)
+    return frame.mapInArrow(collect, RECORD_DDL)
 
 
 def evaluate_frame(samples: Any, ctx: EvalContext) -> Any:
@@ -162,7 +155,8 @@ def rollup_frame(
     windows: Mapping[str, int],
     parallelism: int = 2,
 ) -> Any:
-    """One row (``result``: a pickled :class:`TopicResult` or :class:`GroupResult`) per roll-up.
+    """One row per roll-up: ``result``, a pickled :class:`TopicResult` or :class:`GroupResult`, and
+    ``states``, its records' counts by state (JSON; the check's state counts are their sums).
 
     ``recs``: the records, with the ``h_*`` verdict columns when ``trends`` is given (history).
     Liveness records roll up per (check, cluster, topic), lag records per (check, cluster, group),
@@ -191,14 +185,23 @@ def rollup_frame(
             hist = list(verdicts(r for r in rows if r.get("h_status") is not None)) if with_history else None
             trend = list(trend_of.get((cluster, name), []))[-win.get(c.name, 10) :]
             result = group_rollup(c, cluster, name, got, hist, trend)
-        return pa.table({"result": pa.array([pickle.dumps(result)], type=pa.binary())})
+        # every record is in exactly one roll-up: its states, counted here, sum to the check's
+        states = Counter(r["state"] for r in rows)
+        row = (pickle.dumps(result), json.dumps(dict(sorted(states.items()))))
+        return pa.Table.from_batches([record_batch_of(_ROLLUP_COLUMNS, [row])])
 
     named = recs.withColumn(
         _NAME,
         F.when(F.col("kind") == "liveness", F.col("topic")).otherwise(F.coalesce(F.col("group"), F.lit(""))),
     )
     keys = ("kind", "check", "cluster", _NAME)
-    return named.repartition(max(1, parallelism), *keys).groupBy(*keys).applyInArrow(roll, "result binary")
+    return (
+        named.repartition(max(1, parallelism), *keys).groupBy(*keys).applyInArrow(roll, ddl(_ROLLUP_COLUMNS))
+    )
+
+
+#: a roll-up's row: the pickled TopicResult or GroupResult, and its records' states counted (JSON)
+_ROLLUP_COLUMNS = (("result", "binary"), ("states", "string"))
 
 
 def _row_key(d: Mapping[str, Any]) -> tuple[str, str, str, str, int]:
