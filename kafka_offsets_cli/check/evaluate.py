@@ -17,15 +17,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import MonitoringStatus
-from ..lag.rows import LagRow, LagState
-from ..lag.summary import lag_status, totals
-from ..liveness.report import deciding_age
-from ..liveness.rules import LiveRow, LiveState, liveness_row, row_status, topic_status, worst
+from ..lag.summary import lag_status
+from ..liveness.rules import liveness_row, row_status, worst
 from ..parse.durations import format_duration
 from .collect import LiveSample
 from .collect import Sample as CollectSample
-from .history import HistoryStatus, PartitionHistory, Sample, evaluate_group, evaluate_partition
+from .history import HistoryStatus, PartitionHistory, Sample, evaluate_partition
 from .report import CheckResult, GroupResult, PartitionRecord, TopicResult
+from .rollups import group_rollup, topic_rollup
 from .spec import CheckDefinition, LagCheck, LivenessCheck
 
 __all__ = [
@@ -102,127 +101,6 @@ def evaluate_sample(sample: CollectSample, ctx: EvalContext) -> list[PartitionRe
             )
         )
     return out
-
-
-def _live_row(r: PartitionRecord) -> LiveRow:
-    assert r.partition is not None
-    return LiveRow(
-        topic=r.topic,
-        partition=r.partition,
-        offset=r.offset,
-        timestamp=r.timestamp,
-        age_ms=r.age_ms,
-        state=LiveState(r.state),
-        error=r.error,
-    )
-
-
-def _lag_row(r: PartitionRecord) -> LagRow:
-    assert r.partition is not None and r.group is not None
-    return LagRow(
-        group=r.group,
-        topic=r.topic,
-        partition=r.partition,
-        committed=r.committed,
-        log_start=r.log_start,
-        end=r.end,
-        lag=r.lag,
-        time_lag_ms=r.time_lag_ms,
-        state=LagState(r.state),
-        error=r.error,
-    )
-
-
-def topic_rollup(
-    check: LivenessCheck,
-    cluster: str,
-    topic: str,
-    records: Iterable[PartitionRecord],
-    timestamp_type: str | None,
-) -> TopicResult:
-    """A liveness topic's status as ``kafka-offsets liveness`` rolls it up (``min_alive`` included)."""
-    recs = list(records)
-    errors = [r for r in recs if r.partition is None]
-    if errors:
-        return TopicResult(
-            check=check.name,
-            cluster=cluster,
-            topic=topic,
-            status=MonitoringStatus.UNKNOWN,
-            partitions=0,
-            alive=0,
-            age_ms=None,
-            timestamp_type=timestamp_type,
-            error=errors[0].error,
-        )
-    rows = [_live_row(r) for r in recs]
-    return TopicResult(
-        check=check.name,
-        cluster=cluster,
-        topic=topic,
-        status=topic_status(rows, check.min_alive),
-        partitions=len(rows),
-        alive=sum(1 for r in rows if row_status(r) is MonitoringStatus.OK),
-        age_ms=deciding_age(rows, check.min_alive),
-        timestamp_type=timestamp_type,
-    )
-
-
-def group_rollup(
-    check: LagCheck,
-    cluster: str,
-    group: str,
-    records: Iterable[PartitionRecord],
-    history: Sequence[PartitionHistory] | None = None,
-    trend: Sequence[int | None] = (),
-) -> GroupResult:
-    """A lag group's totals (``lag.totals``), worst partition status and, with history, Burrow's verdict."""
-    recs = list(records)
-    errors = [r for r in recs if r.partition is None]
-    if errors and len(errors) == len(recs):
-        e = errors[0]
-        return GroupResult(
-            check=check.name,
-            cluster=cluster,
-            group=group,
-            status=e.status,
-            partitions=0,
-            lag=0,
-            lagging=0,
-            max_lag=None,
-            max_time_lag_ms=None,
-            problems=0,
-            error=e.error,
-        )
-    rows = [_lag_row(r) for r in recs if r.partition is not None]
-    tot = next(t for t in totals(rows) if t.topic is None)
-    lags = [r.lag for r in rows if r.lag is not None]
-    status = worst(r.status for r in recs)
-    hist_status: str | None = None
-    produce = consume = None
-    eta = None
-    if history is not None:
-        g = evaluate_group(history, trend)
-        status = worst([status, g.status.monitoring])
-        hist_status = g.status.value
-        produce, consume, eta = g.produce_rate, g.consume_rate, g.eta_ms
-    return GroupResult(
-        check=check.name,
-        cluster=cluster,
-        group=group,
-        status=status,
-        partitions=tot.partitions,
-        lag=tot.lag,
-        lagging=tot.lagging,
-        max_lag=max(lags) if lags else None,
-        max_time_lag_ms=tot.max_time_lag_ms,
-        problems=tot.problems + len(errors),  # a named topic that could not be read counts too
-        history=hist_status,
-        produce_rate=produce,
-        consume_rate=consume,
-        eta_ms=eta,
-        trend=tuple(trend),
-    )
 
 
 def evaluate_history(

@@ -10,8 +10,8 @@ Connect session runs them as a classic one does:
   (:func:`kafka_offsets_cli.check.evaluate.evaluate_sample`) into records
   (:data:`.frames.RECORD_COLUMNS`);
 * :func:`rollup_frame`: ``groupBy(...).applyInArrow`` per liveness topic and per lag group,
-  calling the shared :func:`~kafka_offsets_cli.check.evaluate.topic_rollup` /
-  :func:`~kafka_offsets_cli.check.evaluate.group_rollup`; one row per roll-up comes back.
+  calling the shared roll-ups (:func:`~kafka_offsets_cli.check.rollups.rollup_columns`); one
+  row per roll-up comes back.
 
 What the functions need from the plan (checks, routes, timestamp types, trends) is captured in
 them: plan data, no secret. The secrets are put back into the units in the task, from a source
@@ -23,14 +23,15 @@ from __future__ import annotations
 import json
 import pickle
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from ..check.collect import run_units
-from ..check.evaluate import EvalContext, evaluate_sample, group_rollup, topic_rollup
+from ..check.evaluate import EvalContext, evaluate_sample
 from ..check.plan import WorkUnit
 from ..check.report import GroupResult, TopicResult
-from ..check.spec import CheckDefinition, LagCheck, LivenessCheck
+from ..check.rollups import rollup_columns, rollup_order
+from ..check.spec import CheckDefinition, LivenessCheck
 from ..errors import MonitoringStatus
 from ..liveness.rules import severity
 from .arrow_build import record_batch_of
@@ -41,7 +42,6 @@ from .frames import (
     batch_samples,
     ddl,
     record_batch,
-    records,
     sample_batches,
     verdicts,
 )
@@ -163,33 +163,9 @@ def rollup_frame(
     in ``parallelism`` tasks: a repartition by number, which adaptive execution leaves as it is
     (a plain ``groupBy`` shuffle of a few MB is coalesced into one task, one core).
     """
-    import pyarrow as pa
     from pyspark.sql import functions as F
 
-    with_history = trends is not None
-    types = dict(timestamp_types)
-    trend_of = dict(trends or {})
-    win = dict(windows)
-
-    def roll(table: Any) -> Any:
-        rows = sorted(table.to_pylist(), key=_row_key)
-        first = rows[0]
-        c = checks[first["check"]]
-        cluster, name = first["cluster"], first[_NAME]
-        got = list(records(rows))
-        result: TopicResult | GroupResult
-        if isinstance(c, LivenessCheck):
-            result = topic_rollup(c, cluster, name, got, types.get((cluster, name)))
-        else:
-            assert isinstance(c, LagCheck)
-            hist = list(verdicts(r for r in rows if r.get("h_status") is not None)) if with_history else None
-            trend = list(trend_of.get((cluster, name), []))[-win.get(c.name, 10) :]
-            result = group_rollup(c, cluster, name, got, hist, trend)
-        # every record is in exactly one roll-up: its states, counted here, sum to the check's
-        states = Counter(r["state"] for r in rows)
-        row = (pickle.dumps(result), json.dumps(dict(sorted(states.items()))))
-        return pa.Table.from_batches([record_batch_of(_ROLLUP_COLUMNS, [row])])
-
+    roll = roller(checks, timestamp_types=timestamp_types, trends=trends, windows=windows)
     named = recs.withColumn(
         _NAME,
         F.when(F.col("kind") == "liveness", F.col("topic")).otherwise(F.coalesce(F.col("group"), F.lit(""))),
@@ -204,9 +180,45 @@ def rollup_frame(
 _ROLLUP_COLUMNS = (("result", "binary"), ("states", "string"))
 
 
-def _row_key(d: Mapping[str, Any]) -> tuple[str, str, str, str, int]:
-    p = d["partition"]
-    return (d["check"], d["cluster"], d["group"] or "", d["topic"], -1 if p is None else p)
+def roller(
+    checks: Mapping[str, CheckDefinition],
+    *,
+    timestamp_types: Mapping[tuple[str, str], str],
+    trends: Mapping[tuple[str, str], Sequence[int | None]] | None,
+    windows: Mapping[str, int],
+) -> Callable[[Any], Any]:
+    """The ``applyInArrow`` function of :func:`rollup_frame`: one group's Arrow table to its row.
+
+    No pyspark in it (it runs in the Python workers, and in tests without Spark).
+    """
+    with_history = trends is not None
+    types = dict(timestamp_types)
+    trend_of = dict(trends or {})
+    win = dict(windows)
+
+    def roll(table: Any) -> Any:
+        import pyarrow as pa
+
+        cols = table.to_pydict()
+        c = checks[cols["check"][0]]
+        cluster, name = cols["cluster"][0], cols[_NAME][0]
+        result: TopicResult | GroupResult
+        if isinstance(c, LivenessCheck):
+            result = rollup_columns(c, cluster, name, cols, timestamp_type=types.get((cluster, name)))
+        else:
+            hist = None
+            if with_history:
+                keys = list(cols)
+                judged = [i for i in rollup_order(cols) if cols["h_status"][i] is not None]
+                hist = list(verdicts({k: cols[k][i] for k in keys} for i in judged))
+            trend = list(trend_of.get((cluster, name), []))[-win.get(c.name, 10) :]
+            result = rollup_columns(c, cluster, name, cols, history=hist, trend=trend)
+        # every record is in exactly one roll-up: its states, counted here, sum to the check's
+        states = Counter(cols["state"])
+        row = (pickle.dumps(result), json.dumps(dict(sorted(states.items()))))
+        return pa.Table.from_batches([record_batch_of(_ROLLUP_COLUMNS, [row])])
+
+    return roll
 
 
 def worst_first(recs: Any) -> Any:

@@ -336,3 +336,61 @@ def test_failed_spark_job_becomes_one_line() -> None:
     assert isinstance(e, KafkaOffsetsError)
     assert e.message == "the Spark job failed: ValueError: boom here"
     assert job_failure(Exception("")).message == "the Spark job failed: Exception"
+
+
+def test_a_rollup_task_gives_the_shared_rollup_and_its_records_state_counts() -> None:
+    """spark.stages.roller (the applyInArrow function) on one group's Arrow table, without Spark."""
+    import pickle
+
+    import pyarrow as pa
+
+    from kafka_offsets_cli.spark.frames import RECORD_COLUMNS, record_batch
+    from kafka_offsets_cli.spark.stages import roller
+
+    samples = (lag_sample(2, None, None, LagState.NO_COMMIT), lag_sample(1, 20, 10_000), lag_sample(0, 5, 0))
+    recs = [r for s in samples for r in evaluate_sample(s, CTX) if r.check == "lag"]
+    table = pa.Table.from_batches([record_batch(recs)]).append_column("_name", pa.array(["g"] * len(recs)))
+    assert table.column_names[: len(RECORD_COLUMNS)] == [n for n, _ in RECORD_COLUMNS]
+    roll = roller(CTX.checks, timestamp_types={}, trends=None, windows={})
+    [row] = roll(table).to_pylist()
+    assert pickle.loads(row["result"]) == group_rollup(LAG, "c", "g", recs)  # type: ignore[arg-type]
+    assert json.loads(row["states"]) == {"no-commit": 1, "ok": 2}
+
+
+def test_rollups_from_columns_equal_rollups_from_records() -> None:
+    """check.rollups.rollup_columns (the roll-up task's path) decides as topic_rollup / group_rollup."""
+    import dataclasses
+
+    from kafka_offsets_cli.check.rollups import rollup_columns
+    from kafka_offsets_cli.spark.frames import RECORD_COLUMNS, record_row
+
+    def columns(recs: list[PartitionRecord]) -> dict[str, list[object]]:
+        rows = [record_row(r) for r in recs]
+        return {n: [row[k] for row in rows] for k, (n, _) in enumerate(RECORD_COLUMNS)}
+
+    live = [
+        r
+        for s in (
+            max_ts(2, NOW - 20 * MIN),
+            max_ts(0, NOW),
+            max_ts(1, None),
+            max_ts(3, None, error="NOT_LEADER"),
+        )
+        for r in evaluate_sample(s, CTX)
+    ]
+    for recs in (live, live[:1], live[2:]):
+        got = rollup_columns(LIVE, "c", "t1", columns(recs), timestamp_type="LogAppendTime")
+        assert got == topic_rollup(LIVE, "c", "t1", recs, "LogAppendTime")  # type: ignore[arg-type]
+    lag = [
+        r
+        for s in (lag_sample(1, 20, 10_000), lag_sample(0, 5, 0), lag_sample(2, None, None, LagState.AHEAD))
+        for r in evaluate_sample(s, CTX)
+        if r.check == "lag"
+    ]
+    unread = dataclasses.replace(
+        lag[0], topic="denied", partition=None, state="error", error="TOPIC_AUTHORIZATION_FAILED"
+    )
+    unread = dataclasses.replace(unread, status=MonitoringStatus.UNKNOWN, lag=None, committed=None)
+    for recs in (lag, [*lag, unread], [unread]):
+        got = rollup_columns(LAG, "c", "g", columns(recs), trend=(3, 2))
+        assert got == group_rollup(LAG, "c", "g", sorted(recs, key=lambda r: r.key), None, (3, 2))  # type: ignore[arg-type]
