@@ -2,7 +2,7 @@
 
 What a cluster's executors need and how it gets there is in the README ("check on a Spark
 cluster"): the package itself is shipped (a zip, :func:`kafka_offsets_cli.spark.session.start_session`),
-confluent-kafka must be importable by the executors' Python (checked first by :mod:`.preflight`),
+confluent-kafka must be importable by the executors' Python (a failed job is diagnosed by :mod:`.preflight`),
 files named in cluster settings travel with ``SparkContext.addFile`` and secrets in a broadcast
 variable (:mod:`.ship`). A Spark Connect server (``--remote``, :mod:`.connect`) gets the same zip
 and files as session artifacts.
