@@ -82,7 +82,8 @@ class _Planner:
         key = (tuple(topics), exclude_internal and bool(topics))
         if key not in self.indexes:
             selection = check_selection(topics, exclude_internal) if topics else None
-            self.indexes[key] = partition_index(md, selection)
+            like = next(iter(self.indexes.values()), None)  # the same metadata: its tables shared
+            self.indexes[key] = partition_index(md, selection, like=like)
         return self.indexes[key]
 
     def problem(self, check: str, text: str) -> None:
@@ -113,13 +114,15 @@ class _Planner:
             for t, conf in configs.items():
                 if TIMESTAMP_TYPE_KEY in conf:
                     self.types[(name, t)] = conf[TIMESTAMP_TYPE_KEY]
-        everything = live | {tp for tps in group_parts.values() for tp in tps}
+        everything = set(live)
+        for tps in group_parts.values():
+            everything.update(tps)
         sizes = (self.parallelism, self.spec.task_size, self.spec.chunk_size)
         self.units += cluster_units(
             name,
             self.spec.clusters[name].settings,
             everything,
-            self.index(md, ()).leaders(everything),
+            self.index(md, ()).leader_map(),
             sizes,
             start=len(self.units),
             live=live,

@@ -170,6 +170,18 @@ class PartitionRecords(Sequence[PartitionRecord]):
                 part = self.table.take(self.order.slice(start, size))
             yield part.to_pylist()
 
+    def columns(self, keys: Sequence[str], size: int = SLICE) -> Iterator[list[list[Any]]]:
+        """The ``keys`` columns in report order, a list of Python lists per slice of at most ``size`` rows.
+
+        Column by column: no dict per row (what :meth:`rows` makes), the lighter way to render.
+        """
+        for start in range(0, len(self), size):
+            if self.order is None:
+                part = self.table.slice(start, size)
+            else:
+                part = self.table.take(self.order.slice(start, size))
+            yield [part.column(k).to_pylist() for k in keys]
+
     def __iter__(self) -> Iterator[PartitionRecord]:
         for rows in self.rows():
             yield from map(PartitionRecord.from_row, rows)

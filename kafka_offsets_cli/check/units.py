@@ -129,7 +129,8 @@ def cluster_units(
     for g in sorted(groups):
         for tp in sorted(groups[g]):
             per_chunk[where[tp]].setdefault(g, []).append(tp)
-    live_set, gone_set = set(live), set(gone)
+    live_set = live if isinstance(live, set | frozenset) else set(live)
+    gone_set = gone if isinstance(gone, set | frozenset) else set(gone)
     return [
         WorkUnit(
             cluster=cluster,

@@ -54,7 +54,13 @@ class TopicReader:
         with self._s.failing_as("metadata request"):
             md = self._s.call(self._s.admin.list_topics, timeout, topic=topic)
         topics: dict[str, TopicInfo] = {}
-        for name, t in md.topics.items():
+        # Replica and ISR lists repeat (a few brokers, a few orders): one tuple each, shared.
+        shared: dict[tuple[int, ...], tuple[int, ...]] = {}
+        answer = md.topics
+        for name in list(answer):
+            # each topic's answer objects are let go once converted: the listing and the models
+            # of a large cluster are never all held at once
+            t = answer.pop(name)
             if only is not None and not only(name):
                 continue
             terr = error_name(t.error) if t.error is not None else None
@@ -63,8 +69,8 @@ class TopicReader:
                     name,
                     p.id,
                     p.leader,
-                    tuple(p.replicas),
-                    tuple(p.isrs),
+                    _shared(shared, p.replicas),
+                    _shared(shared, p.isrs),
                     error_name(p.error) if p.error is not None else None,
                 )
                 for p in sorted(t.partitions.values(), key=lambda p: p.id)
@@ -82,6 +88,7 @@ class TopicReader:
         with self._s.failing_as("describe topics"):
             futs = self._s.admin.describe_topics(TopicCollection(wanted), request_timeout=timeout)
         topics: dict[str, TopicInfo] = {}
+        shared: dict[tuple[int, ...], tuple[int, ...]] = {}
         for name, f in futs.items():
             try:
                 d = self._s.wait(f, timeout)
@@ -94,8 +101,8 @@ class TopicReader:
                     name,
                     p.id,
                     p.leader.id if p.leader is not None else -1,
-                    tuple(r.id for r in p.replicas),
-                    tuple(r.id for r in p.isr),
+                    _shared(shared, [r.id for r in p.replicas]),
+                    _shared(shared, [r.id for r in p.isr]),
                 )
                 for p in sorted(d.partitions, key=lambda p: p.id)
             )
@@ -130,3 +137,9 @@ class TopicReader:
                 k: str(entries[k].value) for k in keys if k in entries and entries[k].value is not None
             }
         return out
+
+
+def _shared(seen: dict[tuple[int, ...], tuple[int, ...]], ids: Sequence[int]) -> tuple[int, ...]:
+    """``ids`` as a tuple, the one already made for an equal list when there is one."""
+    t = tuple(ids)
+    return seen.setdefault(t, t)

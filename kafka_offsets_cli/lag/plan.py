@@ -22,7 +22,8 @@ from ..models.groups import GroupDescription, GroupOffsets
 from ..models.offsets import OffsetResult, OffsetSpec
 from ..models.topics import ClusterMetadata, TopicPartition
 from ..parse.selection import Selection
-from ..plan.resolve import Resolution, resolve
+from .index import PartitionIndex as PartitionIndex  # re-exported: the planners import it from here
+from .index import partition_index as partition_index
 from .rows import NO_ANSWER, UNKNOWN_TOPIC, GroupProblem, LagRow, error_row, lag_row
 
 
@@ -63,66 +64,6 @@ def _offsets_error(offsets: GroupOffsets | None) -> str | None:
     if offsets is None:
         return NO_ANSWER
     return offsets.error
-
-
-@dataclass(frozen=True, kw_only=True, eq=False)
-class PartitionIndex:
-    """One cluster's metadata with one selection applied, built once for all groups.
-
-    What each group's plan looks up, so planning a group costs in proportion to its
-    own topics, not to the cluster (:func:`partition_index`). ``selected``: with a
-    selection, each topic's partitions within it, sorted; ``existing``: each readable
-    topic's partition numbers; ``leader_of``: each topic's partitions' leaders;
-    ``internal``: topics the broker flags internal; ``resolution``: the selection
-    resolved (``None`` without one).
-    """
-
-    selection: Selection | None
-    selected: Mapping[str, tuple[TopicPartition, ...]]
-    existing: Mapping[str, frozenset[int]]
-    leader_of: Mapping[str, Mapping[int, int]]
-    internal: frozenset[str]
-    resolution: Resolution | None = None
-
-    def exists(self, tp: TopicPartition) -> bool:
-        """True when ``tp`` is a partition of a readable topic."""
-        parts = self.existing.get(tp.topic)
-        return parts is not None and tp.partition in parts
-
-    def rows(self, topic: str) -> tuple[TopicPartition, ...]:
-        """The readable ``topic``'s partitions within the selection (all without one), sorted."""
-        if self.selection is not None:
-            return self.selected.get(topic, ())
-        return tuple(TopicPartition(topic, p) for p in sorted(self.existing.get(topic, ())))
-
-    def leaders(self, partitions: Iterable[TopicPartition]) -> dict[TopicPartition, int]:
-        """The leader broker id of each of ``partitions`` the metadata knows (-1: none)."""
-        out: dict[TopicPartition, int] = {}
-        of = self.leader_of
-        for tp in partitions:
-            topic = of.get(tp[0])  # tp[0], tp[1]: topic and partition, without the properties' calls
-            if topic is not None and (leader := topic.get(tp[1])) is not None:
-                out[tp] = leader
-        return out
-
-
-def partition_index(metadata: ClusterMetadata, selection: Selection | None) -> PartitionIndex:
-    """``metadata`` indexed by topic with ``selection`` resolved once (the only :func:`resolve` call)."""
-    topics = metadata.topics
-    resolution = resolve(selection, metadata) if selection is not None else None
-    selected: dict[str, list[TopicPartition]] = {}
-    for tp in resolution.partitions if resolution is not None else ():  # sorted by topic, then partition
-        selected.setdefault(tp.topic, []).append(tp)
-    return PartitionIndex(
-        selection=selection,
-        selected={t: tuple(tps) for t, tps in selected.items()},
-        existing={
-            n: frozenset(p.partition for p in t.partitions) for n, t in topics.items() if t.error is None
-        },
-        leader_of={n: {p.partition: p.leader for p in t.partitions} for n, t in topics.items()},
-        internal=frozenset(n for n, t in topics.items() if t.internal),
-        resolution=resolution,
-    )
 
 
 def plan_group(

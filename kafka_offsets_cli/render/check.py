@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from datetime import tzinfo
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
+from operator import add
 from typing import Any
 
 from rich.console import Group
@@ -22,11 +24,12 @@ from rich.text import Text
 
 from ..check.history import sparkline
 from ..check.report import (
-    SLICE,
+    RECORD_KEYS,
     CheckReport,
     CheckResult,
     GroupResult,
     PartitionRecord,
+    PartitionRecords,
     TopicResult,
     record_slices,
 )
@@ -70,7 +73,11 @@ def json_document(report: CheckReport) -> str:
 _EMPTY_TAIL = "[]\n}\n"
 
 
-def json_chunks(report: CheckReport, *, size: int = SLICE) -> Iterator[str]:
+#: partition records per chunk of the JSON text (bounds the values alive at once while writing)
+JSON_SLICE = 500
+
+
+def json_chunks(report: CheckReport, *, size: int = JSON_SLICE) -> Iterator[str]:
     """The ``--output json`` text in chunks: the checks, then ``size`` partition records at a time.
 
     Joined, the chunks are exactly the pretty-printed :meth:`CheckReport.to_document`: a record
@@ -86,11 +93,68 @@ def json_chunks(report: CheckReport, *, size: int = SLICE) -> Iterator[str]:
     assert head.endswith(_EMPTY_TAIL)
     yield head[: -len(_EMPTY_TAIL)] + "[\n"
     sep = ""
-    for records in record_slices(report.partitions, size):
-        text = json.dumps(records, indent=2, ensure_ascii=False)  # "[\n  {...},\n  {...}\n]"
-        yield sep + "  " + text[2:-2].replace("\n", "\n  ")
+    for columns in record_columns(report.partitions, size):
+        yield sep + _records_text(columns)
         sep = ",\n"
     yield "\n  ]\n}\n"
+
+
+#: each record member's line up to its value, as ``json.dumps(indent=2)`` prints it three levels deep
+_MEMBER_HEADS = tuple(f"      {encode_basestring(k)}: " for k in RECORD_KEYS)
+
+
+def _records_text(columns: list[list[Any]]) -> str:
+    """A slice of records (columns in :data:`RECORD_KEYS` order) as members of the ``partitions`` array.
+
+    The text ``json.dumps(records, indent=2, ensure_ascii=False)`` gives, indented one level
+    more and without its brackets. Every value of a record is a JSON scalar, so each is encoded
+    on its own (C functions, no object per record): the pretty-printing encoder is pure Python
+    and holds a string per token of the slice until it joins them. A slice with any other value
+    (none today) is printed by ``json.dumps`` itself.
+    """
+    encoded = [_scalars(c) for c in columns]
+    if any(e is None for e in encoded):
+        records = [dict(zip(RECORD_KEYS, row, strict=True)) for row in zip(*columns, strict=True)]
+        text = json.dumps(records, indent=2, ensure_ascii=False)  # "[\n  {...},\n  {...}\n]"
+        return "  " + text[2:-2].replace("\n", "\n  ")
+    heads = _MEMBER_HEADS
+    rows = zip(*encoded, strict=True)
+    return ",\n".join("    {\n" + ",\n".join(map(add, heads, row)) + "\n    }" for row in rows)
+
+
+def record_columns(parts: Sequence[PartitionRecord], size: int) -> Iterator[list[list[Any]]]:
+    """The documented records of ``parts`` as columns (one list per :data:`RECORD_KEYS` key), per slice.
+
+    The values of :func:`~kafka_offsets_cli.check.report.record_slices`, laid out by key: from an
+    Arrow table each column is read as it is (no dict per record).
+    """
+    if isinstance(parts, PartitionRecords):
+        yield from parts.columns(RECORD_KEYS, size)
+        return
+    for records in record_slices(parts, size):
+        yield [[r[k] for r in records] for k in RECORD_KEYS]
+
+
+def _scalars(values: list[Any]) -> list[str] | None:
+    """Each value as JSON, as the pretty-printing encoder writes it; ``None`` when one is not a scalar."""
+    out: list[str] = []
+    for v in values:
+        # the encoder's order of tests (str before None, bool before int), so subclasses print alike
+        if isinstance(v, str):
+            out.append(encode_basestring(v))
+        elif v is None:
+            out.append("null")
+        elif v is True:
+            out.append("true")
+        elif v is False:
+            out.append("false")
+        elif isinstance(v, int):
+            out.append(int.__repr__(v))
+        elif isinstance(v, float):
+            out.append(json.dumps(v))  # float.__repr__, or NaN / Infinity as the encoder writes them
+        else:
+            return None
+    return out
 
 
 # ----------------------------------------------------------------------------- table

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kafka_offsets_cli.check.plan as check_plan
-import kafka_offsets_cli.lag.plan as lag_plan
+import kafka_offsets_cli.lag.index as lag_index
 from kafka_offsets_cli.check.collect import LagSample, unit_samples
 from kafka_offsets_cli.check.load import parse_spec_text
 from kafka_offsets_cli.check.plan import plan_checks, unit_chunks
@@ -130,7 +130,7 @@ def counting_resolve(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(1)
         return resolve(selection, md)
 
-    monkeypatch.setattr(lag_plan, "resolve", counted)
+    monkeypatch.setattr(lag_index, "resolve", counted)
     monkeypatch.setattr(check_plan, "resolve", counted)
     return calls
 
