@@ -28,7 +28,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 from ..errors import KafkaOffsetsError, MonitoringStatus, NotFound, UsageError
 from ..lag.collect import resolve_groups
@@ -39,7 +38,7 @@ from ..parse.selection import Selection, TopicRule
 from ..plan.queries import with_internal_flags, with_named_errors
 from ..plan.resolve import UNKNOWN_TOPIC_OR_PARTITION, resolve
 from ..sources import PlanSource
-from .plan_model import CheckPlan, merge_plans
+from .plan_model import CheckPlan, each_at_once, merge_plans
 from .report import PartitionRecord
 from .spec import CheckSpec, LagCheck, LivenessCheck
 from .units import WorkUnit, chunk_selection, cluster_units, unit_chunks
@@ -296,5 +295,4 @@ def plan_checks(
     names = list(spec.clusters)
     if len(names) <= 1:
         return merge_plans([discover(n).plan() for n in names])
-    with ThreadPoolExecutor(max_workers=min(len(names), _MAX_DISCOVERY_THREADS)) as pool:
-        return merge_plans([p.plan() for p in pool.map(discover, names)])
+    return merge_plans([p.plan() for p in each_at_once(names, discover, _MAX_DISCOVERY_THREADS)])

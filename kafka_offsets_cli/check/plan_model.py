@@ -1,4 +1,4 @@
-"""A ``check`` plan (frozen): the Spark work units and what planning found, and plans merged.
+"""A ``check`` plan (frozen): the Spark work units and what planning found; clusters planned at once.
 
 Each cluster is planned on its own (:func:`kafka_offsets_cli.check.plan.plan_checks`, one
 thread per cluster); :func:`merge_plans` joins them in the spec's cluster order.
@@ -6,14 +6,18 @@ thread per cluster); :func:`merge_plans` joins them in the spec's cluster order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from ..models.topics import TopicPartition
 from .report import PartitionRecord
 from .units import WorkUnit
 
-__all__ = ["CheckPlan", "merge_plans"]
+__all__ = ["CheckPlan", "each_at_once", "merge_plans"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -69,3 +73,34 @@ def merge_plans(plans: Sequence[CheckPlan]) -> CheckPlan:
         groups={k: v for p in plans for k, v in p.groups.items()},
         down=tuple(d for p in plans for d in p.down),
     )
+
+
+def each_at_once(names: Sequence[str], work: Callable[[str], T], most: int) -> list[T]:
+    """``work`` of each name, in threads (at most ``most`` at a time); the answers in ``names``' order.
+
+    Daemon threads joined by the caller's thread, not a thread pool: Ctrl-C interrupts the
+    join at once, and the process exits without waiting for a cluster that is slow to answer
+    (a pool's exit would wait out every pending call). A thread's exception is raised here.
+    """
+    slots = threading.BoundedSemaphore(most)
+    done: dict[str, T | BaseException] = {}
+
+    def run(name: str) -> None:
+        try:
+            with slots:
+                done[name] = work(name)
+        except BaseException as e:  # raised in the caller's thread below
+            done[name] = e
+
+    threads = [threading.Thread(target=run, args=(n,), name=f"discover {n}", daemon=True) for n in names]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out: list[T] = []
+    for n in names:
+        got = done[n]
+        if isinstance(got, BaseException):
+            raise got
+        out.append(got)
+    return out

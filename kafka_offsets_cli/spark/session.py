@@ -30,6 +30,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -145,8 +146,6 @@ def _release_accumulators(spark: Any) -> None:
     its 0.5 s poll, plus a thread join: most of a local stop's second. The server's thread is a
     daemon; it is shut down in another daemon thread and goes with the process.
     """
-    import threading
-
     sc = getattr(spark, "sparkContext", None)
     server = getattr(sc, "_accumulatorServer", None)
     if sc is None or server is None:
@@ -155,23 +154,29 @@ def _release_accumulators(spark: Any) -> None:
     threading.Thread(target=server.shutdown, name="accumulator-server-stop", daemon=True).start()
 
 
-def _import_while_the_jvm_starts() -> None:
+#: how long the session start waits for the imports done while the JVM started (then goes on)
+_IMPORT_WAIT_S = 30.0
+
+
+def _import_while_the_jvm_starts() -> threading.Thread:
     """Import, in a daemon thread, what pyspark imports on the first py4j call with an argument.
 
     pyspark registers a py4j input converter (``NumpyScalarConverter``) whose ``can_convert``
     imports ``pyspark.testing.utils``, which imports pandas to check its version: 0.6 s in the
     middle of the session start. The driver's Python only waits while the JVM boots, so the
-    same import is done then; the first call finds it done. A failure changes nothing: the
-    call imports it again, and reports what pyspark reports.
+    same import is done then; the caller joins the thread once the JVM is up, before its first
+    call (no two threads importing at once after that). A failure changes nothing: the call
+    imports it again, and reports what pyspark reports.
     """
     import importlib
-    import threading
 
     def load() -> None:
         with contextlib.suppress(Exception):
             importlib.import_module("pyspark.testing.utils")
 
-    threading.Thread(target=load, name="pyspark-imports", daemon=True).start()
+    thread = threading.Thread(target=load, name="pyspark-imports", daemon=True)
+    thread.start()
+    return thread
 
 
 def _tail(path: Path | None, lines: int = 15) -> str:
@@ -258,8 +263,9 @@ def start_session(options: SessionOptions) -> SparkRuntime:
         sink: Any = sys.stderr if options.debug else log_file
         quiet_python_side(options.debug)  # py4j logs a Ctrl-C during the start as an error
         if SparkContext._gateway is None:
-            _import_while_the_jvm_starts()
+            importing = _import_while_the_jvm_starts()
             gateway = launch_gateway(conf, {"stdout": sink, "stderr": sink})
+            importing.join(_IMPORT_WAIT_S)
             sc = SparkContext(conf=conf, gateway=gateway)
         else:  # a stopped session's JVM is still running in this process: reuse it
             sc = SparkContext(conf=conf)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from kafka_offsets_cli.check.collect import LagSample, unit_samples
 from kafka_offsets_cli.check.load import parse_spec_text
 from kafka_offsets_cli.check.plan import plan_checks
@@ -124,3 +126,32 @@ def test_clusters_are_discovered_at_once_and_merged_in_the_specs_order() -> None
     assert plan.live_routes == {("a", "orders"): ("live",), ("b", "orders"): ("live",)}
     assert plan.groups == {("lag", "a"): ("g",), ("lag", "b"): ("g",)}
     assert [u.groups for u in plan.units] == [(("g", (tp("orders", 0), tp("orders", 1))),)] * 2
+
+
+def test_each_at_once_keeps_the_order_bounds_the_threads_and_raises_a_threads_error() -> None:
+    from kafka_offsets_cli.check.plan_model import each_at_once
+
+    lock = threading.Lock()
+    running, most = [0], [0]
+    gate = threading.Barrier(2, timeout=10)  # two threads meet: they do run at once
+
+    def work(name: str) -> str:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        if name in ("a", "b"):
+            gate.wait()
+        with lock:
+            running[0] -= 1
+        return name.upper()
+
+    assert each_at_once(["a", "b", "c", "d", "e"], work, 2) == ["A", "B", "C", "D", "E"]
+    assert most[0] == 2
+
+    def fail(name: str) -> str:
+        if name == "y":
+            raise ClusterUnreachable("y: no broker answered")
+        return name
+
+    with pytest.raises(ClusterUnreachable, match="y: no broker answered"):
+        each_at_once(["x", "y", "z"], fail, 3)
