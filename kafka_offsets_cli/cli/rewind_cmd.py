@@ -11,6 +11,7 @@ from ..errors import UsageError
 from ..models.offsets import Isolation, SpecKind
 from ..parse.durations import parse_iso_duration
 from ..parse.specs import parse_spec
+from ..parse.time_words import time_notes
 from ..parse.times import format_time, now_ms, parse_tz
 from ..rewind.plan import COLUMNS, Target, TargetKind
 from .app import command_help, is_debug
@@ -37,7 +38,7 @@ from .options import (
     XOpt,
     optional_selection_from,
 )
-from .output import err_console
+from .output import err_console, warn
 from .rewind_run import Groups, RunOptions, cutover_from, run
 
 if TYPE_CHECKING:
@@ -260,6 +261,8 @@ def rewind_cmd(
                 highlight=False,
                 soft_wrap=True,
             )
+            for note in time_notes(target.text, now, zone):
+                warn(note)  # as list does: a clock time still to come today is yesterday's
         settings = connection_settings(ctx)
         run(
             settings,
