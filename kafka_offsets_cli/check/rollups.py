@@ -7,10 +7,11 @@
 (:func:`kafka_offsets_cli.lag.summary.totals`), with its worst partition status and, with
 history, Burrow's verdict (:func:`kafka_offsets_cli.check.history.evaluate_group`).
 
-Each takes the records of one topic or group as :class:`PartitionRecord` objects, or, in the
-roll-up task of :mod:`kafka_offsets_cli.spark.stages`, as the columns of its Arrow table
-(:func:`rollup_columns`): the rows the rules read are then built straight from the columns, one
-object per record instead of three (a third of the task's time at 50,000 partitions).
+One path: :func:`rollup_columns` takes the records of one topic or group as the columns of the
+roll-up task's Arrow table (:mod:`kafka_offsets_cli.spark.stages`) and builds the rows the rules
+read straight from them, one object per record instead of three (a third of the task's time at
+50,000 partitions); :func:`topic_rollup` and :func:`group_rollup` lay :class:`PartitionRecord`
+objects out as those columns first.
 """
 
 from __future__ import annotations
@@ -33,33 +34,19 @@ _LIVE_STATES = {s.value: s for s in LiveState}
 _LAG_STATES = {s.value: s for s in LagState}
 
 
-def _live_row(r: PartitionRecord) -> LiveRow:
-    assert r.partition is not None
-    return LiveRow(
-        topic=r.topic,
-        partition=r.partition,
-        offset=r.offset,
-        timestamp=r.timestamp,
-        age_ms=r.age_ms,
-        state=LiveState(r.state),
-        error=r.error,
-    )
+#: the record fields the roll-ups read (``status`` by name, as in the Arrow columns)
+_FIELDS = (
+    "group", "topic", "partition", "state", "error", "offset", "timestamp", "age_ms",
+    "committed", "log_start", "end", "lag", "time_lag_ms",
+)  # fmt: skip
 
 
-def _lag_row(r: PartitionRecord) -> LagRow:
-    assert r.partition is not None and r.group is not None
-    return LagRow(
-        group=r.group,
-        topic=r.topic,
-        partition=r.partition,
-        committed=r.committed,
-        log_start=r.log_start,
-        end=r.end,
-        lag=r.lag,
-        time_lag_ms=r.time_lag_ms,
-        state=LagState(r.state),
-        error=r.error,
-    )
+def _columns(records: Iterable[PartitionRecord]) -> dict[str, list[Any]]:
+    """``records`` laid out as the roll-up task's columns (what :func:`rollup_columns` reads)."""
+    recs = list(records)
+    cols: dict[str, list[Any]] = {f: [getattr(r, f) for r in recs] for f in _FIELDS}
+    cols["status"] = [r.status.name for r in recs]
+    return cols
 
 
 def topic_rollup(
@@ -70,11 +57,9 @@ def topic_rollup(
     timestamp_type: str | None,
 ) -> TopicResult:
     """A liveness topic's status as ``kafka-offsets liveness`` rolls it up (``min_alive`` included)."""
-    recs = list(records)
-    errors = [r.error for r in recs if r.partition is None]
-    return _topic(
-        check, cluster, topic, [_live_row(r) for r in recs if r.partition is not None], errors, timestamp_type
-    )
+    result = rollup_columns(check, cluster, topic, _columns(records), timestamp_type=timestamp_type)
+    assert isinstance(result, TopicResult)
+    return result
 
 
 def _topic(
@@ -120,10 +105,9 @@ def group_rollup(
     trend: Sequence[int | None] = (),
 ) -> GroupResult:
     """A lag group's totals (``lag.totals``), worst partition status and, with history, Burrow's verdict."""
-    recs = list(records)
-    errors = [(r.status, r.error) for r in recs if r.partition is None]
-    rows = [_lag_row(r) for r in recs if r.partition is not None]
-    return _group(check, cluster, group, rows, [r.status for r in recs], errors, history, trend)
+    result = rollup_columns(check, cluster, group, _columns(records), history=history, trend=trend)
+    assert isinstance(result, GroupResult)
+    return result
 
 
 def _group(
