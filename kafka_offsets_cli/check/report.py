@@ -161,13 +161,17 @@ class PartitionRecords(Sequence[PartitionRecord]):
     def __len__(self) -> int:
         return int(self.table.num_rows)
 
-    def rows(self, size: int = SLICE) -> Iterator[list[dict[str, Any]]]:
-        """The rows in report order (dicts of the table's columns), a list per slice of at most ``size``."""
+    def _slices(self, size: int) -> Iterator[Any]:
+        """The table in report order, a slice (an Arrow table) of at most ``size`` rows at a time."""
         for start in range(0, len(self), size):
             if self.order is None:
-                part = self.table.slice(start, size)
+                yield self.table.slice(start, size)
             else:
-                part = self.table.take(self.order.slice(start, size))
+                yield self.table.take(self.order.slice(start, size))
+
+    def rows(self, size: int = SLICE) -> Iterator[list[dict[str, Any]]]:
+        """The rows in report order (dicts of the table's columns), a list per slice of at most ``size``."""
+        for part in self._slices(size):
             yield part.to_pylist()
 
     def columns(self, keys: Sequence[str], size: int = SLICE) -> Iterator[list[list[Any]]]:
@@ -175,11 +179,7 @@ class PartitionRecords(Sequence[PartitionRecord]):
 
         Column by column: no dict per row (what :meth:`rows` makes), the lighter way to render.
         """
-        for start in range(0, len(self), size):
-            if self.order is None:
-                part = self.table.slice(start, size)
-            else:
-                part = self.table.take(self.order.slice(start, size))
+        for part in self._slices(size):
             yield [part.column(k).to_pylist() for k in keys]
 
     def __iter__(self) -> Iterator[PartitionRecord]:

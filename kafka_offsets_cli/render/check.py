@@ -12,11 +12,8 @@ The monitoring formats (``nagios``, ``prometheus``) are :mod:`.check_monitoring`
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from datetime import tzinfo
-from json.encoder import encode_basestring  # type: ignore[attr-defined]
-from operator import add
 from typing import Any
 
 from rich.console import Group
@@ -38,6 +35,7 @@ from ..liveness.rules import severity
 from ..parse.durations import format_duration
 from .fit import Column, Forms, Kind, Time
 from .fitted import FittedTable
+from .flat_json import to_json
 from .formats import to_json_document
 from .monitoring import status_text
 
@@ -99,27 +97,16 @@ def json_chunks(report: CheckReport, *, size: int = JSON_SLICE) -> Iterator[str]
     yield "\n  ]\n}\n"
 
 
-#: each record member's line up to its value, as ``json.dumps(indent=2)`` prints it three levels deep
-_MEMBER_HEADS = tuple(f"      {encode_basestring(k)}: " for k in RECORD_KEYS)
-
-
 def _records_text(columns: list[list[Any]]) -> str:
     """A slice of records (columns in :data:`RECORD_KEYS` order) as members of the ``partitions`` array.
 
     The text ``json.dumps(records, indent=2, ensure_ascii=False)`` gives, indented one level
-    more and without its brackets. Every value of a record is a JSON scalar, so each is encoded
-    on its own (C functions, no object per record): the pretty-printing encoder is pure Python
-    and holds a string per token of the slice until it joins them. A slice with any other value
-    (none today) is printed by ``json.dumps`` itself.
+    more and without its brackets, written by :func:`.flat_json.to_json` (the C encoder for
+    flat records, the same bytes).
     """
-    encoded = [_scalars(c) for c in columns]
-    if any(e is None for e in encoded):
-        records = [dict(zip(RECORD_KEYS, row, strict=True)) for row in zip(*columns, strict=True)]
-        text = json.dumps(records, indent=2, ensure_ascii=False)  # "[\n  {...},\n  {...}\n]"
-        return "  " + text[2:-2].replace("\n", "\n  ")
-    heads = _MEMBER_HEADS
-    rows = zip(*encoded, strict=True)
-    return ",\n".join("    {\n" + ",\n".join(map(add, heads, row)) + "\n    }" for row in rows)
+    records = [dict(zip(RECORD_KEYS, row, strict=True)) for row in zip(*columns, strict=True)]
+    text = to_json(records)[:-1]  # "[\n  {...},\n  {...}\n]"
+    return "  " + text[2:-2].replace("\n", "\n  ")
 
 
 def record_columns(parts: Sequence[PartitionRecord], size: int) -> Iterator[list[list[Any]]]:
@@ -133,28 +120,6 @@ def record_columns(parts: Sequence[PartitionRecord], size: int) -> Iterator[list
         return
     for records in record_slices(parts, size):
         yield [[r[k] for r in records] for k in RECORD_KEYS]
-
-
-def _scalars(values: list[Any]) -> list[str] | None:
-    """Each value as JSON, as the pretty-printing encoder writes it; ``None`` when one is not a scalar."""
-    out: list[str] = []
-    for v in values:
-        # the encoder's order of tests (str before None, bool before int), so subclasses print alike
-        if isinstance(v, str):
-            out.append(encode_basestring(v))
-        elif v is None:
-            out.append("null")
-        elif v is True:
-            out.append("true")
-        elif v is False:
-            out.append("false")
-        elif isinstance(v, int):
-            out.append(int.__repr__(v))
-        elif isinstance(v, float):
-            out.append(json.dumps(v))  # float.__repr__, or NaN / Infinity as the encoder writes them
-        else:
-            return None
-    return out
 
 
 # ----------------------------------------------------------------------------- table
