@@ -173,6 +173,26 @@ def tiered_cluster3() -> Iterator[dev_kafka.Cluster]:
         dev_kafka.down(name)
 
 
+@pytest.fixture(scope="module")
+def spark_runtime() -> Iterator[Any]:
+    """A local[2] Spark session (the package's :class:`~kafka_offsets_cli.spark.session.SparkRuntime`)
+    for one test module, stopped after it; ``check`` run in-process joins it and leaves it running.
+
+    One per module, not per run: a module that starts Spark its own way (a cluster, Connect)
+    finds no session left behind. Under CI=true a session that cannot start fails the tests.
+    """
+    from kafka_offsets_cli.spark.session import SessionOptions, start_session
+
+    try:
+        runtime = start_session(SessionOptions(master="local[2]", shuffle_partitions=2))
+    except Exception as exc:  # no Java, no pyspark...: skip locally, fail in CI
+        unavailable(f"Spark session could not start: {exc}")
+    try:
+        yield runtime
+    finally:
+        runtime.stop()
+
+
 @pytest.fixture(scope="session")
 def kafka_classpath() -> str:
     """Java classpath of Kafka's jars (broker, tools, log4j2), resolved with Maven on first use."""

@@ -16,7 +16,6 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,6 @@ from confluent_kafka import TopicPartition as CTP
 
 from dev.kafka_data import commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
-from tests.availability import unavailable
 from tests.cli_runner import cli, subprocess_cli
 
 KEEP = {"retention.ms": "-1"}
@@ -35,18 +33,9 @@ MASTER = ("--master", "local[2]")
 
 
 @pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    """One local[2] Spark session for the module; `check` run in-process joins it and leaves it running."""
-    from kafka_offsets_cli.spark.session import SessionOptions, start_session
-
-    try:
-        runtime = start_session(SessionOptions(master="local[2]", shuffle_partitions=2))
-    except Exception as exc:  # no Java, no pyspark...: skip locally, fail in CI
-        unavailable(f"Spark session could not start: {exc}")
-    try:
-        yield runtime
-    finally:
-        runtime.stop()
+def spark(spark_runtime: Any) -> Any:
+    """The module's Spark runtime (conftest.spark_runtime)."""
+    return spark_runtime
 
 
 def write_spec(path: Path, text: str) -> str:

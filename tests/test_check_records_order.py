@@ -11,7 +11,6 @@ Under CI=true a Spark session that cannot start fails the tests.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,7 +19,6 @@ from kafka_offsets_cli.check.report import PartitionRecord, PartitionRecords
 from kafka_offsets_cli.errors import MonitoringStatus
 from kafka_offsets_cli.spark.frames import RECORD_DDL, record_row
 from kafka_offsets_cli.spark.records import collect_records
-from tests.availability import unavailable
 
 pytestmark = pytest.mark.spark
 
@@ -28,17 +26,9 @@ NAMES = ["a", "b", "B", "é", "e\u0301", "Z", "a b", "日本", "x\ny", 'q"', "",
 
 
 @pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    from kafka_offsets_cli.spark.session import SessionOptions, start_session
-
-    try:
-        runtime = start_session(SessionOptions(master="local[2]", shuffle_partitions=3))
-    except Exception as exc:  # no Java, no pyspark...: skip locally, fail in CI
-        unavailable(f"Spark session could not start: {exc}")
-    try:
-        yield runtime.spark
-    finally:
-        runtime.stop()
+def spark(spark_runtime: Any) -> Any:
+    """The module's Spark session (conftest.spark_runtime)."""
+    return spark_runtime.spark
 
 
 def _records(n: int, seed: int) -> list[PartitionRecord]:

@@ -13,7 +13,7 @@ Under CI=true a Spark session that cannot start fails the tests.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,6 @@ import pytest
 
 from kafka_offsets_cli.check.history import Sample, evaluate_partition
 from kafka_offsets_cli.check.spec import HistoryRules
-from tests.availability import unavailable
 
 pytestmark = pytest.mark.spark
 
@@ -32,17 +31,9 @@ KEYS = [("c1", "g1", "t", 0), ("c1", "g1", "t", 1), ("c1", "g2", "t", 0), ("c2",
 
 
 @pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    from kafka_offsets_cli.spark.session import SessionOptions, start_session
-
-    try:
-        runtime = start_session(SessionOptions(master="local[2]", shuffle_partitions=2))
-    except Exception as exc:  # no Java, no pyspark...: skip locally, fail in CI
-        unavailable(f"Spark session could not start: {exc}")
-    try:
-        yield runtime.spark
-    finally:
-        runtime.stop()
+def spark(spark_runtime: Any) -> Any:
+    """The module's Spark session (conftest.spark_runtime)."""
+    return spark_runtime.spark
 
 
 def sample_row(key: tuple[str, str, str, int], run: int) -> tuple[Any, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -170,18 +170,9 @@ def test_bad_label_is_a_usage_error_before_connecting(given: str, message: str) 
 
 
 @pytest.fixture(scope="module")
-def spark() -> Iterator[Any]:
-    """One local[1] Spark session for the module; ``check`` in-process joins it."""
-    from kafka_offsets_cli.spark.session import SessionOptions, start_session
-
-    try:
-        runtime = start_session(SessionOptions(master="local[1]", shuffle_partitions=1))
-    except Exception as exc:  # no Java, no pyspark...: skip locally, fail in CI
-        unavailable(f"Spark session could not start: {exc}")
-    try:
-        yield runtime
-    finally:
-        runtime.stop()
+def spark(spark_runtime: Any) -> Any:
+    """The module's Spark runtime (conftest.spark_runtime)."""
+    return spark_runtime
 
 
 def test_check_prints_prometheus_on_stdout_and_it_passes_promtool(

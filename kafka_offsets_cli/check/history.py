@@ -31,12 +31,14 @@ the net consumption rate, ``None`` when the group is not gaining.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import pairwise
+from typing import Any
 
 from ..errors import MonitoringStatus
+from ..tally import Pred, Stat, tally
 from .spec import HistoryRules
 
 __all__ = [
@@ -228,29 +230,45 @@ def worst_status(statuses: Iterable[HistoryStatus]) -> HistoryStatus:
     return out
 
 
-def evaluate_group(partitions: Sequence[PartitionHistory], trend: Sequence[int | None] = ()) -> GroupHistory:
-    """Roll a group's partitions up: worst status, summed rates and lag, time to catch up."""
-    counts: dict[str, int] = {}
-    for p in partitions:
-        counts[p.status.value] = counts.get(p.status.value, 0) + 1
-    produce = _sum(p.produce_rate for p in partitions)
-    consume = _sum(p.consume_rate for p in partitions)
-    lags = [p.lag for p in partitions]
-    total_lag = sum(x for x in lags if x is not None) if any(x is not None for x in lags) else None
+def _by_status(status: HistoryStatus) -> Stat:
+    return Stat(f"h:{status.value}", "count", where=((Pred("h_status", "in", (status.value,)),),))
+
+
+#: what a group's verdict reads of its partitions' verdicts (``h_*`` columns), declared once
+GROUP_STATS = (
+    Stat("h_partitions", "count", where=((Pred("h_status", "present"),),)),
+    *(_by_status(s) for s in HistoryStatus),
+    Stat("h_produce", "fsum", "h_produce"),
+    Stat("h_consume", "fsum", "h_consume"),
+    Stat("h_lag", "sum", "h_lag"),
+)
+
+
+def group_history(t: Mapping[str, Any], trend: Sequence[int | None] = ()) -> GroupHistory:
+    """A group's verdict from the tally of its partitions' verdicts (:data:`GROUP_STATS`): worst
+    status, summed rates and lag, time to catch up."""
+    counts = {s.value: t[f"h:{s.value}"] for s in HistoryStatus if t[f"h:{s.value}"]}
+    produce, consume = t["h_produce"], t["h_consume"]
     return GroupHistory(
-        status=worst_status(p.status for p in partitions),
-        partitions=len(partitions),
+        status=worst_status(HistoryStatus(v) for v in counts),
+        partitions=t["h_partitions"],
         counts=counts,
         produce_rate=produce,
         consume_rate=consume,
-        eta_ms=catch_up_ms(total_lag, produce, consume),
+        eta_ms=catch_up_ms(t["h_lag"], produce, consume),
         trend=tuple(trend),
     )
 
 
-def _sum(values: Iterable[float | None]) -> float | None:
-    known = [v for v in values if v is not None]
-    return sum(known) if known else None
+def evaluate_group(partitions: Sequence[PartitionHistory], trend: Sequence[int | None] = ()) -> GroupHistory:
+    """Roll a group's partitions up: worst status, summed rates and lag, time to catch up."""
+    cols: dict[str, Sequence[Any]] = {
+        "h_status": [p.status.value for p in partitions],
+        "h_produce": [p.produce_rate for p in partitions],
+        "h_consume": [p.consume_rate for p in partitions],
+        "h_lag": [p.lag for p in partitions],
+    }
+    return group_history(tally(GROUP_STATS, cols), trend)
 
 
 def sparkline(values: Sequence[int | None]) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..models.offsets import OffsetResult
 from ..models.topics import TopicPartition
+from ..tally import Pred, Stat, Where, holds
 
 #: Error for committed offsets on a topic or partition that no longer exists.
 UNKNOWN_TOPIC = "UNKNOWN_TOPIC_OR_PARTITION"
@@ -47,6 +48,25 @@ class LagState(str, Enum):
     AHEAD = "ahead"
     MARKER = "marker"
     ERROR = "error"
+
+
+#: a partition with records left to consume (lag above 0, not a marker), or below the log start
+LAGGING: Where = (
+    (Pred("state", "in", (LagState.OK.value,)), Pred("lag", "nonzero")),
+    (Pred("state", "in", (LagState.BELOW_START.value,)),),
+)
+
+#: a partition whose lag is not a plain count (anything but ``ok`` and ``marker``)
+PROBLEM: Where = ((Pred("state", "not_in", (LagState.OK.value, LagState.MARKER.value)),),)
+
+#: a group's (or a group's topic's) totals, declared once: ``lag`` and ``check`` read them
+TOTAL_STATS = (
+    Stat("partitions", "count"),
+    Stat("lag", "sum", "lag"),
+    Stat("lagging", "count", where=LAGGING),
+    Stat("max_time_lag_ms", "max", "time_lag_ms"),
+    Stat("problems", "count", where=PROBLEM),
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,7 +114,7 @@ class LagRow:
     @property
     def lagging(self) -> bool:
         """True when records are left to consume (lag > 0, not a marker) or the group is below log start."""
-        return (self.state is LagState.OK and bool(self.lag)) or self.state is LagState.BELOW_START
+        return holds(LAGGING, lambda field: getattr(self, field))
 
     def to_record(self) -> dict[str, Any]:
         """The documented JSON/CSV record (``null`` where unknown).

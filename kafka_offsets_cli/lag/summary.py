@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from ..errors import MonitoringStatus
-from .rows import LagRow, LagState
+from ..tally import tally
+from .rows import TOTAL_STATS, LagRow, LagState
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -24,6 +26,15 @@ class LagTotal:
     remote_reads: int = 0  # partitions read below earliest-local, from remote storage (lag/remote.py)
 
 
+def lag_columns(rows: Sequence[LagRow]) -> dict[str, list[Any]]:
+    """The fields :data:`~.rows.TOTAL_STATS` reads, as columns (``state`` by value)."""
+    return {
+        "state": [r.state.value for r in rows],
+        "lag": [r.lag for r in rows],
+        "time_lag_ms": [r.time_lag_ms for r in rows],
+    }
+
+
 def totals(rows: Sequence[LagRow]) -> list[LagTotal]:
     """Per (group, topic) then per group totals, sorted by group then topic (group total last)."""
     buckets: dict[tuple[str, str | None], list[LagRow]] = {}
@@ -34,16 +45,16 @@ def totals(rows: Sequence[LagRow]) -> list[LagTotal]:
     for (group, topic), rs in sorted(
         buckets.items(), key=lambda kv: (kv[0][0], kv[0][1] is None, kv[0][1] or "")
     ):
-        times = [r.time_lag_ms for r in rs if r.time_lag_ms is not None]
+        t = tally(TOTAL_STATS, lag_columns(rs))
         out.append(
             LagTotal(
                 group=group,
                 topic=topic,
-                partitions=len(rs),
-                lag=sum(r.lag for r in rs if r.lag is not None),
-                lagging=sum(1 for r in rs if r.lagging),
-                max_time_lag_ms=max(times) if times else None,
-                problems=sum(1 for r in rs if r.state not in (LagState.OK, LagState.MARKER)),
+                partitions=t["partitions"],
+                lag=t["lag"] or 0,
+                lagging=t["lagging"],
+                max_time_lag_ms=t["max_time_lag_ms"],
+                problems=t["problems"],
                 remote_reads=sum(1 for r in rs if r.remote_read),
             )
         )

@@ -37,7 +37,7 @@ How ``empty`` and ``future`` count (:data:`DEFAULT_EMPTY_STATUS`,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -205,11 +205,29 @@ def topic_status(
     partitions reach: with statuses OK, OK, CRITICAL, N=2 gives OK and N=3
     CRITICAL. A topic with fewer than N partitions is CRITICAL.
     """
-    statuses = sorted((row_status(r, empty=empty, future=future) for r in rows), key=severity)
+    counts: dict[MonitoringStatus, int] = {}
+    for r in rows:
+        st = row_status(r, empty=empty, future=future)
+        counts[st] = counts.get(st, 0) + 1
+    return status_at(counts, min_alive)
+
+
+def status_at(counts: Mapping[MonitoringStatus, int], min_alive: int | None = None) -> MonitoringStatus:
+    """:func:`topic_status` of partitions whose statuses are counted in ``counts``.
+
+    The roll-up of ``check`` counts the statuses in the JVM (:mod:`kafka_offsets_cli.tally`) and
+    decides here, as ``liveness`` does.
+    """
+    present = [s for s in sorted(counts, key=severity) if counts[s] > 0]
     if min_alive is None:
-        return worst(statuses)
+        return worst(present)
     if min_alive <= 0:
         return MonitoringStatus.OK
-    if len(statuses) < min_alive:
+    if sum(counts[s] for s in present) < min_alive:
         return MonitoringStatus.CRITICAL
-    return statuses[min_alive - 1]
+    reached = 0
+    for s in present:  # best first: the best status at least min_alive partitions reach
+        reached += counts[s]
+        if reached >= min_alive:
+            return s
+    raise AssertionError("unreachable: the counts add up to at least min_alive")

@@ -14,10 +14,12 @@ needs a SparkContext. Stages, each timed (``--timings``):
    dataset, read each partition's last N samples back, judge them (Burrow's rules in a
    grouped Arrow function) and join the verdicts to the records;
 3. evaluate: every sample through the shared rules (:func:`.evaluate.evaluate_sample`,
-   ``mapInArrow``); per liveness topic and lag group the shared roll-ups
-   (``groupBy().applyInArrow``), each also counting its records' states (a check's state counts
-   are their sums);
-4. rollup: per check on the driver (the worst status is the exit code), and the
+   ``mapInArrow``); per liveness topic and lag group the statistics the shared roll-ups read
+   (:func:`kafka_offsets_cli.check.rollups.rollup_stats`: one ``groupBy().agg`` in the JVM,
+   :mod:`.tally`), its records' states counted among them (a check's state counts are their
+   sums);
+4. rollup: each topic and group decided from its statistics by the shared rules, per check on
+   the driver (the worst status is the exit code), and the
    partition records brought back (all of them, or the worst N for a table: ``orderBy`` + ``limit``);
 5. write (``--write parquet|csv DIR``): the full per-partition table (:mod:`.write`: by the
    driver, or by Spark to a shared URI and read back).
@@ -27,8 +29,6 @@ Only aggregates (roll-ups, state counts, lag trends) and the records asked for r
 
 from __future__ import annotations
 
-import json
-import pickle
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -37,6 +37,7 @@ from typing import Any
 from ..check.evaluate import EvalContext, check_result
 from ..check.plan import CheckPlan
 from ..check.report import CheckReport, GroupResult, PartitionRecord, PartitionRecords, TopicResult
+from ..check.rollups import rollup_stats
 from ..check.spec import CheckSpec, LagCheck
 from ..errors import MonitoringStatus
 from ..liveness.rules import severity, worst
@@ -54,6 +55,7 @@ from .stages import (
     evaluate_frame,
     record_columns,
     rollup_frame,
+    rollup_results,
     worst_first,
 )
 from .write import RECORD_SCHEMA, is_uri, write_table
@@ -197,14 +199,8 @@ def _stages(
     # the collect needs no copy: it is read from the blocks its tasks stored)
     bare = samples is None and not plan.records
     final = recs if bare else recs.persist(StorageLevel.MEMORY_AND_DISK)
-    rolled = rollup_frame(
-        final,
-        checks,
-        timestamp_types=plan.timestamp_types,
-        trends=trends,
-        windows={c.name: c.history.window for c in lag_checks},
-        parallelism=len(plan.units),  # as many as the collect ran at once
-    ).collect()
+    stats = rollup_stats(spec.checks, history=trends is not None)
+    rolled = [row.asDict() for row in rollup_frame(final, stats).collect()]
     clock.lap("evaluate")
 
     # 3. per check (driver) and the partition records --------------------------------------
@@ -212,11 +208,19 @@ def _stages(
     topics: list[TopicResult] = []
     groups: list[GroupResult] = []
     counts: dict[str, dict[str, int]] = {}  # per check, the states of its records
-    for row in rolled:
-        result = pickle.loads(row["result"])
-        (topics if isinstance(result, TopicResult) else groups).append(result)
+    for result, states in rollup_results(
+        rolled,
+        checks,
+        timestamp_types=plan.timestamp_types,
+        trends=trends,
+        windows={c.name: c.history.window for c in lag_checks},
+    ):
+        if isinstance(result, TopicResult):
+            topics.append(result)
+        else:
+            groups.append(result)
         per_check = counts.setdefault(result.check, {})
-        for state, n in json.loads(row["states"]).items():
+        for state, n in states.items():
             per_check[state] = per_check.get(state, 0) + n
     results = []
     for c in spec.checks:

@@ -9,9 +9,10 @@ Connect session runs them as a classic one does:
 * :func:`evaluate_frame`: ``mapInArrow`` over the samples, every sample through the shared rules
   (:func:`kafka_offsets_cli.check.evaluate.evaluate_sample`) into records
   (:data:`.frames.RECORD_COLUMNS`);
-* :func:`rollup_frame`: ``groupBy(...).applyInArrow`` per liveness topic and per lag group,
-  calling the shared roll-ups (:func:`~kafka_offsets_cli.check.rollups.rollup_columns`); one
-  row per roll-up comes back.
+* :func:`rollup_frame`: ``groupBy(...).agg`` per liveness topic and per lag group, the
+  statistics the shared roll-ups read (:func:`~kafka_offsets_cli.check.rollups.rollup_stats`)
+  as JVM column expressions (:mod:`.tally`); one row per roll-up comes back, and
+  :func:`rollup_results` decides from it with the rules ``liveness`` and ``lag`` use.
 
 What the functions need from the plan (checks, routes, timestamp types, trends) is captured in
 them: plan data, no secret. The secrets are put back into the units in the task, from a source
@@ -20,32 +21,23 @@ the session provides (:func:`localize`).
 
 from __future__ import annotations
 
-import json
 import pickle
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from ..check.collect import run_units
 from ..check.evaluate import EvalContext, evaluate_sample
+from ..check.history import group_history
 from ..check.plan import WorkUnit
 from ..check.report import GroupResult, TopicResult
-from ..check.rollups import rollup_columns, rollup_order
-from ..check.spec import CheckDefinition, LivenessCheck
+from ..check.rollups import rollup_result, state_counts
+from ..check.spec import CheckDefinition, LagCheck
 from ..errors import MonitoringStatus
 from ..liveness.rules import severity
-from .arrow_build import record_batch_of
-from .frames import (
-    RECORD_COLUMNS,
-    RECORD_DDL,
-    SAMPLE_DDL,
-    batch_samples,
-    ddl,
-    record_batch,
-    sample_batches,
-    verdicts,
-)
+from ..tally import Stat
+from .frames import RECORD_COLUMNS, RECORD_DDL, SAMPLE_DDL, batch_samples, record_batch, sample_batches
 from .ship import localized_units
+from .tally import aggregates
 
 __all__ = [
     "SecretsSource",
@@ -55,6 +47,7 @@ __all__ = [
     "localize",
     "record_columns",
     "rollup_frame",
+    "rollup_results",
     "worst_first",
 ]
 
@@ -146,79 +139,43 @@ def evaluate_frame(samples: Any, ctx: EvalContext) -> Any:
 _NAME = "_name"
 
 
-def rollup_frame(
-    recs: Any,
-    checks: Mapping[str, CheckDefinition],
-    *,
-    timestamp_types: Mapping[tuple[str, str], str],
-    trends: Mapping[tuple[str, str], Sequence[int | None]] | None,
-    windows: Mapping[str, int],
-    parallelism: int = 2,
-) -> Any:
-    """One row per roll-up: ``result``, a pickled :class:`TopicResult` or :class:`GroupResult`, and
-    ``states``, its records' counts by state (JSON; the check's state counts are their sums).
+def rollup_frame(recs: Any, stats: Sequence[Stat]) -> Any:
+    """One row per roll-up: its keys (``kind``, ``check``, ``cluster``, ``_name``) and the
+    statistics ``stats`` of its records (:func:`kafka_offsets_cli.check.rollups.rollup_stats`),
+    computed in the JVM in one ``groupBy().agg`` (:mod:`.tally`).
 
-    ``recs``: the records, with the ``h_*`` verdict columns when ``trends`` is given (history).
-    Liveness records roll up per (check, cluster, topic), lag records per (check, cluster, group),
-    in ``parallelism`` tasks: a repartition by number, which adaptive execution leaves as it is
-    (a plain ``groupBy`` shuffle of a few MB is coalesced into one task, one core).
+    ``recs``: the records, with the ``h_*`` verdict columns when the stats read them (history).
+    Liveness records roll up per (check, cluster, topic), lag records per (check, cluster, group).
     """
     from pyspark.sql import functions as F
 
-    roll = roller(checks, timestamp_types=timestamp_types, trends=trends, windows=windows)
-    named = recs.withColumn(
-        _NAME,
-        F.when(F.col("kind") == "liveness", F.col("topic")).otherwise(F.coalesce(F.col("group"), F.lit(""))),
-    )
-    keys = ("kind", "check", "cluster", _NAME)
-    return (
-        named.repartition(max(1, parallelism), *keys).groupBy(*keys).applyInArrow(roll, ddl(_ROLLUP_COLUMNS))
-    )
+    group = F.coalesce(F.col("group"), F.lit(""))
+    name = F.when(F.col("kind") == "liveness", F.col("topic")).otherwise(group)
+    return recs.withColumn(_NAME, name).groupBy("kind", "check", "cluster", _NAME).agg(*aggregates(stats))
 
 
-#: a roll-up's row: the pickled TopicResult or GroupResult, and its records' states counted (JSON)
-_ROLLUP_COLUMNS = (("result", "binary"), ("states", "string"))
-
-
-def roller(
+def rollup_results(
+    rows: Iterable[Mapping[str, Any]],
     checks: Mapping[str, CheckDefinition],
     *,
     timestamp_types: Mapping[tuple[str, str], str],
     trends: Mapping[tuple[str, str], Sequence[int | None]] | None,
     windows: Mapping[str, int],
-) -> Callable[[Any], Any]:
-    """The ``applyInArrow`` function of :func:`rollup_frame`: one group's Arrow table to its row.
+) -> Iterator[tuple[TopicResult | GroupResult, dict[str, int]]]:
+    """Each roll-up row of :func:`rollup_frame` (as a mapping) decided by the shared rules
+    (:func:`~kafka_offsets_cli.check.rollups.rollup_result`), with its records' counts by state.
 
-    No pyspark in it (it runs in the Python workers, and in tests without Spark).
+    With ``trends`` (history) each group's verdict is Burrow's on its partitions' verdicts and
+    its lag trend (the last ``windows[check]`` runs). No pyspark here.
     """
-    with_history = trends is not None
-    types = dict(timestamp_types)
-    trend_of = dict(trends or {})
-    win = dict(windows)
-
-    def roll(table: Any) -> Any:
-        import pyarrow as pa
-
-        cols = table.to_pydict()
-        c = checks[cols["check"][0]]
-        cluster, name = cols["cluster"][0], cols[_NAME][0]
-        result: TopicResult | GroupResult
-        if isinstance(c, LivenessCheck):
-            result = rollup_columns(c, cluster, name, cols, timestamp_type=types.get((cluster, name)))
-        else:
-            hist = None
-            if with_history:
-                keys = list(cols)
-                judged = [i for i in rollup_order(cols) if cols["h_status"][i] is not None]
-                hist = list(verdicts({k: cols[k][i] for k in keys} for i in judged))
-            trend = list(trend_of.get((cluster, name), []))[-win.get(c.name, 10) :]
-            result = rollup_columns(c, cluster, name, cols, history=hist, trend=trend)
-        # every record is in exactly one roll-up: its states, counted here, sum to the check's
-        states = Counter(cols["state"])
-        row = (pickle.dumps(result), json.dumps(dict(sorted(states.items()))))
-        return pa.Table.from_batches([record_batch_of(_ROLLUP_COLUMNS, [row])])
-
-    return roll
+    for t in rows:
+        c = checks[t["check"]]
+        cluster, name = t["cluster"], t[_NAME]
+        hist = None
+        if trends is not None and isinstance(c, LagCheck):
+            hist = group_history(t, list(trends.get((cluster, name), []))[-windows.get(c.name, 10) :])
+        ts_type = timestamp_types.get((cluster, name))
+        yield rollup_result(c, cluster, name, t, timestamp_type=ts_type, history=hist), state_counts(t)
 
 
 def worst_first(recs: Any) -> Any:

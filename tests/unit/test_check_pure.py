@@ -338,23 +338,22 @@ def test_failed_spark_job_becomes_one_line() -> None:
     assert job_failure(Exception("")).message == "the Spark job failed: Exception"
 
 
-def test_a_rollup_task_gives_the_shared_rollup_and_its_records_state_counts() -> None:
-    """spark.stages.roller (the applyInArrow function) on one group's Arrow table, without Spark."""
-    import pickle
-
-    import pyarrow as pa
-
-    from kafka_offsets_cli.spark.frames import RECORD_COLUMNS, record_batch
-    from kafka_offsets_cli.spark.stages import roller
+def test_a_rollup_row_gives_the_shared_rollup_and_its_records_state_counts() -> None:
+    """spark.stages.rollup_results on a roll-up row (its keys and the tally of its records), without Spark."""
+    from kafka_offsets_cli.check.rollups import rollup_stats
+    from kafka_offsets_cli.spark.frames import RECORD_COLUMNS, record_row
+    from kafka_offsets_cli.spark.stages import rollup_results
+    from kafka_offsets_cli.tally import tally
 
     samples = (lag_sample(2, None, None, LagState.NO_COMMIT), lag_sample(1, 20, 10_000), lag_sample(0, 5, 0))
     recs = [r for s in samples for r in evaluate_sample(s, CTX) if r.check == "lag"]
-    table = pa.Table.from_batches([record_batch(recs)]).append_column("_name", pa.array(["g"] * len(recs)))
-    assert table.column_names[: len(RECORD_COLUMNS)] == [n for n, _ in RECORD_COLUMNS]
-    roll = roller(CTX.checks, timestamp_types={}, trends=None, windows={})
-    [row] = roll(table).to_pylist()
-    assert pickle.loads(row["result"]) == group_rollup(LAG, "c", "g", recs)  # type: ignore[arg-type]
-    assert json.loads(row["states"]) == {"no-commit": 1, "ok": 2}
+    rows = [record_row(r) for r in recs]
+    cols = {n: [row[k] for row in rows] for k, (n, _) in enumerate(RECORD_COLUMNS)}
+    row = {"kind": "lag", "check": "lag", "cluster": "c", "_name": "g"}
+    row.update(tally(rollup_stats(CTX.checks.values()), cols))
+    [(result, states)] = rollup_results([row], CTX.checks, timestamp_types={}, trends=None, windows={})
+    assert result == group_rollup(LAG, "c", "g", recs)  # type: ignore[arg-type]
+    assert states == {"no-commit": 1, "ok": 2}
 
 
 def test_rollups_from_columns_equal_rollups_from_records() -> None:

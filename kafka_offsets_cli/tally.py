@@ -1,0 +1,136 @@
+"""Roll-up statistics declared once as data, computed in Python here and by Spark in the JVM.
+
+A rule that rolls records up (a topic's liveness, a group's lag totals, Burrow's verdict on a
+group) reads a few statistics of its records: how many match a condition, the sum or maximum of
+a field, its smallest values. The rule modules declare those statistics as :class:`Stat` values;
+:func:`tally` computes them over records laid out as columns (the direct commands, tests, one
+Arrow table), and :mod:`kafka_offsets_cli.spark.tally` compiles the same declarations into
+column expressions for one ``groupBy().agg`` in the JVM. The rule that turns the statistics into
+a verdict is a Python function of the tally, the same for both: nothing is decided twice.
+
+Semantics, the same in both places (tests check that they agree on random records):
+
+* a condition (:data:`Where`) is a disjunction of conjunctions of field tests; ``in`` and
+  ``not_in`` are false for a null field, ``nonzero`` is false for null and 0;
+* ``count``: matching records; ``sum``: of the non-null values of matching records, ``None``
+  when there are none (integers, exact); ``fsum``: the same for floats, added smallest first so
+  that the result does not depend on the records' order; ``min``, ``max``: ``None`` when there
+  are none (strings by code point);
+  ``smallest``: the ``n`` smallest non-null values, ascending (fewer when there are fewer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+__all__ = ["EVERY", "Pred", "Stat", "Where", "holds", "tally", "within"]
+
+PredOp = Literal["present", "absent", "in", "not_in", "nonzero"]
+StatOp = Literal["count", "sum", "fsum", "min", "max", "smallest"]
+
+
+@dataclass(frozen=True)
+class Pred:
+    """One test of one field: ``present``/``absent`` (null), ``in``/``not_in`` ``values``, ``nonzero``."""
+
+    field: str
+    op: PredOp
+    values: tuple[Any, ...] = ()
+
+
+#: a condition: any of the conjunctions holds (each: all of its tests hold)
+Where = tuple[tuple[Pred, ...], ...]
+
+#: the condition every record meets
+EVERY: Where = ((),)
+
+
+@dataclass(frozen=True)
+class Stat:
+    """A named statistic: ``op`` over ``field`` of the records meeting ``where`` (``n`` for ``smallest``)."""
+
+    name: str
+    op: StatOp
+    field: str | None = None
+    where: Where = EVERY
+    n: int = 0
+
+
+def within(stats: Sequence[Stat], *tests: Pred) -> tuple[Stat, ...]:
+    """``stats`` restricted to the records that also pass every one of ``tests``."""
+    return tuple(Stat(s.name, s.op, s.field, tuple((*conj, *tests) for conj in s.where), s.n) for s in stats)
+
+
+def _passes(test: Pred, value: Any) -> bool:
+    if test.op == "present":
+        return value is not None
+    if test.op == "absent":
+        return value is None
+    if test.op == "nonzero":
+        return value is not None and value != 0
+    if value is None:
+        return False
+    found = any(value == v for v in test.values)
+    return found if test.op == "in" else not found
+
+
+def holds(where: Where, get: Callable[[str], Any]) -> bool:
+    """Whether the record whose fields ``get`` returns meets ``where``."""
+    return any(all(_passes(t, get(t.field)) for t in conj) for conj in where)
+
+
+def _test_mask(test: Pred, cols: Mapping[str, Sequence[Any]], cache: dict[Any, list[bool]]) -> list[bool]:
+    got = cache.get(test)
+    if got is None:
+        got = cache[test] = [_passes(test, v) for v in cols[test.field]]
+    return got
+
+
+def _matching(
+    where: Where, cols: Mapping[str, Sequence[Any]], n: int, cache: dict[Any, list[bool]]
+) -> list[int]:
+    """The indexes of the records meeting ``where`` (test results shared across one tally)."""
+    if where == EVERY:
+        return list(range(n))
+    got = cache.get(where)
+    if got is None:
+        got = [False] * n
+        for conj in where:
+            both = [True] * n
+            for t in conj:
+                both = [a and b for a, b in zip(both, _test_mask(t, cols, cache), strict=True)]
+            got = [a or b for a, b in zip(got, both, strict=True)]
+        cache[where] = got
+    return [i for i, ok in enumerate(got) if ok]
+
+
+def _length(cols: Mapping[str, Sequence[Any]]) -> int:
+    return len(next(iter(cols.values()))) if cols else 0
+
+
+def tally(stats: Sequence[Stat], cols: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
+    """Every statistic of ``stats`` over the records given as ``cols`` (field → one value per record)."""
+    n = _length(cols)
+    out: dict[str, Any] = {}
+    cache: dict[Any, list[bool]] = {}
+    for s in stats:
+        rows = _matching(s.where, cols, n, cache)
+        if s.op == "count":
+            out[s.name] = len(rows)
+            continue
+        assert s.field is not None, f"{s.name}: {s.op} needs a field"
+        col = cols[s.field]
+        values = [col[i] for i in rows if col[i] is not None]
+        if s.op == "sum":
+            out[s.name] = sum(values) if values else None
+        elif s.op == "fsum":
+            out[s.name] = sum(sorted(values), 0.0) if values else None
+        elif s.op == "min":
+            out[s.name] = min(values) if values else None
+        elif s.op == "max":
+            out[s.name] = max(values) if values else None
+        else:
+            out[s.name] = tuple(sorted(values)[: s.n])
+    return out
