@@ -84,26 +84,36 @@ def holds(where: Where, get: Callable[[str], Any]) -> bool:
 def _test_mask(test: Pred, cols: Mapping[str, Sequence[Any]], cache: dict[Any, list[bool]]) -> list[bool]:
     got = cache.get(test)
     if got is None:
-        got = cache[test] = [_passes(test, v) for v in cols[test.field]]
+        col, vals = cols[test.field], test.values
+        if test.op == "present":
+            got = [v is not None for v in col]
+        elif test.op == "absent":
+            got = [v is None for v in col]
+        elif test.op == "nonzero":
+            got = [v is not None and v != 0 for v in col]
+        elif test.op == "in":
+            got = [v is not None and v in vals for v in col]
+        else:
+            got = [v is not None and v not in vals for v in col]
+        cache[test] = got
     return got
 
 
-def _matching(
-    where: Where, cols: Mapping[str, Sequence[Any]], n: int, cache: dict[Any, list[bool]]
-) -> list[int]:
-    """The indexes of the records meeting ``where`` (test results shared across one tally)."""
+def _mask(where: Where, cols: Mapping[str, Sequence[Any]], cache: dict[Any, list[bool]]) -> list[bool] | None:
+    """Which records meet ``where`` (``None``: all of them); test results shared across one tally."""
     if where == EVERY:
-        return list(range(n))
+        return None
     got = cache.get(where)
     if got is None:
-        got = [False] * n
+        masks = []
         for conj in where:
-            both = [True] * n
-            for t in conj:
+            both = _test_mask(conj[0], cols, cache)
+            for t in conj[1:]:
                 both = [a and b for a, b in zip(both, _test_mask(t, cols, cache), strict=True)]
-            got = [a or b for a, b in zip(got, both, strict=True)]
+            masks.append(both)
+        got = masks[0] if len(masks) == 1 else [any(m) for m in zip(*masks, strict=True)]
         cache[where] = got
-    return [i for i, ok in enumerate(got) if ok]
+    return got
 
 
 def _length(cols: Mapping[str, Sequence[Any]]) -> int:
@@ -116,13 +126,16 @@ def tally(stats: Sequence[Stat], cols: Mapping[str, Sequence[Any]]) -> dict[str,
     out: dict[str, Any] = {}
     cache: dict[Any, list[bool]] = {}
     for s in stats:
-        rows = _matching(s.where, cols, n, cache)
+        mask = _mask(s.where, cols, cache)
         if s.op == "count":
-            out[s.name] = len(rows)
+            out[s.name] = n if mask is None else sum(mask)
             continue
         assert s.field is not None, f"{s.name}: {s.op} needs a field"
         col = cols[s.field]
-        values = [col[i] for i in rows if col[i] is not None]
+        if mask is None:
+            values = [v for v in col if v is not None]
+        else:
+            values = [v for v, ok in zip(col, mask, strict=True) if ok and v is not None]
         if s.op == "sum":
             out[s.name] = sum(values) if values else None
         elif s.op == "fsum":

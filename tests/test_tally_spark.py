@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 
-from kafka_offsets_cli.check.history import HistoryStatus, PartitionHistory
+from kafka_offsets_cli.check.history import HistoryStatus
 from kafka_offsets_cli.check.report import PartitionRecord, TopicResult
 from kafka_offsets_cli.check.rollups import group_rollup, rollup_stats, topic_rollup
 from kafka_offsets_cli.check.spec import CheckDefinition, LagCheck, LivenessCheck
 from kafka_offsets_cli.errors import MonitoringStatus
 from kafka_offsets_cli.lag.rows import LagState
 from kafka_offsets_cli.liveness.rules import LiveState
-from kafka_offsets_cli.spark.frames import RECORD_COLUMNS, VERDICT_COLUMNS, ddl, record_row
+from kafka_offsets_cli.spark.frames import RECORD_COLUMNS, VERDICT_COLUMNS, ddl, record_row, verdicts
 from kafka_offsets_cli.spark.stages import rollup_frame, rollup_results
 from kafka_offsets_cli.tally import Pred, Stat, tally
 
@@ -136,21 +136,9 @@ def test_spark_statistics_and_verdicts_equal_the_python_ones(spark_runtime: Any,
                 "CreateTime" if (result.cluster, name) == ("c", "t1") else None,
             )
         else:
-            verdicts = [
-                PartitionHistory(
-                    status=HistoryStatus(m["h_status"]),
-                    samples=m["h_samples"],
-                    reason=m["h_reason"],
-                    lag=m["h_lag"],
-                    produce_rate=m["h_produce"],
-                    consume_rate=m["h_consume"],
-                    eta_ms=m["h_eta"],
-                )
-                for m in members
-                if m["h_status"] is not None
-            ]
+            judged = verdicts(m for m in members if m["h_status"] is not None)
             trend = trends.get((result.cluster, name), [])[-2:]
-            assert result == group_rollup(check, result.cluster, name, recs, verdicts, trend)
+            assert result == group_rollup(check, result.cluster, name, recs, list(judged), trend)
         assert sum(states.values()) == len(members)
 
 

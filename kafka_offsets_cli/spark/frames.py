@@ -215,7 +215,8 @@ def verdict_batch(pairs: Iterable[tuple[tuple[str, str, str, str, int], Partitio
 
 
 def verdicts(rows: Iterable[dict[str, Any]]) -> Iterator[PartitionHistory]:
-    """The :class:`PartitionHistory` of rows holding the ``h_*`` columns (``h_status`` not null)."""
+    """The :class:`PartitionHistory` of rows holding the ``h_*`` columns (``h_status`` not null):
+    the inverse of :func:`verdict_batch`."""
     for d in rows:
         yield PartitionHistory(
             status=HistoryStatus(d["h_status"]),
