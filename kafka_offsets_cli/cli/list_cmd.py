@@ -223,14 +223,11 @@ def _fetch(
             done += n
             update(f"ListOffsets: {done} queries answered…")
 
-        table = list_table(client, selection, specs, progress=tick)
         if not tiering:
-            return table, None
-        from ..tiering.collect import collect
-        from ..tiering.rules import Thresholds
+            return list_table(client, selection, specs, progress=tick), None
+        from ..tiering.collect import list_and_collect
 
-        update("Listing tiered offsets…")
-        return table, collect(client, selection, Thresholds())
+        return list_and_collect(client, selection, specs, progress=tick)
 
 
 def _watch(

@@ -196,8 +196,15 @@ def list_table(
         leaders=md.leaders(),
         as_kafka=True,  # GetOffsetShell's answers (a max-timestamp whose records are all remote: none)
     )
-    results += missing_results(res, specs)
-    return OffsetTable(tuple(specs), tuple(res.partitions), tuple(results), missing_topics(res))
+    return table_of(res, specs, results)
+
+
+def table_of(res: Resolution, specs: Sequence[OffsetSpec], results: Sequence[OffsetResult]) -> OffsetTable:
+    """``list``'s table of ``specs`` from the answers of a round that may have asked more specs,
+    the selected partitions that do not exist as errors."""
+    wanted = set(specs)
+    got = [r for r in results if r.spec in wanted] + missing_results(res, specs)
+    return OffsetTable(tuple(specs), tuple(res.partitions), tuple(got), missing_topics(res))
 
 
 def index_results(results: Sequence[OffsetResult]) -> dict[tuple[TopicPartition, OffsetSpec], OffsetResult]:

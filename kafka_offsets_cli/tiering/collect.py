@@ -3,19 +3,20 @@ backlog's oldest timestamp by :func:`~kafka_offsets_cli.lag.timelag.newest_times
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..lag.timelag import newest_timestamps
-from ..models.offsets import OffsetResult, OffsetSpec, SpecKind
-from ..models.topics import TopicPartition
+from ..models.offsets import OffsetResult, OffsetSpec, OffsetTable, SpecKind
+from ..models.topics import ClusterMetadata, TopicPartition
 from ..parse.selection import Selection
 from ..parse.times import now_ms
-from ..plan.queries import fetch_offsets, missing_results, missing_topics, resolve_selection
+from ..plan.queries import fetch_offsets, missing_results, missing_topics, resolve_selection, table_of
+from ..plan.resolve import Resolution
 from ..sources import LivenessSource
 from .report import TieringReport, build_report
 from .rules import REMOTE_KEY, Answers, Thresholds, first_pending, remote_enabled, tier_row
 
-__all__ = ["REMOTE_KEY", "SPECS", "answers_of", "collect"]
+__all__ = ["REMOTE_KEY", "SPECS", "answers_of", "collect", "list_and_collect"]
 
 SPECS = {
     "earliest": OffsetSpec.earliest(),
@@ -43,21 +44,46 @@ def answers_of(results: list[OffsetResult]) -> dict[TopicPartition, Answers]:
     return out
 
 
+def list_and_collect(
+    source: LivenessSource,
+    selection: Selection,
+    specs: Sequence[OffsetSpec],
+    *,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[OffsetTable, TieringReport]:
+    """``list --tiering``: the table of ``specs`` and the tiering view (no thresholds) from one
+    metadata read and one ListOffsets round asking ``specs`` and the view's five together."""
+    md, res = resolve_selection(source, selection)
+    asked = [*specs, *SPECS.values()]  # a spec both want is asked once (plan_requests)
+    results = fetch_offsets(
+        source, res.partitions, asked, progress=progress, leaders=md.leaders(), as_kafka=True
+    )  # as_kafka: list's answers (it only concerns max-timestamp and time lookups, not the view's)
+    return table_of(res, specs, results), collect(source, selection, Thresholds(), listed=(md, res, results))
+
+
 def collect(
     source: LivenessSource,
     selection: Selection,
     thresholds: Thresholds,
     *,
     clock: Callable[[], int] | None = None,
+    listed: tuple[ClusterMetadata, Resolution, Sequence[OffsetResult]] | None = None,
 ) -> TieringReport:
     """Resolve, one ListOffsets round of five specs, the topics' configs, the backlog timestamps, report.
 
-    The backlog's timestamp M(F) is searched only for tiered partitions with a backlog; the
-    clock is read after every answer arrived, so a slow cluster never makes a backlog look younger.
+    ``listed``: the selection already resolved and asked (metadata, resolution, answers that
+    include the five specs'), as :func:`list_and_collect` does. The backlog's timestamp M(F)
+    is searched only for tiered partitions with a backlog; the clock is read after every
+    answer arrived, so a slow cluster never makes a backlog look younger.
     """
-    md, res = resolve_selection(source, selection)
     specs = list(SPECS.values())
-    results = fetch_offsets(source, res.partitions, specs, leaders=md.leaders())
+    if listed is None:
+        md, res = resolve_selection(source, selection)
+        results = fetch_offsets(source, res.partitions, specs, leaders=md.leaders())
+    else:
+        md, res, got = listed
+        mine = set(specs)
+        results = [r for r in got if r.spec in mine]
     results += missing_results(res, specs[:1])
     answers = answers_of(results)
     topics = sorted({tp.topic for tp in answers})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timezone
+from typing import Any
 
 import pytest
 
@@ -186,3 +187,52 @@ def test_thresholds_are_checked_before_anything_is_contacted() -> None:
         thresholds_from(5, 2, None, None)
     with pytest.raises(UsageError, match="--warn-age"):
         thresholds_from(None, None, "2h", "1h")
+
+
+def test_list_tiering_reads_the_metadata_once_and_asks_each_spec_once() -> None:
+    """``list --tiering``: one metadata read and one ListOffsets round for the table and the view,
+    each (partition, spec) asked once (``latest``, wanted by both, too); both as if asked apart."""
+    from dataclasses import replace
+
+    from kafka_offsets_cli.models.topics import ClusterMetadata, TopicPartition
+    from kafka_offsets_cli.parse.selection import Selection, TopicRule
+    from kafka_offsets_cli.plan.queries import list_table
+    from kafka_offsets_cli.tiering.collect import collect, list_and_collect
+    from tests.unit.fake_cluster import FakeCluster, topic
+
+    class Counting(FakeCluster):
+        def __init__(self) -> None:
+            md = ClusterMetadata({"a": topic("a", 3), "b": topic("b", 2)})
+            logs = {TopicPartition(t, p): (p, 10 + p) for t, n in (("a", 3), ("b", 2)) for p in range(n)}
+            super().__init__(md, logs, [])
+            self.reads = 0
+            self.rounds: list[list[tuple[TopicPartition, OffsetSpec]]] = []
+
+        def metadata(self, *args: Any, **kwargs: Any) -> ClusterMetadata:
+            self.reads += 1
+            return super().metadata(*args, **kwargs)
+
+        def list_offsets(self, requests: Any, **kwargs: Any) -> list[OffsetResult]:
+            self.rounds.append([q for r in requests for q in r.queries])
+            return super().list_offsets(requests, **kwargs)
+
+    selection = Selection((TopicRule("a|b|nosuch"),))
+    specs = [OffsetSpec.latest(), OffsetSpec.earliest()]  # both also wanted by the view
+    both = Counting()
+    table, report = list_and_collect(both, selection, specs)
+    assert both.reads == 1 and len(both.rounds) == 1
+    asked = both.rounds[0]
+    assert (
+        len(asked) == len(set(asked)) == 5 * 5
+    )  # 5 partitions x the view's 5 specs (the table's among them)
+
+    apart = Counting()
+    alone = list_table(apart, selection, specs)
+    assert sorted(table.results, key=repr) == sorted(alone.results, key=repr)
+    assert (table.specs, table.partitions, table.missing_topics) == (
+        alone.specs,
+        alone.partitions,
+        alone.missing_topics,
+    )
+    view = collect(apart, selection, Thresholds(), clock=lambda: report.now_ms)
+    assert report == replace(view, now_ms=report.now_ms)
