@@ -3,10 +3,11 @@
 Per record: :func:`kafka_offsets_cli.liveness.rules.liveness_row` and
 :func:`~kafka_offsets_cli.liveness.rules.row_status` for liveness,
 :func:`kafka_offsets_cli.lag.lag_status` for lag, with each check's thresholds.
-Per roll-up: :func:`~kafka_offsets_cli.liveness.rules.topic_status` and
-:func:`~kafka_offsets_cli.liveness.report.deciding_age` per liveness topic (as
-``kafka-offsets liveness``), :func:`kafka_offsets_cli.lag.totals` per lag group,
-:func:`kafka_offsets_cli.check.history.evaluate_group` for the history, and
+Per roll-up (:mod:`.rollups`, from statistics declared once in :mod:`kafka_offsets_cli.tally`):
+:func:`~kafka_offsets_cli.liveness.rules.status_at` and
+:func:`~kafka_offsets_cli.liveness.report.age_of` per liveness topic (as ``kafka-offsets
+liveness``), :data:`kafka_offsets_cli.lag.rows.TOTAL_STATS` per lag group (as ``lag``),
+:func:`kafka_offsets_cli.check.history.group_history` for the history, and
 :func:`~kafka_offsets_cli.liveness.rules.worst` for every status roll-up. Nothing is
 decided here that those modules do not decide.
 """
