@@ -10,7 +10,8 @@ that does use it sees the complete module.
 The standard library's ``importlib.util.LazyLoader`` cannot do this: its placeholder loads on
 *any* attribute access, and an ``import`` statement for a module already in ``sys.modules``
 reads the module's ``__spec__`` (to see whether it is still initialising), which loads it.
-The placeholder here answers the import system's own metadata without loading.
+The placeholder here answers the import system's own metadata without loading (and, when
+asked, chosen attributes: pandas' ``__version__``, which pyspark only checks).
 """
 
 from __future__ import annotations
@@ -19,12 +20,16 @@ import importlib.util
 import sys
 import threading
 import types
+from collections.abc import Callable, Mapping
 from typing import Any
 
 #: What the import system reads from a module already in ``sys.modules`` (answered without loading).
 _METADATA = frozenset({"__spec__", "__name__", "__loader__", "__package__", "__class__", "__dict__"})
 
 _LOCK = threading.RLock()
+
+#: per deferred module, attributes answered without loading it (name -> function giving the value)
+_ANSWERS: dict[str, Mapping[str, Callable[[], Any]]] = {}
 
 
 class _Deferred(types.ModuleType):
@@ -33,6 +38,9 @@ class _Deferred(types.ModuleType):
     def __getattribute__(self, attr: str) -> Any:
         if attr in _METADATA:
             return super().__getattribute__(attr)
+        answer = _ANSWERS.get(super().__getattribute__("__name__"), {}).get(attr)
+        if answer is not None and (value := answer()) is not None:
+            return value
         _load(self)
         return getattr(self, attr)
 
@@ -64,11 +72,13 @@ def _load(module: types.ModuleType) -> None:
             raise
 
 
-def defer_import(name: str) -> bool:
+def defer_import(name: str, answers: Mapping[str, Callable[[], Any]] | None = None) -> bool:
     """Register top-level module ``name`` to load on first use.
 
-    Returns ``False`` (and changes nothing) when it is already imported, is a
-    submodule, or cannot be found.
+    ``answers``: attributes read without loading it, each from its function (e.g. a version
+    that a library only checks; ``None`` from the function: load and read the module's own).
+    Returns ``False`` (and changes nothing) when it is already imported, is a submodule, or
+    cannot be found.
     """
     if name in sys.modules or "." in name:
         return False
@@ -76,6 +86,7 @@ def defer_import(name: str) -> bool:
     if spec is None or spec.loader is None:
         return False
     module = importlib.util.module_from_spec(spec)  # sets __spec__, __path__… without running code
+    _ANSWERS[name] = dict(answers or {})
     object.__setattr__(module, "__class__", _Deferred)
     sys.modules[name] = module
     return True

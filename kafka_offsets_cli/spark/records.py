@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..check.report import PartitionRecords
+from .arrow_build import arrow_column
 from .frames import RECORD_COLUMNS, arrow_schema
 
 __all__ = ["collect_records", "report_order"]
@@ -39,13 +40,16 @@ def report_order(table: Any) -> Any:
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    # the fill values as Arrow scalars made from buffers: a Python "" or -1 would go through
+    # pyarrow's conversion, whose pandas check imports pandas (tens of MB) on the driver
+    no_group, no_partition = arrow_column([""], "string")[0], arrow_column([-1], "int")[0]
     keys = pa.table(
         {
             "check": table["check"],
             "cluster": table["cluster"],
-            "group": pc.fill_null(table["group"], ""),
+            "group": pc.fill_null(table["group"], no_group),
             "topic": table["topic"],
-            "partition": pc.fill_null(table["partition"], -1),
+            "partition": pc.fill_null(table["partition"], no_partition),
         }
     )
     return pc.sort_indices(keys, sort_keys=[(name, "ascending") for name in keys.column_names])

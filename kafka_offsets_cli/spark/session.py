@@ -39,6 +39,7 @@ from typing import Any
 
 from ..errors import KafkaOffsetsError, UsageError
 from .class_cache import archive_flags
+from .deferred import defer_pandas
 from .deploy import executor_python, is_local, secure_conf, zip_package
 from .failure import _java_cause, job_failure
 from .gateway import launch_gateway, quiet_python_side
@@ -162,11 +163,11 @@ def _import_while_the_jvm_starts() -> threading.Thread:
     """Import, in a daemon thread, what pyspark imports on the first py4j call with an argument.
 
     pyspark registers a py4j input converter (``NumpyScalarConverter``) whose ``can_convert``
-    imports ``pyspark.testing.utils``, which imports pandas to check its version: 0.6 s in the
-    middle of the session start. The driver's Python only waits while the JVM boots, so the
-    same import is done then; the caller joins the thread once the JVM is up, before its first
-    call (no two threads importing at once after that). A failure changes nothing: the call
-    imports it again, and reports what pyspark reports.
+    imports ``pyspark.testing.utils``, which checks pandas' version (answered without loading
+    pandas: :mod:`.deferred`) and imports numpy and pyarrow. The driver's Python only waits
+    while the JVM boots, so the same import is done then; the caller joins the thread once the
+    JVM is up, before its first call (no two threads importing at once after that). A failure
+    changes nothing: the call imports it again, and reports what pyspark reports.
     """
     import importlib
 
@@ -196,6 +197,7 @@ def start_session(options: SessionOptions) -> SparkRuntime:
 
         return start_connect(options)
     t0 = time.monotonic()
+    defer_pandas()  # pyspark checks its version on each Arrow UDF; the driver never uses it
     # py4j logs every gateway command at DEBUG (the gateway's auth token among them): never wanted
     logging.getLogger("py4j").setLevel(logging.WARNING)
     try:
