@@ -143,17 +143,17 @@ def test_spark_statistics_and_verdicts_equal_the_python_ones(spark_runtime: Any,
 
 
 def test_every_operation_agrees_on_nulls_and_zeros(spark_runtime: Any) -> None:
-    """Each test and statistic of the vocabulary, on a column with nulls and zeros, in both places."""
+    """Each predicate and statistic of the vocabulary, on columns with nulls and zeros, in both places."""
     from kafka_offsets_cli.spark.tally import aggregates
 
     xs = [None, 0, 3, -2, 0, None, 9, 3]
-    ss = [None, "a", "b", None, "é", "a", "\U0001f600", "b"]
+    ss = [None, "a", "b", None, "é", "a", "\U0001f600", "q'\\x"]
     fs = [None, 0.1, 1e16, -1e16, 1.0, None, 0.3, 2.5]
     tests = [
         Pred("x", "present"),
         Pred("x", "absent"),
         Pred("x", "nonzero"),
-        Pred("s", "in", ("a", "é")),
+        Pred("s", "in", ("a", "é", "q'\\x")),  # quotes and backslashes in SQL literals
         Pred("s", "not_in", ("a", "é")),
     ]
     stats = []

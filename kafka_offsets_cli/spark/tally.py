@@ -1,10 +1,14 @@
-"""The roll-up statistics of :mod:`kafka_offsets_cli.tally` as Spark column expressions (JVM).
+"""The roll-up statistics of :mod:`kafka_offsets_cli.tally` as Spark SQL aggregate expressions (JVM).
 
 :func:`aggregates` compiles declared :class:`~kafka_offsets_cli.tally.Stat` values into
-aggregate columns for one ``groupBy().agg``: the statistics the rules read are computed where
+aggregate expressions for one ``groupBy().agg``: the statistics the rules read are computed where
 the records are, and only one row per topic or group reaches the driver, which decides from it
 with the same Python function as the direct commands. The semantics are the Python tally's
-(its module docstring); ``tests`` compare the two on random records.
+(its module docstring); ``tests/test_tally_spark.py`` compares the two on random records.
+
+The expressions are SQL text (:func:`sql_aggregates`, pure), one ``F.expr`` each: building the
+same expressions from ``Column`` objects takes a py4j round trip per operator, several hundred
+of them (0.6 s of a cold run), where the JVM parses the text in microseconds.
 """
 
 from __future__ import annotations
@@ -14,61 +18,70 @@ from typing import Any
 
 from ..tally import EVERY, Pred, Stat, Where
 
-__all__ = ["aggregates", "condition"]
+__all__ = ["aggregates", "sql_aggregates", "sql_condition"]
 
 
-def _test(t: Pred) -> Any:
-    from pyspark.sql import functions as F
-
-    col = F.col(t.field)
-    if t.op == "present":
-        return col.isNotNull()
-    if t.op == "absent":
-        return col.isNull()
-    if t.op == "nonzero":
-        return col.isNotNull() & (col != F.lit(0))
-    found = col.isin(*t.values)
-    # false for a null field, as in Python, rather than SQL's null: the same inside `when`, but
-    # it keeps every condition two-valued, whatever combines it
-    return col.isNotNull() & (found if t.op == "in" else ~found)
+def _name(field: str) -> str:
+    return "`" + field.replace("`", "``") + "`"
 
 
-def condition(where: Where) -> Any:
-    """``where`` as a boolean column (``None`` for :data:`~kafka_offsets_cli.tally.EVERY`)."""
-    from functools import reduce
+def _literal(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        raise TypeError(f"no SQL literal for {value!r} in a tally condition")
+    if isinstance(value, int | float):
+        return repr(value)
+    text = str(value).replace("\\", "\\\\").replace("'", "\\'")
+    return f"'{text}'"
 
+
+def _pred(p: Pred) -> str:
+    col = _name(p.field)
+    if p.op == "present":
+        return f"{col} IS NOT NULL"
+    if p.op == "absent":
+        return f"{col} IS NULL"
+    if p.op == "nonzero":
+        return f"({col} IS NOT NULL AND {col} <> 0)"
+    values = ", ".join(_literal(v) for v in p.values)
+    # false for a null field, as in Python, rather than SQL's null: the same inside CASE WHEN,
+    # but it keeps every condition two-valued, whatever combines it
+    return f"({col} IS NOT NULL AND {'' if p.op == 'in' else 'NOT '}{col} IN ({values}))"
+
+
+def sql_condition(where: Where) -> str | None:
+    """``where`` as a SQL boolean expression (``None`` for :data:`~kafka_offsets_cli.tally.EVERY`)."""
     if where == EVERY:
         return None
-    conjs = [reduce(lambda a, b: a & b, [_test(t) for t in conj]) for conj in where]
-    return reduce(lambda a, b: a | b, conjs)
+    return " OR ".join("(" + " AND ".join(_pred(p) for p in conj) + ")" for conj in where)
 
 
-def _aggregate(s: Stat) -> Any:
-    from pyspark.sql import functions as F
+def _sql(s: Stat) -> str:
+    cond = sql_condition(s.where)
 
-    cond = condition(s.where)
-
-    def only(col: Any) -> Any:  # the column where the condition holds, null elsewhere
-        return col if cond is None else F.when(cond, col)
+    def only(expr: str) -> str:  # the value where the condition holds, null elsewhere
+        return expr if cond is None else f"CASE WHEN {cond} THEN {expr} END"
 
     if s.op == "count":
-        return F.count(only(F.lit(1)))
+        return f"count({only('1')})"
     assert s.field is not None, f"{s.name}: {s.op} needs a field"
-    value = only(F.col(s.field))
-    if s.op == "sum":
-        return F.sum(value)
-    if s.op == "min":
-        return F.min(value)
-    if s.op == "max":
-        return F.max(value)
-    ordered = F.array_sort(F.collect_list(value))  # collect_list drops nulls
+    value = only(_name(s.field))
+    if s.op in ("sum", "min", "max"):
+        return f"{s.op}({value})"
+    ordered = f"array_sort(collect_list({value}))"  # collect_list drops nulls
     if s.op == "smallest":
-        return F.slice(ordered, 1, s.n) if s.n > 0 else F.array().cast("array<bigint>")
+        return f"slice({ordered}, 1, {s.n})" if s.n > 0 else "CAST(array() AS ARRAY<BIGINT>)"
     # fsum: smallest first, one addition after the other, as Python's sum(sorted(values), 0.0)
-    total = F.aggregate(ordered, F.lit(0.0).cast("double"), lambda acc, x: acc + x.cast("double"))
-    return F.when(F.size(ordered) > 0, total)
+    total = f"aggregate({ordered}, CAST(0.0 AS DOUBLE), (acc, x) -> acc + CAST(x AS DOUBLE))"
+    return f"CASE WHEN count({value}) > 0 THEN {total} END"
+
+
+def sql_aggregates(stats: Sequence[Stat]) -> list[str]:
+    """One SQL aggregate expression per statistic, named as the statistic (``AS `name```)."""
+    return [f"{_sql(s)} AS {_name(s.name)}" for s in stats]
 
 
 def aggregates(stats: Sequence[Stat]) -> list[Any]:
-    """One aggregate column per statistic, named as the statistic."""
-    return [_aggregate(s).alias(s.name) for s in stats]
+    """One aggregate column per statistic (``F.expr`` of :func:`sql_aggregates`), named as it."""
+    from pyspark.sql import functions as F
+
+    return [F.expr(text) for text in sql_aggregates(stats)]
