@@ -63,39 +63,29 @@ def within(stats: Sequence[Stat], *tests: Pred) -> tuple[Stat, ...]:
     return tuple(Stat(s.name, s.op, s.field, tuple((*conj, *tests) for conj in s.where), s.n) for s in stats)
 
 
-def _passes(test: Pred, value: Any) -> bool:
+def _checker(test: Pred) -> Callable[[Any], bool]:
+    """The test as a function of one value: its one definition, for a record and for a column."""
+    vals = test.values
     if test.op == "present":
-        return value is not None
+        return lambda v: v is not None
     if test.op == "absent":
-        return value is None
+        return lambda v: v is None
     if test.op == "nonzero":
-        return value is not None and value != 0
-    if value is None:
-        return False
-    found = any(value == v for v in test.values)
-    return found if test.op == "in" else not found
+        return lambda v: v is not None and v != 0
+    if test.op == "in":
+        return lambda v: v is not None and v in vals  # `in` on a tuple compares with ==
+    return lambda v: v is not None and v not in vals
 
 
 def holds(where: Where, get: Callable[[str], Any]) -> bool:
     """Whether the record whose fields ``get`` returns meets ``where``."""
-    return any(all(_passes(t, get(t.field)) for t in conj) for conj in where)
+    return any(all(_checker(t)(get(t.field)) for t in conj) for conj in where)
 
 
 def _test_mask(test: Pred, cols: Mapping[str, Sequence[Any]], cache: dict[Any, list[bool]]) -> list[bool]:
     got = cache.get(test)
     if got is None:
-        col, vals = cols[test.field], test.values
-        if test.op == "present":
-            got = [v is not None for v in col]
-        elif test.op == "absent":
-            got = [v is None for v in col]
-        elif test.op == "nonzero":
-            got = [v is not None and v != 0 for v in col]
-        elif test.op == "in":
-            got = [v is not None and v in vals for v in col]
-        else:
-            got = [v is not None and v not in vals for v in col]
-        cache[test] = got
+        got = cache[test] = list(map(_checker(test), cols[test.field]))
     return got
 
 
