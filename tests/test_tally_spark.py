@@ -19,7 +19,7 @@ import pytest
 from kafka_offsets_cli.check.history import HistoryStatus
 from kafka_offsets_cli.check.report import PartitionRecord, TopicResult
 from kafka_offsets_cli.check.rollups import group_rollup, rollup_stats, topic_rollup
-from kafka_offsets_cli.check.spec import CheckDefinition, LagCheck, LivenessCheck
+from kafka_offsets_cli.check.spec import CheckDefinition, HistoryRules, LagCheck, LivenessCheck
 from kafka_offsets_cli.errors import MonitoringStatus
 from kafka_offsets_cli.lag.rows import LagState
 from kafka_offsets_cli.liveness.rules import LiveState
@@ -34,7 +34,7 @@ CHECKS: dict[str, CheckDefinition] = {
     "alive3": LivenessCheck(
         name="alive3", clusters=("c",), topics=("t.*",), warn_ms=10, crit_ms=20, min_alive=3
     ),
-    "lag": LagCheck(name="lag", clusters=("c",), groups=("g.*",)),
+    "lag": LagCheck(name="lag", clusters=("c",), groups=("g.*",), history=HistoryRules(window=2)),
 }
 H_COLUMNS = [n for n, _ in VERDICT_COLUMNS if n.startswith("h_")]
 ERRORS = [None, None, None, "NOT_LEADER_OR_FOLLOWER", "TOPIC_AUTHORIZATION_FAILED", "é", "Z", "\U0001f600"]
@@ -118,9 +118,7 @@ def test_spark_statistics_and_verdicts_equal_the_python_ones(spark_runtime: Any,
         assert have == want, key
 
     trends: dict[tuple[str, str], list[int | None]] = {("c", "g1"): [5, None, 3], ("d", "g2"): [1]}
-    decided = rollup_results(
-        got.values(), CHECKS, timestamp_types={("c", "t1"): "CreateTime"}, trends=trends, windows={"lag": 2}
-    )
+    decided = rollup_results(got.values(), CHECKS, timestamp_types={("c", "t1"): "CreateTime"}, trends=trends)
     for result, states in decided:
         kind = "liveness" if isinstance(result, TopicResult) else "lag"
         name = result.topic if isinstance(result, TopicResult) else result.group

@@ -213,7 +213,6 @@ def _stages(
         checks,
         timestamp_types=plan.timestamp_types,
         trends=trends,
-        windows={c.name: c.history.window for c in lag_checks},
     ):
         if isinstance(result, TopicResult):
             topics.append(result)

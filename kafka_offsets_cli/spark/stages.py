@@ -160,20 +160,19 @@ def rollup_results(
     *,
     timestamp_types: Mapping[tuple[str, str], str],
     trends: Mapping[tuple[str, str], Sequence[int | None]] | None,
-    windows: Mapping[str, int],
 ) -> Iterator[tuple[TopicResult | GroupResult, dict[str, int]]]:
     """Each roll-up row of :func:`rollup_frame` (as a mapping) decided by the shared rules
     (:func:`~kafka_offsets_cli.check.rollups.rollup_result`), with its records' counts by state.
 
     With ``trends`` (history) each group's verdict is Burrow's on its partitions' verdicts and
-    its lag trend (the last ``windows[check]`` runs). No pyspark here.
+    its lag trend (the last ``check.history.window`` runs). No pyspark here.
     """
     for t in rows:
         c = checks[t["check"]]
         cluster, name = t["cluster"], t[_NAME]
         hist = None
         if trends is not None and isinstance(c, LagCheck):
-            hist = group_history(t, list(trends.get((cluster, name), []))[-windows.get(c.name, 10) :])
+            hist = group_history(t, list(trends.get((cluster, name), []))[-c.history.window :])
         ts_type = timestamp_types.get((cluster, name))
         yield rollup_result(c, cluster, name, t, timestamp_type=ts_type, history=hist), state_counts(t)
 

@@ -351,7 +351,7 @@ def test_a_rollup_row_gives_the_shared_rollup_and_its_records_state_counts() -> 
     cols = {n: [row[k] for row in rows] for k, (n, _) in enumerate(RECORD_COLUMNS)}
     row = {"kind": "lag", "check": "lag", "cluster": "c", "_name": "g"}
     row.update(tally(rollup_stats(CTX.checks.values()), cols))
-    [(result, states)] = rollup_results([row], CTX.checks, timestamp_types={}, trends=None, windows={})
+    [(result, states)] = rollup_results([row], CTX.checks, timestamp_types={}, trends=None)
     assert result == group_rollup(LAG, "c", "g", recs)  # type: ignore[arg-type]
     assert states == {"no-commit": 1, "ok": 2}
 
