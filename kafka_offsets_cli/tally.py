@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["EVERY", "Pred", "Stat", "Where", "holds", "tally", "within"]
+__all__ = ["EVERY", "Pred", "Stat", "Where", "count_each", "holds", "tally", "within"]
 
 PredOp = Literal["present", "absent", "in", "not_in", "nonzero"]
 StatOp = Literal["count", "sum", "fsum", "min", "max", "smallest"]
@@ -61,6 +61,11 @@ class Stat:
 def within(stats: Sequence[Stat], *tests: Pred) -> tuple[Stat, ...]:
     """``stats`` restricted to the records that also pass every one of ``tests``."""
     return tuple(Stat(s.name, s.op, s.field, tuple((*conj, *tests) for conj in s.where), s.n) for s in stats)
+
+
+def count_each(field: str, values: Sequence[Any], prefix: str, *tests: Pred) -> tuple[Stat, ...]:
+    """A count per value of ``field`` (named ``prefix`` + the value), of the records passing ``tests``."""
+    return tuple(Stat(f"{prefix}{v}", "count", where=((Pred(field, "in", (v,)), *tests),)) for v in values)
 
 
 def _checker(test: Pred) -> Callable[[Any], bool]:

@@ -38,7 +38,7 @@ from itertools import pairwise
 from typing import Any
 
 from ..errors import MonitoringStatus
-from ..tally import Pred, Stat, tally
+from ..tally import Pred, Stat, count_each, tally
 from .spec import HistoryRules
 
 __all__ = [
@@ -230,14 +230,10 @@ def worst_status(statuses: Iterable[HistoryStatus]) -> HistoryStatus:
     return out
 
 
-def _by_status(status: HistoryStatus) -> Stat:
-    return Stat(f"h:{status.value}", "count", where=((Pred("h_status", "in", (status.value,)),),))
-
-
 #: what a group's verdict reads of its partitions' verdicts (``h_*`` columns), declared once
 GROUP_STATS = (
     Stat("h_partitions", "count", where=((Pred("h_status", "present"),),)),
-    *(_by_status(s) for s in HistoryStatus),
+    *count_each("h_status", [s.value for s in HistoryStatus], "h:"),
     Stat("h_produce", "fsum", "h_produce"),
     Stat("h_consume", "fsum", "h_consume"),
     Stat("h_lag", "sum", "h_lag"),

@@ -22,7 +22,7 @@ from ..errors import MonitoringStatus
 from ..lag.rows import TOTAL_STATS, LagState
 from ..liveness.report import age_of, age_stats
 from ..liveness.rules import LiveState, status_at, worst
-from ..tally import Pred, Stat, tally, within
+from ..tally import Pred, Stat, count_each, tally, within
 from .history import GROUP_STATS, GroupHistory, PartitionHistory, evaluate_group, group_history
 from .report import GroupResult, PartitionRecord, TopicResult
 from .spec import CheckDefinition, LagCheck, LivenessCheck
@@ -43,11 +43,7 @@ _PART = Pred("partition", "present")  # a partition's record (not "the topic/gro
 _NO_PART = ((Pred("partition", "absent"),),)
 
 
-def _status_counts(prefix: str, *tests: Pred) -> tuple[Stat, ...]:
-    return tuple(
-        Stat(f"{prefix}{s.name}", "count", where=((Pred("status", "in", (s.name,)), *tests),))
-        for s in MonitoringStatus
-    )
+_STATUSES = [s.name for s in MonitoringStatus]
 
 
 def rollup_stats(checks: Iterable[CheckDefinition], *, history: bool = False) -> tuple[Stat, ...]:
@@ -56,11 +52,11 @@ def rollup_stats(checks: Iterable[CheckDefinition], *, history: bool = False) ->
     min_alive = max((c.min_alive or 0 for c in checks if isinstance(c, LivenessCheck)), default=0)
     stats = [
         Stat("records", "count"),
-        *(Stat(f"state:{v}", "count", where=((Pred("state", "in", (v,)),),)) for v in STATES),
+        *count_each("state", STATES, "state:"),
         Stat("errors", "count", where=_NO_PART),
         Stat("error", "min", "error", _NO_PART),
-        *_status_counts("all:"),
-        *_status_counts("part:", _PART),
+        *count_each("status", _STATUSES, "all:"),
+        *count_each("status", _STATUSES, "part:", _PART),
         *within(age_stats(min_alive), _PART),
         *within(TOTAL_STATS, _PART),
         Stat("max_lag", "max", "lag", ((_PART,),)),
