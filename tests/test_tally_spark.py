@@ -153,6 +153,9 @@ def test_every_operation_agrees_on_nulls_and_zeros(spark_runtime: Any) -> None:
         Pred("x", "nonzero"),
         Pred("s", "in", ("a", "é", "q'\\x")),  # quotes and backslashes in SQL literals
         Pred("s", "not_in", ("a", "é")),
+        Pred("x", "gt", (0,)),  # the decision lists' thresholds (kafka_offsets_cli.decide)
+        Pred("x", "lt", (3,)),
+        Pred("s", "gt", ("b",)),  # strings by code point
     ]
     stats = []
     for i, t in enumerate(tests):

@@ -1,8 +1,13 @@
-"""Evaluate samples with the shared rules (pure; called from Spark tasks and the driver).
+"""Evaluate samples with the shared rules (pure; no pyspark).
 
-Per record: :func:`kafka_offsets_cli.liveness.rules.liveness_row` and
-:func:`~kafka_offsets_cli.liveness.rules.row_status` for liveness,
-:func:`kafka_offsets_cli.lag.lag_status` for lag, with each check's thresholds.
+Per record: each check's rule (:func:`check_rules`: the decision lists
+:func:`kafka_offsets_cli.liveness.rules.liveness_rule` and :func:`kafka_offsets_cli.lag.summary.lag_rule`,
+with the check's thresholds), routed to the record by :class:`EvalContext`'s routes. In Python
+:func:`evaluate_sample` applies them through :func:`~kafka_offsets_cli.liveness.rules.liveness_row`,
+:func:`~kafka_offsets_cli.liveness.rules.row_status` and :func:`~kafka_offsets_cli.lag.lag_status`
+(computed from those rules, as ``liveness`` and ``lag``); Spark's ``check`` compiles the same
+rules into one JVM ``select`` (:mod:`kafka_offsets_cli.spark.decide`), each sample carrying the
+index of its route (:class:`RouteIndex`), computed in the task that collected it.
 Per roll-up (:mod:`.rollups`, from statistics declared once in :mod:`kafka_offsets_cli.tally`):
 :func:`~kafka_offsets_cli.liveness.rules.status_at` and
 :func:`~kafka_offsets_cli.liveness.report.age_of` per liveness topic (as ``kafka-offsets
@@ -17,9 +22,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from ..decide import Rule
 from ..errors import MonitoringStatus
-from ..lag.summary import lag_status
-from ..liveness.rules import liveness_row, row_status, worst
+from ..lag.summary import lag_rule, lag_status
+from ..liveness.rules import liveness_row, liveness_rule, row_status, worst
 from ..parse.durations import format_duration
 from .collect import LiveSample
 from .collect import Sample as CollectSample
@@ -30,7 +36,9 @@ from .spec import CheckDefinition, LagCheck, LivenessCheck
 
 __all__ = [
     "EvalContext",
+    "RouteIndex",
     "check_result",
+    "check_rules",
     "evaluate_history",
     "evaluate_sample",
     "group_rollup",
@@ -40,7 +48,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class EvalContext:
-    """What evaluation needs (broadcast to Spark tasks): checks, routes, the run's clock."""
+    """What evaluation needs: checks, routes (plan data), the run's clock."""
 
     checks: Mapping[str, CheckDefinition]
     live_routes: Mapping[tuple[str, str], tuple[str, ...]]
@@ -48,8 +56,49 @@ class EvalContext:
     now_ms: int
 
 
+def check_rules(checks: Iterable[CheckDefinition], now_ms: int) -> dict[str, Rule]:
+    """Each check's per-record rule at the run's clock ``now_ms``: a liveness check's
+    :data:`~kafka_offsets_cli.liveness.rules.LIVE_OUTPUTS`, a lag check's ``status`` (of the
+    record's ``time_lag_ms``, null for a check without ``time_lag``)."""
+    out: dict[str, Rule] = {}
+    for c in checks:
+        if isinstance(c, LivenessCheck):
+            out[c.name] = liveness_rule(now_ms, c.warn_ms, c.crit_ms, c.future_tolerance_ms)
+        else:
+            out[c.name] = lag_rule(c.warn_lag, c.crit_lag, c.warn_time_lag_ms, c.crit_time_lag_ms)
+    return out
+
+
+@dataclass(frozen=True)
+class RouteIndex:
+    """The routes as numbers: ``names[i]`` the checks of route ``i`` (0: none), a sample's route
+    by its (cluster, topic) or (cluster, group, topic) in ``live`` or ``lag``. Plan data."""
+
+    names: tuple[tuple[str, ...], ...]
+    live: Mapping[tuple[str, str], int]
+    lag: Mapping[tuple[str, str, str], int]
+
+    @classmethod
+    def of(cls, ctx: EvalContext) -> RouteIndex:
+        """The index of ``ctx``'s routes."""
+        distinct = sorted({*ctx.live_routes.values(), *ctx.lag_routes.values()} - {()})
+        number = {names: i for i, names in enumerate(distinct, 1)}
+        return cls(
+            ((), *distinct),
+            {k: number[v] for k, v in ctx.live_routes.items() if v},
+            {k: number[v] for k, v in ctx.lag_routes.items() if v},
+        )
+
+    def route(self, sample: CollectSample) -> int:
+        """The number of the checks routing ``sample`` (0: none)."""
+        if isinstance(sample, LiveSample):
+            return self.live.get((sample.cluster, sample.result.topic), 0)
+        return self.lag.get((sample.cluster, sample.row.group, sample.row.topic), 0)
+
+
 def evaluate_sample(sample: CollectSample, ctx: EvalContext) -> list[PartitionRecord]:
-    """Every check's record for one sample (none when no check routes it)."""
+    """Every check's record for one sample (none when no check routes it), in Python (tests, the
+    reference the JVM's records are compared with)."""
     out: list[PartitionRecord] = []
     if isinstance(sample, LiveSample):
         r = sample.result

@@ -37,15 +37,18 @@ How ``empty`` and ``future`` count (:data:`DEFAULT_EMPTY_STATUS`,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
+from ..decide import Arm, Const, Field, Minus, Rule, Value, compile_rule
 from ..errors import MonitoringStatus
 from ..models.offsets import OffsetResult
 from ..models.topics import TopicPartition
 from ..plan.settle import PENDING
+from ..tally import EVERY, Pred, Where
 
 #: Timestamps up to this far after now are small clock differences, not ``future``.
 DEFAULT_FUTURE_TOLERANCE_MS = 60_000
@@ -121,6 +124,81 @@ class LiveRow:
         }
 
 
+#: The outputs of :func:`liveness_rule`, in order.
+LIVE_OUTPUTS = ("state", "status", "age_ms", "error")
+
+
+def liveness_rule(
+    now_ms: int,
+    warn_ms: int,
+    crit_ms: int,
+    future_tolerance_ms: int = DEFAULT_FUTURE_TOLERANCE_MS,
+    empty: MonitoringStatus = DEFAULT_EMPTY_STATUS,
+    future: MonitoringStatus = DEFAULT_FUTURE_STATUS,
+) -> Rule:
+    """Liveness of one partition as a decision list (:mod:`kafka_offsets_cli.decide`), the one
+    definition: of a max-timestamp answer's ``error``, ``offset`` and ``timestamp``, its
+    :data:`LIVE_OUTPUTS` (a :class:`LiveState`, a status, ``age_ms``, ``error``).
+
+    The age is ``age = now - timestamp``; the rule compares the timestamp with constants instead,
+    so that the JVM compares a column with a literal:
+
+    * ``future``: ``age < -tolerance`` ⇔ ``now - ts < -tolerance`` ⇔ ``ts > now + tolerance``
+      (integers: exact, whatever the tolerance's sign);
+    * ``critical``: ``max(0, age) > crit``. When ``crit >= 0``: if ``age <= 0`` both
+      ``max(0, age) > crit`` (0 > crit) and ``age > crit`` are false; otherwise ``max(0, age) =
+      age``; so it is ``age > crit`` ⇔ ``ts < now - crit``. When ``crit < 0`` it holds for every
+      timestamp (``max(0, age) >= 0 > crit``): the arm holds always. ``warning`` alike with ``warn``.
+    """
+
+    def arm(when: Where, state: LiveState, status: MonitoringStatus, age: Value, error: Value) -> Arm:
+        return Arm(when, (Const(state), Const(status), age, error))
+
+    none, age = Const(None), Minus(now_ms, "timestamp", floor=0)
+
+    def older(limit: int) -> Where:  # max(0, age) > limit (the proof above)
+        return EVERY if limit < 0 else ((Pred("timestamp", "lt", (now_ms - limit,)),),)
+
+    return Rule(
+        LIVE_OUTPUTS,
+        (
+            arm(
+                ((Pred("error", "in", (PENDING,)),),), LiveState.PENDING, MonitoringStatus.UNKNOWN, none, none
+            ),
+            arm(
+                ((Pred("error", "present"),),),
+                LiveState.ERROR,
+                MonitoringStatus.UNKNOWN,
+                none,
+                Field("error"),
+            ),
+            arm(((Pred("offset", "absent"),),), LiveState.EMPTY, empty, none, none),
+            arm(
+                ((Pred("timestamp", "absent"),),),
+                LiveState.ERROR,
+                MonitoringStatus.UNKNOWN,
+                none,
+                Const("NO_TIMESTAMP"),
+            ),
+            arm(
+                ((Pred("timestamp", "gt", (now_ms + future_tolerance_ms,)),),),
+                LiveState.FUTURE,
+                future,
+                Minus(now_ms, "timestamp"),
+                none,
+            ),
+            arm(older(crit_ms), LiveState.CRITICAL, MonitoringStatus.CRITICAL, age, none),
+            arm(older(warn_ms), LiveState.WARNING, MonitoringStatus.WARNING, age, none),
+        ),
+        (Const(LiveState.OK), Const(MonitoringStatus.OK), age, none),
+    )
+
+
+@lru_cache(maxsize=32)
+def _compiled(now_ms: int, warn_ms: int, crit_ms: int, tolerance_ms: int) -> Callable[[Any], tuple[Any, ...]]:
+    return compile_rule(liveness_rule(now_ms, warn_ms, crit_ms, tolerance_ms))
+
+
 def liveness_row(
     result: OffsetResult,
     now_ms: int,
@@ -128,39 +206,33 @@ def liveness_row(
     crit_ms: int,
     future_tolerance_ms: int = DEFAULT_FUTURE_TOLERANCE_MS,
 ) -> LiveRow:
-    """Classify one partition from its max-timestamp result (the one place that does).
+    """Classify one partition from its max-timestamp result (:func:`liveness_rule`).
 
     An age above ``crit_ms`` is ``critical``, above ``warn_ms`` ``warning``.
     """
+    state, _, age, error = _compiled(now_ms, warn_ms, crit_ms, future_tolerance_ms)(result)
+    return LiveRow(
+        topic=result.topic,
+        partition=result.partition,
+        offset=result.offset,
+        timestamp=result.timestamp,
+        age_ms=age,
+        state=state,
+        error=error,
+    )
 
-    def row(state: LiveState, age: int | None = None, error: str | None = None) -> LiveRow:
-        return LiveRow(
-            topic=result.topic,
-            partition=result.partition,
-            offset=result.offset,
-            timestamp=result.timestamp,
-            age_ms=age,
-            state=state,
-            error=error,
-        )
 
-    if result.error == PENDING:
-        return row(LiveState.PENDING)
-    if result.error is not None:
-        return row(LiveState.ERROR, error=result.error)
-    if result.offset is None:
-        return row(LiveState.EMPTY)
-    if result.timestamp is None:
-        return row(LiveState.ERROR, error="NO_TIMESTAMP")
-    age = now_ms - result.timestamp
-    if age < -future_tolerance_ms:
-        return row(LiveState.FUTURE, age)
-    age = max(0, age)
-    if age > crit_ms:
-        return row(LiveState.CRITICAL, age)
-    if age > warn_ms:
-        return row(LiveState.WARNING, age)
-    return row(LiveState.OK, age)
+@lru_cache(maxsize=16)
+def _statuses(empty: MonitoringStatus, future: MonitoringStatus) -> dict[LiveState, MonitoringStatus]:
+    """Each state's status, read off :func:`liveness_rule`'s arms (a state's status is constant)."""
+    rule = liveness_rule(0, 0, 0, 0, empty, future)
+    out: dict[LiveState, MonitoringStatus] = {}
+    for then in (*(a.then for a in rule.arms), rule.default):
+        state, status = then[0], then[1]
+        assert isinstance(state, Const) and isinstance(status, Const)
+        assert out.get(state.value, status.value) == status.value, "a state has one status"
+        out[state.value] = status.value
+    return out
 
 
 def row_status(
@@ -170,15 +242,7 @@ def row_status(
     future: MonitoringStatus = DEFAULT_FUTURE_STATUS,
 ) -> MonitoringStatus:
     """A row's status: ok/warning/critical as named, error and pending UNKNOWN, empty and future as given."""
-    return {
-        LiveState.OK: MonitoringStatus.OK,
-        LiveState.WARNING: MonitoringStatus.WARNING,
-        LiveState.CRITICAL: MonitoringStatus.CRITICAL,
-        LiveState.ERROR: MonitoringStatus.UNKNOWN,
-        LiveState.PENDING: MonitoringStatus.UNKNOWN,
-        LiveState.EMPTY: empty,
-        LiveState.FUTURE: future,
-    }[row.state]
+    return _statuses(empty, future)[row.state]
 
 
 def severity(status: MonitoringStatus) -> int:

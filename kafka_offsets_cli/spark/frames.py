@@ -10,7 +10,7 @@ tasks, and on the driver only for the rows brought back. pyarrow only (no pandas
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..check.collect import LagSample, LiveSample, Sample
@@ -60,7 +60,8 @@ RECORD_COLUMNS = (
     ("error", "string"),
 )
 
-#: (column, Spark SQL type) of a collected sample; ``kind`` is ``live`` or ``lag``.
+#: (column, Spark SQL type) of a collected sample; ``kind`` is ``live`` or ``lag``; ``route`` the
+#: number of the checks that route it (:class:`~kafka_offsets_cli.check.evaluate.RouteIndex`).
 SAMPLE_COLUMNS = (
     ("kind", "string"),
     ("cluster", "string"),
@@ -79,6 +80,7 @@ SAMPLE_COLUMNS = (
     ("taken_at_ms", "bigint"),
     ("state", "string"),
     ("error", "string"),
+    ("route", "int"),
 )
 
 #: (column, Spark SQL type) of Burrow's verdict on one (check, cluster, group, topic, partition).
@@ -130,26 +132,29 @@ def _batch(columns: tuple[tuple[str, str], ...], rows: list[tuple[Any, ...]]) ->
 # --- samples ---------------------------------------------------------------------------------
 
 
-def _sample_row(s: Sample) -> tuple[Any, ...]:
+def _sample_row(s: Sample, route: int) -> tuple[Any, ...]:
     if isinstance(s, LiveSample):
         r = s.result
         return (
             "live", s.cluster, r.topic, r.partition, None, r.offset, r.timestamp, r.leader_epoch,
-            None, None, None, None, None, None, None, None, r.error,
+            None, None, None, None, None, None, None, None, r.error, route,
         )  # fmt: skip
     w = s.row
     return (
         "lag", s.cluster, w.topic, w.partition, w.group, None, None, None,
         w.committed, w.log_start, w.end, w.lag, w.time_lag_ms, w.resume_timestamp, w.taken_at_ms,
-        w.state.value, w.error,
+        w.state.value, w.error, route,
     )  # fmt: skip
 
 
-def sample_batches(samples: Iterable[Sample], size: int = 10_000) -> Iterator[Any]:
-    """The samples as Arrow record batches of :data:`SAMPLE_COLUMNS` (``mapInArrow`` output)."""
+def sample_batches(
+    samples: Iterable[Sample], size: int = 10_000, route: Callable[[Sample], int] | None = None
+) -> Iterator[Any]:
+    """The samples as Arrow record batches of :data:`SAMPLE_COLUMNS` (``mapInArrow`` output),
+    each with its ``route`` (0 without one)."""
     rows: list[tuple[Any, ...]] = []
     for s in samples:
-        rows.append(_sample_row(s))
+        rows.append(_sample_row(s, 0 if route is None else route(s)))
         if len(rows) >= size:
             yield _batch(SAMPLE_COLUMNS, rows)
             rows = []

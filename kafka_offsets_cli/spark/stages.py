@@ -5,10 +5,12 @@ Connect session runs them as a classic one does:
 
 * :func:`collect_frame`: the work units go in as a DataFrame of pickled units, one row (and
   one task) per unit; ``mapInArrow`` runs :func:`kafka_offsets_cli.check.collect.run_units` and
-  emits flat Arrow batches of samples (:data:`.frames.SAMPLE_COLUMNS`);
-* :func:`evaluate_frame`: ``mapInArrow`` over the samples, every sample through the shared rules
-  (:func:`kafka_offsets_cli.check.evaluate.evaluate_sample`) into records
-  (:data:`.frames.RECORD_COLUMNS`);
+  emits flat Arrow batches of samples (:data:`.frames.SAMPLE_COLUMNS`), each once, with the
+  number of the checks that route it (routing is plan data, applied in the task);
+* :func:`records_frame`: one ``select`` in the JVM: each sample once per check of its route,
+  decided by the check's per-record rule (:func:`kafka_offsets_cli.check.evaluate.check_rules`,
+  the decision lists ``liveness`` and ``lag`` run in Python) compiled to SQL (:mod:`.decide`),
+  into records (:data:`.frames.RECORD_COLUMNS`);
 * :func:`rollup_frame`: ``groupBy(...).agg`` per liveness topic and per lag group, the
   statistics the shared roll-ups read (:func:`~kafka_offsets_cli.check.rollups.rollup_stats`)
   as JVM column expressions (:mod:`.tally`); one row per roll-up comes back, and
@@ -26,26 +28,28 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from ..check.collect import run_units
-from ..check.evaluate import EvalContext, evaluate_sample
+from ..check.evaluate import RouteIndex
 from ..check.history import group_history
 from ..check.plan import WorkUnit
 from ..check.report import GroupResult, TopicResult
 from ..check.rollups import rollup_result, state_counts
 from ..check.spec import CheckDefinition, LagCheck
+from ..decide import Rule
 from ..errors import MonitoringStatus
 from ..liveness.rules import severity
 from ..tally import Stat
-from .frames import RECORD_COLUMNS, RECORD_DDL, SAMPLE_DDL, batch_samples, record_batch, sample_batches
+from .decide import sql_by_check, sql_routes
+from .frames import RECORD_COLUMNS, SAMPLE_DDL, sample_batches
 from .ship import localized_units
-from .tally import aggregates
+from .tally import aggregates, quote_name, sql_literal
 
 __all__ = [
     "SecretsSource",
     "collect_frame",
-    "collect_records_frame",
-    "evaluate_frame",
     "localize",
     "record_columns",
+    "record_sql",
+    "records_frame",
     "rollup_frame",
     "rollup_results",
     "worst_first",
@@ -91,49 +95,60 @@ def _units(batches: Iterator[Any], blobs: Sequence[bytes]) -> Iterator[WorkUnit]
             yield pickle.loads(blobs[i])
 
 
-def collect_frame(spark: Any, units: Sequence[WorkUnit], secrets: SecretsSource, debug: bool) -> Any:
-    """A DataFrame of the samples of ``units`` (secrets already taken out), one task per unit."""
+def collect_frame(
+    spark: Any,
+    units: Sequence[WorkUnit],
+    secrets: SecretsSource,
+    debug: bool,
+    routes: RouteIndex | None = None,
+) -> Any:
+    """A DataFrame of the samples of ``units`` (secrets already taken out), one task per unit,
+    each with the number of its route in ``routes`` (the checks that evaluate it)."""
 
     frame, blobs = _unit_frame(spark, units)
+    route = None if routes is None else routes.route
 
     def collect(batches: Iterator[Any]) -> Iterator[Any]:
         # converted once, here: flat batches, no Python object leaves the task
-        yield from sample_batches(run_units(localize(_units(batches, blobs), secrets), debug))
+        yield from sample_batches(run_units(localize(_units(batches, blobs), secrets), debug), route=route)
 
     return frame.mapInArrow(collect, SAMPLE_DDL)
 
 
-def collect_records_frame(
-    spark: Any, units: Sequence[WorkUnit], secrets: SecretsSource, debug: bool, ctx: EvalContext
+def record_sql(
+    routes: Sequence[Sequence[str]], rules: Mapping[str, Rule], no_time_lag: Sequence[str]
+) -> tuple[str, str, list[str]]:
+    """The SQL of :func:`records_frame` (pure): the ``check`` of each route (exploded), the
+    record's ``time_lag_ms``, and the record columns (:data:`.frames.RECORD_COLUMNS`)."""
+    time_lag = "`time_lag_ms`"
+    if no_time_lag:
+        names = ", ".join(sql_literal(n) for n in no_time_lag)
+        time_lag = f"CASE WHEN `check` IN ({names}) THEN NULL ELSE `time_lag_ms` END"
+    decided = {
+        "kind": "CASE WHEN `kind` = 'live' THEN 'liveness' ELSE 'lag' END",
+        "age_ms": sql_by_check(rules, "age_ms"),
+        "state": sql_by_check(rules, "state", "`state`"),
+        "status": sql_by_check(rules, "status"),
+        "history": "NULL",
+        "error": sql_by_check(rules, "error", "`error`"),
+    }
+    cols = [f"CAST({decided.get(n, quote_name(n))} AS {t}) AS {quote_name(n)}" for n, t in RECORD_COLUMNS]
+    return f"explode({sql_routes(routes)}) AS `check`", time_lag, cols
+
+
+def records_frame(
+    samples: Any, routes: RouteIndex, rules: Mapping[str, Rule], no_time_lag: Sequence[str]
 ) -> Any:
-    """The records of ``units``: each task collects its unit, then puts the samples through the
-    shared per-record rules itself (:func:`evaluate_frame` without a pass of its own).
+    """The records of ``samples`` (:data:`.frames.RECORD_COLUMNS`): each sample once per check of
+    its route, decided by the check's rule (:func:`kafka_offsets_cli.check.evaluate.check_rules`),
+    as JVM expressions (:mod:`.decide`): no Python pass over the samples. ``no_time_lag``: the lag
+    checks whose records carry no time lag (``time_lag: false``, the rule reads it null too)."""
+    from pyspark.sql import functions as F
 
-    For a run without history (which needs the samples themselves). ``ctx.now_ms`` is replaced
-    by the task's clock read once its unit's answers are in: ages are never fresher than the
-    answers, and no second pass over the samples is needed to apply one driver clock.
-    """
-    from ..parse.times import now_ms
-
-    frame, blobs = _unit_frame(spark, units)
-
-    def collect(batches: Iterator[Any]) -> Iterator[Any]:
-        for unit in localize(_units(batches, blobs), secrets):
-            got = list(run_units(iter((unit,)), debug))
-            here = EvalContext(ctx.checks, ctx.live_routes, ctx.lag_routes, now_ms())
-            yield record_batch(r for s in got for r in evaluate_sample(s, here))
-
-    return frame.mapInArrow(collect, RECORD_DDL)
-
-
-def evaluate_frame(samples: Any, ctx: EvalContext) -> Any:
-    """The records of ``samples`` (a DataFrame of samples) by the shared per-record rules."""
-
-    def evaluate(batches: Iterator[Any]) -> Iterator[Any]:
-        for b in batches:
-            yield record_batch(r for s in batch_samples(b) for r in evaluate_sample(s, ctx))
-
-    return samples.mapInArrow(evaluate, RECORD_DDL)
+    explode, time_lag, cols = record_sql(routes.names, rules, no_time_lag)
+    # selectExpr: all the SQL text in one call to the JVM (an F.expr each is a round trip each)
+    exploded = samples.selectExpr(explode, "*").withColumn("time_lag_ms", F.expr(time_lag))
+    return exploded.selectExpr(*cols)
 
 
 _NAME = "_name"

@@ -18,11 +18,21 @@ from typing import Any
 
 from ..tally import EVERY, Pred, Stat, Where
 
-__all__ = ["aggregates", "sql_aggregates", "sql_condition"]
+__all__ = ["aggregates", "quote_name", "sql_aggregates", "sql_condition", "sql_literal"]
 
 
 def _name(field: str) -> str:
     return "`" + field.replace("`", "``") + "`"
+
+
+def quote_name(field: str) -> str:
+    """``field`` as a quoted SQL column name."""
+    return _name(field)
+
+
+def sql_literal(value: Any) -> str:
+    """``value`` (a number or a string) as a SQL literal."""
+    return _literal(value)
 
 
 def _literal(value: Any) -> str:
@@ -42,6 +52,9 @@ def _pred(p: Pred) -> str:
         return f"{col} IS NULL"
     if p.op == "nonzero":
         return f"({col} IS NOT NULL AND {col} <> 0)"
+    if p.op in ("gt", "lt"):
+        (limit,) = p.values
+        return f"({col} IS NOT NULL AND {col} {'>' if p.op == 'gt' else '<'} {_literal(limit)})"
     values = ", ".join(_literal(v) for v in p.values)
     # false for a null field, as in Python, rather than SQL's null: the same inside CASE WHEN,
     # but it keeps every condition two-valued, whatever combines it
