@@ -11,6 +11,7 @@ import csv
 import json
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -29,6 +30,7 @@ from kafka_offsets_cli.check.report import (
 from kafka_offsets_cli.cli.output import write_chunks
 from kafka_offsets_cli.errors import MonitoringStatus
 from kafka_offsets_cli.render.check import json_chunks, json_document
+from kafka_offsets_cli.spark import write as write_module
 from kafka_offsets_cli.spark.frames import RECORD_COLUMNS, record_batch, record_row
 from kafka_offsets_cli.spark.records import report_order
 from kafka_offsets_cli.spark.write import write_table
@@ -140,7 +142,9 @@ def test_arrow_records_are_the_records_in_order(recs: list[PartitionRecord]) -> 
     ordered, want = _ordered(recs), _by_key(recs)
     assert len(ordered) == len(want) and list(ordered) == want
     assert [ordered[i] for i in range(-len(want), len(want))] == want + want
-    assert list(PartitionRecords(ordered.arrow)) == want  # the writers' copy, in order
+    # the writers' slices, in order, whatever their size
+    for size in (1, 3, max(1, len(want))):
+        assert [r for part in ordered.slices(size) for r in PartitionRecords(part)] == want
 
 
 @settings(max_examples=60, deadline=None)
@@ -166,9 +170,13 @@ def test_write_from_the_arrow_table_gives_the_files_rows_gave(recs: list[Partiti
         tmp = Path(d)
         rows = [record_row(r) for r in recs]
         write_table(None, _arrow(recs), "csv", str(tmp / "csv"))
-        write_table(None, _ordered(recs).arrow, "csv", str(tmp / "sorted"))
         _old_csv([record_row(r) for r in _by_key(recs)], tmp / "sorted.csv")
+        with patch.object(write_module, "WRITE_SLICE", 3):  # several slices, row groups
+            write_table(None, _ordered(recs), "csv", str(tmp / "sorted"))
+            write_table(None, _ordered(recs), "parquet", str(tmp / "sorted-pq"))
         assert (tmp / "sorted" / "part-00000.csv").read_bytes() == (tmp / "sorted.csv").read_bytes()
+        back = pq.read_table(tmp / "sorted-pq" / "part-00000.parquet").to_pylist()
+        assert back == [dict(zip(_names(), record_row(r), strict=True)) for r in _by_key(recs)]
         _old_csv(rows, tmp / "old.csv")
         assert (tmp / "csv" / "part-00000.csv").read_bytes() == (tmp / "old.csv").read_bytes()
         write_table(None, _arrow(recs), "parquet", str(tmp / "pq"))
