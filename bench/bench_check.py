@@ -334,6 +334,16 @@ def direct_case(bootstrap: str, topics: str, groups: str) -> Case:
     )
 
 
+def floor_case() -> Case:
+    """The floor of a ``local[*]`` run (:mod:`bench.spark_floor`): session and job shapes, no Kafka."""
+    return Case(
+        "floor",
+        "Spark floor: session + one empty Python task per core + one aggregate, no Kafka (local[*])",
+        [[PY, "-m", "bench.spark_floor", "local[*]"]],
+        check=False,
+    )
+
+
 def standalone(tmp: Path) -> tuple[Any, list[str]]:
     """A standalone cluster of :mod:`dev.spark_cluster` (workers hide the checkout and ``tmp``)."""
     import secrets
@@ -397,6 +407,8 @@ def bench_scale(
                 None,
             )
         )
+    if "local" in args.masters:
+        cases.append(floor_case())
     direct = direct_case(ds.bootstrap, t_re, g_re)
     log(f"scale {scale}: {len(topics)} topics, {len(groups)} groups; cross-checking one run of each …")
     d = run(direct.argvs, tmp, f"{scale}-direct-verify")
@@ -406,6 +418,8 @@ def bench_scale(
     results: dict[str, Any] = {"cross_check": {}, "executors": {}}
     lag_rows = 0
     for c in list(cases):
+        if not c.check:
+            continue  # no records to cross-check (the floor)
         argv = [*c.argvs[0], *c.verify_conf]
         r = run([argv], tmp, f"{scale}-{c.key}-verify")
         if r.rc or not r.outs[0].strip():  # one case failing does not cost the others' numbers
@@ -420,7 +434,7 @@ def bench_scale(
             results["executors"][c.key] = executor_peaks(tmp / f"events-{c.key}-{scale}")
         log(f"  {c.key}: {results['cross_check'][c.key]}; executors {results['executors'].get(c.key)}")
     runs: dict[str, list[Run]] = {c.key: [] for c in [*cases, direct]}
-    stages: dict[str, dict[str, list[float]]] = {c.key: {} for c in cases}
+    stages: dict[str, dict[str, list[float]]] = {c.key: {} for c in cases}  # the floor's too
     for i in range(args.reps):
         for c in [*cases, direct]:
             log(f"scale {scale} round {i + 1}/{args.reps}: {c.key} …")
@@ -433,9 +447,9 @@ def bench_scale(
                 log(f"  {c.key}: {notes[c.key]}")
                 continue
             runs[c.key].append(r)
-            if c.check:
-                for k, v in parse_timings(r.errs[0]).items():
-                    stages[c.key].setdefault(k, []).append(v)
+            got = parse_timings(r.errs[0]) if c.check else json.loads(r.outs[0]).get("timings", {})
+            for k, v in got.items() if c is not direct else ():
+                stages[c.key].setdefault(k, []).append(v)
     d_med = statistics.median(r.wall for r in runs["direct"])
     out_cases = {}
     for c in [*cases, direct]:

@@ -1090,7 +1090,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_up.add_argument("--sasl", action="store_true", help="add SASL/SCRAM-SHA-512 listeners, users, ACLs")
     p_up.add_argument("--tls", action="store_true", help="add TLS listeners with a CA made for the run")
     p_up.add_argument(
+        "--mtls",
+        action="store_true",
+        help="add mutual-TLS listeners (ssl.client.auth=required) and a client certificate",
+    )
+    p_up.add_argument(
         "--tiered", action="store_true", help="tiered storage (LocalTieredStorage, dev/tiered.py)"
+    )
+    p_up.add_argument(
+        "--owner-pid", type=int, default=None, help="`reap` tears the cluster down once this process is gone"
     )
     p_down = sub.add_parser("down", help="stop a cluster and delete its data")
     p_down.add_argument("--name", default=DEFAULT_NAME)
@@ -1103,7 +1111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     try:
-        if args.cmd == "up" and (args.sasl or args.tls):
+        if args.cmd == "up" and (args.sasl or args.tls or args.mtls):
             from dev import secure  # SASL/TLS listeners, users and ACLs (see dev/secure.py)
 
             extra = None
@@ -1116,20 +1124,29 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.nodes,
                 sasl=args.sasl,
                 tls=args.tls,
+                mtls=args.mtls,
                 timeout=args.timeout,
                 heap=args.heap,
+                owner_pid=args.owner_pid,
                 broker_config=extra,
             )
             for line in secured.summary():
                 _progress(line)
-            print(secured.sasl_bootstrap if args.sasl else secured.tls_bootstrap, flush=True)
+            first = next(
+                lst for lst, on in (("sasl", args.sasl), ("tls", args.tls), ("mtls", args.mtls)) if on
+            )
+            print(secured.bootstrap(first), flush=True)
         elif args.cmd == "up" and args.tiered:
             from dev import tiered  # LocalTieredStorage and the remote log settings
 
-            cluster = tiered.up(args.name, args.nodes, timeout=args.timeout, heap=args.heap)
+            cluster = tiered.up(
+                args.name, args.nodes, timeout=args.timeout, heap=args.heap, owner_pid=args.owner_pid
+            )
             print(cluster.bootstrap, flush=True)
         elif args.cmd == "up":
-            cluster = up(args.name, args.nodes, timeout=args.timeout, heap=args.heap)
+            cluster = up(
+                args.name, args.nodes, timeout=args.timeout, heap=args.heap, owner_pid=args.owner_pid
+            )
             print(cluster.bootstrap, flush=True)
         elif args.cmd == "down":
             targets = names() if args.all else [args.name]

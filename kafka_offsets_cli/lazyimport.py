@@ -12,15 +12,22 @@ The standard library's ``importlib.util.LazyLoader`` cannot do this: its placeho
 reads the module's ``__spec__`` (to see whether it is still initialising), which loads it.
 The placeholder here answers the import system's own metadata without loading (and, when
 asked, chosen attributes: pandas' ``__version__``, which pyspark only checks).
+
+``import pkg.sub`` as the first use of a deferred ``pkg`` loads ``pkg`` when the import system
+reads ``pkg.__path__``: later than its own check for a submodule that the package's code
+imported meanwhile. :class:`_AlreadyImported` answers that check, so such a submodule is not
+run a second time (two copies of its classes).
 """
 
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import sys
 import threading
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 #: What the import system reads from a module already in ``sys.modules`` (answered without loading).
@@ -57,6 +64,38 @@ class _Deferred(types.ModuleType):
         return dir(self)
 
 
+class _AlreadyImported(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """The submodule a deferred package's code imported while the import system found its path.
+
+    For ``import pkg.sub``, CPython checks ``sys.modules`` for ``pkg.sub`` before it reads
+    ``pkg.__path__``; that read runs the deferred package, which may import ``pkg.sub`` itself.
+    The import system then looks for ``pkg.sub`` again: this finder (first on ``sys.meta_path``)
+    answers with the module the package imported, and its loader runs nothing. Only for
+    submodules of deferred packages, and never for ``importlib.reload`` (which passes a target).
+    """
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        """A spec for the present module ``fullname`` under a deferred package, else ``None``."""
+        top = fullname.partition(".")[0]
+        present = sys.modules.get(fullname)
+        if target is not None or top not in _ANSWERS or "." not in fullname or present is None:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self, loader_state=present.__spec__)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        """The module already in ``sys.modules``."""
+        return sys.modules[spec.name]
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        """Nothing to run: its code ran once; its own spec is put back."""
+        module.__spec__ = module.__spec__.loader_state if module.__spec__ is not None else None
+
+
+_FINDER = _AlreadyImported()
+
+
 def _load(module: types.ModuleType) -> None:
     """Run the deferred module's code in its own module object (once, thread-safe)."""
     with _LOCK:
@@ -89,6 +128,9 @@ def defer_import(name: str, answers: Mapping[str, Callable[[], Any]] | None = No
     _ANSWERS[name] = dict(answers or {})
     object.__setattr__(module, "__class__", _Deferred)
     sys.modules[name] = module
+    with _LOCK:
+        if _FINDER not in sys.meta_path:
+            sys.meta_path.insert(0, _FINDER)
     return True
 
 

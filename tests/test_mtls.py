@@ -44,16 +44,12 @@ class Secured:
 def secured() -> Iterator[Secured]:
     name = f"pytest3-mtls-{os.getpid()}"
     try:
-        info = secure.up(
-            name,
-            3,
-            sasl=True,
-            tls=True,
-            mtls=True,
-            heap="384m",
-            owner_pid=os.getpid(),
-            broker_config=tiered.broker_config(name, 3),
-        )
+        # as a user starts it (python -m dev.kafka up ...): the flags are tested here too
+        argv = ["up", "--name", name, "--nodes", "3", "--heap", "384m", "--owner-pid", str(os.getpid())]
+        argv += ["--sasl", "--tls", "--mtls", "--tiered"]
+        code = dev_kafka.main(argv)
+        info = secure.get(name)
+        assert code == 0 and info is not None and info.sasl and info.tls and info.mtls, (code, info)
     except Exception as exc:  # no java/openssl/mvn, timeout: skip locally, fail under CI=true
         with contextlib.suppress(Exception):
             dev_kafka.down(name, grace=0)

@@ -153,16 +153,12 @@ class PartitionRecords(Sequence[PartitionRecord]):
     table: Any
     order: Any = None
 
-    @property
-    def arrow(self) -> Any:
-        """The table in report order (a copy when ``order`` is given: for a writer)."""
-        return self.table if self.order is None else self.table.take(self.order)
-
     def __len__(self) -> int:
         return int(self.table.num_rows)
 
-    def _slices(self, size: int) -> Iterator[Any]:
-        """The table in report order, a slice (an Arrow table) of at most ``size`` rows at a time."""
+    def slices(self, size: int = SLICE) -> Iterator[Any]:
+        """The table in report order, a slice (an Arrow table) of at most ``size`` rows at a time
+        (for a writer: only a slice is ever copied)."""
         for start in range(0, len(self), size):
             if self.order is None:
                 yield self.table.slice(start, size)
@@ -171,7 +167,7 @@ class PartitionRecords(Sequence[PartitionRecord]):
 
     def rows(self, size: int = SLICE) -> Iterator[list[dict[str, Any]]]:
         """The rows in report order (dicts of the table's columns), a list per slice of at most ``size``."""
-        for part in self._slices(size):
+        for part in self.slices(size):
             yield part.to_pylist()
 
     def columns(self, keys: Sequence[str], size: int = SLICE) -> Iterator[list[list[Any]]]:
@@ -179,7 +175,7 @@ class PartitionRecords(Sequence[PartitionRecord]):
 
         Column by column: no dict per row (what :meth:`rows` makes), the lighter way to render.
         """
-        for part in self._slices(size):
+        for part in self.slices(size):
             yield [part.column(k).to_pylist() for k in keys]
 
     def __iter__(self) -> Iterator[PartitionRecord]:

@@ -9,7 +9,7 @@ import typer
 
 from ..errors import KafkaOffsetsError, MonitoringStatus, UsageError
 from ..parse.times import parse_tz
-from ..render.check_monitoring import SERIES_LABELS, prometheus
+from ..render.check_monitoring import SERIES_LABELS, prometheus_chunks
 from ..render.monitoring import constant_labels
 from .app import command_help, is_debug
 from .boundary import boundary
@@ -238,7 +238,7 @@ def check_cmd(
             raise
         unwritten = None  # written before stdout; a failure is UNKNOWN once the status is shown
         if prometheus_file:
-            unwritten = write_result(prometheus_file, prometheus(report, labels))
+            unwritten = write_result(prometheus_file, prometheus_chunks(report, labels))
         if timings:
             show_timings(report)
         show(report, fmt, zone, worst, labels)

@@ -18,7 +18,7 @@ from ..errors import KafkaOffsetsError, MonitoringStatus, interrupted
 from ..liveness.rules import worst
 from ..parse.times import now_ms
 from ..render.check import json_chunks, rich_summary
-from ..render.check_monitoring import SERVICE, nagios, prometheus, prometheus_down
+from ..render.check_monitoring import SERVICE, nagios, prometheus_chunks, prometheus_down
 from ..render.monitoring import nagios_line
 from .options import Format
 from .output import err_console, print_renderable, stderr_is_tty, write, write_chunks
@@ -225,4 +225,4 @@ def show(
     elif fmt is Format.json:
         write_chunks(json_chunks(report))  # the partition records a slice at a time, never one string
     elif fmt is Format.prometheus:
-        write(prometheus(report, labels))
+        write_chunks(prometheus_chunks(report, labels))  # a slice of partitions at a time

@@ -24,21 +24,22 @@ import contextlib
 import errno
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import KafkaOffsetsError, UsageError
-from .output import write
+from .output import write_chunks
 
 STDOUT = "-"
 
 
-def write_atomic(path: str | os.PathLike[str], text: str, *, mode: int = 0o644) -> Path:
-    """Write ``text`` to ``path`` (see the module docstring); returns the path written.
+def write_atomic(path: str | os.PathLike[str], text: str | Iterable[str], *, mode: int = 0o644) -> Path:
+    """Write ``text`` (or its chunks, in turn) to ``path`` (see the module docstring); the path written.
 
     Raises :class:`UsageError` when the directory does not exist or the file cannot be written.
     """
     if os.fspath(path) == STDOUT:
-        write(text)
+        write_chunks(_chunks(text))
         return Path(STDOUT)
     given = Path(path)
     target, st = _target(given)
@@ -53,7 +54,7 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, mode: int = 0o644) 
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
+                fh.writelines(_chunks(text))
                 fh.flush()
                 os.fsync(fh.fileno())
         except BaseException:
@@ -94,7 +95,7 @@ class ResultNotWritten(KafkaOffsetsError):
     """A monitoring result that could not be written once the run was over: UNKNOWN, not a usage error."""
 
 
-def write_result(path: str | os.PathLike[str], text: str) -> ResultNotWritten | None:
+def write_result(path: str | os.PathLike[str], text: str | Iterable[str]) -> ResultNotWritten | None:
     """Write a run's result with :func:`write_atomic`; a failure is returned, not raised.
 
     The caller prints its status line first and then raises the failure (exit 3).
@@ -139,14 +140,18 @@ def _directory(given: Path, target: Path) -> Path:
     return directory
 
 
-def _write_through(given: Path, target: Path, text: str) -> None:
+def _chunks(text: str | Iterable[str]) -> Iterable[str]:
+    return (text,) if isinstance(text, str) else text
+
+
+def _write_through(given: Path, target: Path, text: str | Iterable[str]) -> None:
     """Write to a device or FIFO in place (no temp file, no rename, no truncation of a device)."""
     try:
         # O_NONBLOCK: a FIFO nobody reads fails at once (ENXIO) instead of hanging the run
         fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
         os.set_blocking(fd, True)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+            fh.writelines(_chunks(text))
     except OSError as e:
         if e.errno == errno.ENXIO:
             raise UsageError(f"cannot write {given}: a FIFO with no reader") from None

@@ -113,19 +113,13 @@ class PartitionIndex:
         return Leaders(self.leader_of)
 
 
-def _numbers(info: TopicInfo) -> Collection[int]:
-    """A topic's partition numbers: ``range(n)`` when they are 0..n-1 (no set of n numbers)."""
+def _tables(info: TopicInfo) -> tuple[Collection[int], LeaderTable]:
+    """A topic's partition numbers and leaders, in one pass over its partitions: ``range(n)`` and a
+    tuple of leaders when they are 0..n-1 (no set or dict of n entries), else a set and a dict."""
     parts = info.partitions
     if all(p.partition == i for i, p in enumerate(parts)):
-        return range(len(parts))
-    return frozenset(p.partition for p in parts)
-
-
-def _leader_table(info: TopicInfo) -> LeaderTable:
-    parts = info.partitions
-    if all(p.partition == i for i, p in enumerate(parts)):
-        return tuple(p.leader for p in parts)
-    return {p.partition: p.leader for p in parts}
+        return range(len(parts)), tuple(p.leader for p in parts)
+    return frozenset(p.partition for p in parts), {p.partition: p.leader for p in parts}
 
 
 def partition_index(
@@ -142,8 +136,12 @@ def partition_index(
     for tp in resolution.partitions if resolution is not None else ():  # sorted by topic, then partition
         selected.setdefault(tp.topic, []).append(tp)
     if like is None:
-        existing = {n: _numbers(t) for n, t in topics.items() if t.error is None}
-        leader_of = {n: _leader_table(t) for n, t in topics.items()}
+        existing: dict[str, Collection[int]] = {}
+        leader_of: dict[str, LeaderTable] = {}
+        for n, t in topics.items():
+            numbers, leader_of[n] = _tables(t)
+            if t.error is None:
+                existing[n] = numbers
         internal = frozenset(n for n, t in topics.items() if t.internal)
     else:
         existing, leader_of, internal = dict(like.existing), dict(like.leader_of), like.internal

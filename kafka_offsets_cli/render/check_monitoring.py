@@ -10,27 +10,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
-from ..check.report import CheckReport, GroupResult, PartitionRecord, TopicResult
+from ..check.report import SLICE, CheckReport, GroupResult, PartitionRecord, PartitionRecords, TopicResult
 from ..errors import MonitoringStatus
 from .monitoring import (
     CLUSTER_LABEL,
     MetricFamily,
     PerfDatum,
     Sample,
+    family_chunks,
     nagios_line,
     prometheus_text,
     status_families,
 )
 
 __all__ = [
+    "PARTITION_FAMILIES",
     "PREFIX",
     "SERIES_LABELS",
     "SERVICE",
     "nagios",
     "prometheus",
+    "prometheus_chunks",
     "prometheus_families",
 ]
 
@@ -96,7 +100,8 @@ def nagios(report: CheckReport) -> str:
 
 
 def prometheus_families(report: CheckReport) -> list[MetricFamily]:
-    """Metric families (gauges), prefix ``kafka_offsets_check_``.
+    """Metric families (gauges), prefix ``kafka_offsets_check_``, but those per partition
+    (:data:`PARTITION_FAMILIES`, written by :func:`prometheus_chunks` a slice at a time).
 
     Run: ``up`` (0 if any cluster could not be reached), ``status``,
     ``last_run_timestamp_seconds``; per cluster ``cluster_up``. Per check (label
@@ -119,15 +124,6 @@ def prometheus_families(report: CheckReport) -> list[MetricFamily]:
     def gl(g: GroupResult) -> dict[str, str]:
         return {"check": g.check, "cluster": g.cluster, "group": g.group}
 
-    def pl(r: PartitionRecord) -> dict[str, str]:
-        labels = {"check": r.check, "cluster": r.cluster}
-        if r.group is not None:
-            labels["group"] = r.group
-        labels["topic"] = r.topic
-        labels["partition"] = "" if r.partition is None else str(r.partition)
-        return labels
-
-    parts = [r for r in report.partitions if r.partition is not None]
     fams = [
         MetricFamily(
             f"{PREFIX}_cluster_up",
@@ -184,39 +180,105 @@ def prometheus_families(report: CheckReport) -> list[MetricFamily]:
             "Estimated time for the group to catch up at the window's rates.",
             samples=tuple(Sample(gl(g), g.eta_ms / 1000) for g in groups if g.eta_ms is not None),
         ),
-        MetricFamily(
-            f"{PREFIX}_partition_status",
-            "Partition status: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.",
-            samples=tuple(Sample(pl(r), int(r.status)) for r in parts),
-        ),
-        MetricFamily(
-            f"{PREFIX}_partition_lag",
-            "The group's lag on the partition (records).",
-            samples=tuple(Sample(pl(r), r.lag) for r in parts if r.kind == "lag" and r.lag is not None),
-        ),
-        MetricFamily(
-            f"{PREFIX}_partition_time_lag_seconds",
-            "Age of the first unconsumed record.",
-            samples=tuple(
-                Sample(pl(r), r.time_lag_ms / 1000)
-                for r in parts
-                if r.kind == "lag" and r.time_lag_ms is not None
-            ),
-        ),
-        MetricFamily(
-            f"{PREFIX}_partition_age_seconds",
-            "Age of the partition's newest record (max-timestamp).",
-            samples=tuple(
-                Sample(pl(r), r.age_ms / 1000) for r in parts if r.kind == "liveness" and r.age_ms is not None
-            ),
-        ),
     ]
     return _run_families(report.status, report.now_ms, not report.down, report.clusters) + fams
 
 
+#: The per-partition families: (name, help, the value of a record's row or None for no sample).
+#: A row: (check, cluster, group, topic, partition, kind, status, lag, time_lag_ms, age_ms).
+PARTITION_FAMILIES: tuple[tuple[str, str, Callable[[tuple[Any, ...]], float | int | None]], ...] = (
+    (
+        f"{PREFIX}_partition_status",
+        "Partition status: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.",
+        lambda r: int(r[6]),
+    ),
+    (
+        f"{PREFIX}_partition_lag",
+        "The group's lag on the partition (records).",
+        lambda r: r[7] if r[5] == "lag" else None,
+    ),
+    (
+        f"{PREFIX}_partition_time_lag_seconds",
+        "Age of the first unconsumed record.",
+        lambda r: r[8] / 1000 if r[5] == "lag" and r[8] is not None else None,
+    ),
+    (
+        f"{PREFIX}_partition_age_seconds",
+        "Age of the partition's newest record (max-timestamp).",
+        lambda r: r[9] / 1000 if r[5] == "liveness" and r[9] is not None else None,
+    ),
+)
+
+_ROW_KEYS = (
+    "check",
+    "cluster",
+    "group",
+    "topic",
+    "partition",
+    "kind",
+    "status",
+    "lag",
+    "time_lag_ms",
+    "age_ms",
+)
+
+
+def _partition_rows(parts: Sequence[PartitionRecord]) -> Iterator[list[tuple[Any, ...]]]:
+    """The partition records' rows (:data:`PARTITION_FAMILIES`), a list per slice of records.
+
+    From an Arrow table (:class:`PartitionRecords`) column by column: no object per record.
+    """
+    if isinstance(parts, PartitionRecords):
+        for cols in parts.columns(_ROW_KEYS):
+            cols[6] = [MonitoringStatus[name] for name in cols[6]]
+            yield list(zip(*cols, strict=True))
+        return
+    for start in range(0, len(parts), SLICE):
+        yield [tuple(getattr(r, k) for k in _ROW_KEYS) for r in parts[start : start + SLICE]]
+
+
+def _samples(
+    rows: Iterable[list[tuple[Any, ...]]], value: Callable[[tuple[Any, ...]], float | int | None]
+) -> Iterator[list[tuple[dict[str, str], float | int]]]:
+    """Per slice, (labels, value) of each partition record with a value.
+
+    Labels: check, cluster, group (lag records), topic, partition.
+    """
+    for batch in rows:
+        out = []
+        for r in batch:
+            if r[4] is None:
+                continue  # a topic or group that could not be read: no partition series
+            v = value(r)
+            if v is None:
+                continue
+            labels = {"check": r[0], "cluster": r[1]}
+            if r[2] is not None:
+                labels["group"] = r[2]
+            labels["topic"] = r[3]
+            labels["partition"] = str(r[4])
+            out.append((labels, v))
+        yield out
+
+
+def prometheus_chunks(report: CheckReport, labels: Mapping[str, str] | None = None) -> Iterator[str]:
+    """The textfile-collector text, each series with ``labels``, in chunks: the families of
+    :func:`prometheus_families` at once, then each of :data:`PARTITION_FAMILIES` a slice of
+    partitions at a time (never a sample object per partition, never the whole text at once).
+
+    Per partition: ``partition_status``; lag records also ``partition_lag`` and
+    ``partition_time_lag_seconds`` (labels check, cluster, group, topic, partition); liveness
+    records ``partition_age_seconds`` (check, cluster, topic, partition).
+    """
+    yield prometheus_text(prometheus_families(report), labels)
+    for name, help_text, value in PARTITION_FAMILIES:
+        family = MetricFamily(name, help_text)
+        yield from family_chunks(family, _samples(_partition_rows(report.partitions), value), labels)
+
+
 def prometheus(report: CheckReport, labels: Mapping[str, str] | None = None) -> str:
-    """The textfile-collector text of :func:`prometheus_families`, each series with ``labels``."""
-    return prometheus_text(prometheus_families(report), labels)
+    """:func:`prometheus_chunks` as one text (for a file written whole)."""
+    return "".join(prometheus_chunks(report, labels))
 
 
 def prometheus_down(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -195,22 +195,39 @@ def prometheus_text(families: Iterable[MetricFamily], labels: Mapping[str, str] 
     ``labels`` (:func:`constant_labels`) come first on every sample; a sample's own label
     of the same name wins (check's per-cluster series keep their cluster).
     """
+    return "".join(
+        chunk
+        for fam in families
+        for chunk in family_chunks(fam, ([(s.labels, s.value) for s in fam.samples],), labels)
+    )
+
+
+def family_chunks(
+    family: MetricFamily,
+    batches: Iterable[Sequence[tuple[Mapping[str, str], float | int]]],
+    labels: Mapping[str, str] | None = None,
+) -> Iterator[str]:
+    """The exposition text of ``family`` with the samples of ``batches`` (lists of (labels, value)),
+    a chunk per batch: its ``# HELP``/``# TYPE`` lines before the first sample, nothing without one.
+
+    The one writer of sample lines (:func:`prometheus_text` too): a family of one sample per
+    partition is written a slice of partitions at a time, never as one object per partition.
+    ``family.samples`` are not read.
+    """
     const = dict(labels or {})
-    lines: list[str] = []
-    for fam in families:
-        if not fam.samples:
-            continue
-        lines.append(f"# HELP {fam.name} {_escape_help(fam.help)}")
-        lines.append(f"# TYPE {fam.name} {fam.type}")
-        for s in fam.samples:
-            merged = {**const, **s.labels} if const else s.labels
+    name = family.name
+    head = f"# HELP {name} {_escape_help(family.help)}\n# TYPE {name} {family.type}\n"
+    for batch in batches:
+        lines = []
+        for own, value in batch:
+            merged = {**const, **own} if const else own
             labels_text = ",".join(f'{k}="{_escape_label(v)}"' for k, v in merged.items())
             lines.append(
-                f"{fam.name}{{{labels_text}}} {_value(s.value)}"
-                if labels_text
-                else f"{fam.name} {_value(s.value)}"
+                f"{name}{{{labels_text}}} {_value(value)}\n" if labels_text else f"{name} {_value(value)}\n"
             )
-    return "".join(line + "\n" for line in lines)
+        if lines:
+            yield head + "".join(lines)
+            head = ""
 
 
 def parse_prometheus_text(text: str) -> dict[str, list[tuple[dict[str, str], float]]]:

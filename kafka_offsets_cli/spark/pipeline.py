@@ -243,7 +243,7 @@ def _stages(
         if is_uri(options.write_dir):
             write_table(spark, table, options.write_format, options.write_dir)  # by Spark, in parallel
         else:
-            every = (parts if isinstance(parts, PartitionRecords) else collect_records(table)).arrow
+            every = parts if isinstance(parts, PartitionRecords) else collect_records(table)
             write_table(spark, every, options.write_format, options.write_dir)  # by the driver, pyarrow
         clock.lap("write")
     if not bare:

@@ -1,8 +1,9 @@
 """``--write parquet|csv --write-dir DIR``: the full per-partition table, never lost silently.
 
 A plain path (or ``file:``) is written by the driver with pyarrow from the records' Arrow table
-(which the driver holds anyway, in report order: Parquet directly, CSV a slice of rows at a
-time, never a list of every row), and a driver path is where the user will look for it
+(which the driver holds anyway), in report order, a slice of rows at a time (a Parquet row group
+or CSV lines per slice: the table is never copied whole into order, never a list of every row),
+and a driver path is where the user will look for it
 (executors of a cluster would write into their own disks, leaving the driver's directory with
 only ``_SUCCESS``). The directory is built beside the target and swapped in whole:
 ``part-00000.parquet`` (or ``.csv`` with a header) and ``_SUCCESS``.
@@ -17,7 +18,7 @@ from __future__ import annotations
 import csv
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -64,11 +65,17 @@ def check_write_dir(path: str) -> Path | None:
     return p
 
 
+#: Rows per slice of a driver write (a Parquet row group): about 2 MB of records copied at a time.
+WRITE_SLICE = 10_000
+
+
 def write_table(spark: Any, rows: Sequence[tuple[Any, ...]] | Any, fmt: str, path: str) -> None:
     """Write the table's ``rows`` as ``fmt`` to ``path``.
 
-    ``rows``: on the driver (a plain path) an Arrow table of :data:`RECORD_COLUMNS` (or tuples in
-    that order); for a URI a DataFrame with those columns.
+    ``rows``: on the driver (a plain path) the report's records (anything with ``slices(size)``
+    giving Arrow tables in order: :class:`~kafka_offsets_cli.check.report.PartitionRecords`),
+    an Arrow table of :data:`RECORD_COLUMNS` or tuples in that order; for a URI a DataFrame
+    with those columns.
     """
     if is_uri(path):
         _spark_write(spark, rows, fmt, path)
@@ -77,13 +84,11 @@ def write_table(spark: Any, rows: Sequence[tuple[Any, ...]] | Any, fmt: str, pat
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
-        table = _arrow(rows)
+        slices = rows.slices(WRITE_SLICE) if hasattr(rows, "slices") else iter((_arrow(rows),))
         if fmt == "csv":
-            _write_csv(table, tmp / "part-00000.csv")
+            _write_csv(slices, tmp / "part-00000.csv")
         else:
-            import pyarrow.parquet as pq
-
-            pq.write_table(table, tmp / "part-00000.parquet")
+            _write_parquet(slices, tmp / "part-00000.parquet")
         (tmp / "_SUCCESS").touch()
         if target.exists():
             shutil.rmtree(target)
@@ -103,19 +108,32 @@ def _arrow(rows: Sequence[tuple[Any, ...]] | Any) -> Any:
     return pa.table([pa.array(c, type=f.type) for c, f in zip(columns, schema, strict=True)], schema=schema)
 
 
-def _write_csv(table: Any, path: Path, size: int = 2_000) -> None:
-    """CSV with a header, ``None`` as an empty field, read from ``table`` a slice at a time.
+def _write_parquet(slices: Iterator[Any], path: Path) -> None:
+    """One Parquet file, a row group per slice (the schema of :data:`RECORD_COLUMNS`)."""
+    import pyarrow.parquet as pq
+
+    schema = arrow_schema(RECORD_COLUMNS)
+    with pq.ParquetWriter(path, schema) as writer:  # no rows: a file with the schema and no row group
+        for part in slices:
+            if part.num_rows:
+                writer.write_table(part.select(schema.names).cast(schema))
+
+
+def _write_csv(slices: Iterator[Any], path: Path, size: int = 2_000) -> None:
+    """CSV with a header, ``None`` as an empty field, from Arrow ``slices`` (``size`` rows at a time).
 
     Python's ``csv`` writes it (pyarrow's writer would quote every string and end lines
     differently: the files stay what they were).
     """
+    names = [n for n, _ in RECORD_COLUMNS]
     with open(path, "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
-        w.writerow([n for n, _ in RECORD_COLUMNS])
-        for start in range(0, table.num_rows, size):
-            part = table.slice(start, size)
-            rows = zip(*(c.to_pylist() for c in part.columns), strict=True)
-            w.writerows(["" if v is None else v for v in r] for r in rows)
+        w.writerow(names)
+        for table in slices:
+            for start in range(0, table.num_rows, size):
+                part = table.slice(start, size)
+                rows = zip(*(part.column(n).to_pylist() for n in names), strict=True)
+                w.writerows(["" if v is None else v for v in r] for r in rows)
 
 
 def _spark_write(spark: Any, frame: Any, fmt: str, path: str) -> None:

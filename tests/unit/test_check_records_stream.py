@@ -11,6 +11,7 @@ import csv
 import json
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -28,7 +29,10 @@ from kafka_offsets_cli.check.report import (
 )
 from kafka_offsets_cli.cli.output import write_chunks
 from kafka_offsets_cli.errors import MonitoringStatus
+from kafka_offsets_cli.render import check_monitoring
 from kafka_offsets_cli.render.check import json_chunks, json_document
+from kafka_offsets_cli.render.monitoring import parse_prometheus_text
+from kafka_offsets_cli.spark import write as write_module
 from kafka_offsets_cli.spark.frames import RECORD_COLUMNS, record_batch, record_row
 from kafka_offsets_cli.spark.records import report_order
 from kafka_offsets_cli.spark.write import write_table
@@ -140,7 +144,9 @@ def test_arrow_records_are_the_records_in_order(recs: list[PartitionRecord]) -> 
     ordered, want = _ordered(recs), _by_key(recs)
     assert len(ordered) == len(want) and list(ordered) == want
     assert [ordered[i] for i in range(-len(want), len(want))] == want + want
-    assert list(PartitionRecords(ordered.arrow)) == want  # the writers' copy, in order
+    # the writers' slices, in order, whatever their size
+    for size in (1, 3, max(1, len(want))):
+        assert [r for part in ordered.slices(size) for r in PartitionRecords(part)] == want
 
 
 @settings(max_examples=60, deadline=None)
@@ -148,6 +154,39 @@ def test_arrow_records_are_the_records_in_order(recs: list[PartitionRecord]) -> 
 def test_arrow_sort_is_the_report_order(recs: list[PartitionRecord]) -> None:
     # stable, strings by code point: exactly what sorting the objects by their key gave
     assert list(PartitionRecords(_arrow(recs).take(report_order(_arrow(recs))))) == _by_key(recs)
+
+
+@settings(max_examples=40, deadline=None)
+@given(RECORDS)
+def test_prometheus_partition_series_are_the_records(recs: list[PartitionRecord]) -> None:
+    """The per-partition series, written a slice at a time, say what each record says, in report
+    order, the same from the Arrow table as from the objects (whatever the slice size)."""
+    want_order = _by_key(recs)
+    text = check_monitoring.prometheus(_report(tuple(want_order)), {"site": "x"})
+    assert check_monitoring.prometheus(_report(_ordered(recs)), {"site": "x"}) == text
+    with patch.object(check_monitoring, "SLICE", 2):
+        assert "".join(check_monitoring.prometheus_chunks(_report(tuple(want_order)), {"site": "x"})) == text
+    parsed = parse_prometheus_text(text)
+    with_part = [r for r in want_order if r.partition is not None]
+
+    def labels(r: PartitionRecord) -> dict[str, str]:
+        got = {"site": "x", "check": r.check, "cluster": r.cluster}
+        return {
+            **got,
+            **({} if r.group is None else {"group": r.group}),
+            "topic": r.topic,
+            "partition": str(r.partition),
+        }
+
+    status = parsed.get("kafka_offsets_check_partition_status", [])
+    assert status == [(labels(r), float(int(r.status))) for r in with_part]
+    lag = parsed.get("kafka_offsets_check_partition_lag", [])
+    assert lag == [(labels(r), float(r.lag)) for r in with_part if r.kind == "lag" and r.lag is not None]
+    age = parsed.get("kafka_offsets_check_partition_age_seconds", [])
+    assert [got for got, _ in age] == [
+        labels(r) for r in with_part if r.kind == "liveness" and r.age_ms is not None
+    ]
+    assert text.count("# TYPE kafka_offsets_check_partition_status ") == (1 if with_part else 0)
 
 
 def _old_csv(rows: list[tuple[Any, ...]], path: Path) -> None:
@@ -166,9 +205,13 @@ def test_write_from_the_arrow_table_gives_the_files_rows_gave(recs: list[Partiti
         tmp = Path(d)
         rows = [record_row(r) for r in recs]
         write_table(None, _arrow(recs), "csv", str(tmp / "csv"))
-        write_table(None, _ordered(recs).arrow, "csv", str(tmp / "sorted"))
         _old_csv([record_row(r) for r in _by_key(recs)], tmp / "sorted.csv")
+        with patch.object(write_module, "WRITE_SLICE", 3):  # several slices, row groups
+            write_table(None, _ordered(recs), "csv", str(tmp / "sorted"))
+            write_table(None, _ordered(recs), "parquet", str(tmp / "sorted-pq"))
         assert (tmp / "sorted" / "part-00000.csv").read_bytes() == (tmp / "sorted.csv").read_bytes()
+        back = pq.read_table(tmp / "sorted-pq" / "part-00000.parquet").to_pylist()
+        assert back == [dict(zip(_names(), record_row(r), strict=True)) for r in _by_key(recs)]
         _old_csv(rows, tmp / "old.csv")
         assert (tmp / "csv" / "part-00000.csv").read_bytes() == (tmp / "old.csv").read_bytes()
         write_table(None, _arrow(recs), "parquet", str(tmp / "pq"))

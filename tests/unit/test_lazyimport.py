@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 import textwrap
@@ -81,6 +82,24 @@ def test_submodule_import_first_runs_the_package_first(probe: Path) -> None:
 
     assert sub.NAME == "sub"
     assert runs(probe) == ["init", "sub"]
+
+
+def test_a_submodule_the_package_itself_imports_runs_once(probe: Path) -> None:
+    """``import pkg.sub`` first, where ``pkg``'s code imports ``pkg.sub``: one run of each, one module.
+
+    (CPython reads ``pkg.__path__``, which runs the package, after its own check for ``pkg.sub``.)
+    """
+    init = probe.parent / PKG / "__init__.py"
+    init.write_text(init.read_text() + "from . import sub as _sub\n")
+    assert defer_import(PKG)
+    import ko_lazy_probe.sub
+
+    assert runs(probe) == ["init", "sub"]
+    assert ko_lazy_probe._sub is ko_lazy_probe.sub is sys.modules[PKG + ".sub"]
+    assert ko_lazy_probe.sub.__spec__ is not None
+    assert ko_lazy_probe.sub.__spec__.origin == str(probe.parent / PKG / "sub.py")
+    importlib.reload(ko_lazy_probe.sub)  # a reload still runs the module again
+    assert runs(probe) == ["init", "sub", "sub"]
 
 
 def test_already_imported_or_unknown_or_submodule_is_left_alone(probe: Path) -> None:
