@@ -447,8 +447,10 @@ def bench_scale(
                 log(f"  {c.key}: {notes[c.key]}")
                 continue
             runs[c.key].append(r)
-            got = parse_timings(r.errs[0]) if c.check else json.loads(r.outs[0]).get("timings", {})
-            for k, v in got.items() if c is not direct else ():
+            if c is direct:
+                continue
+            got = parse_timings(r.errs[0]) if c.check else json.loads(r.outs[0])["timings"]  # the floor's
+            for k, v in got.items():
                 stages[c.key].setdefault(k, []).append(v)
     d_med = statistics.median(r.wall for r in runs["direct"])
     out_cases = {}
