@@ -210,7 +210,7 @@ class Poller:
         except OSError:
             return None
         exe = os.path.basename(argv[0].decode(errors="replace"))
-        if b"kafka_offsets_cli" in argv:
+        if b"kafka_offsets_cli" in argv or b"bench.spark_floor" in argv:
             return "driver_python"
         if exe == "java":
             return "driver_jvm"

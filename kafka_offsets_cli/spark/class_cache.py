@@ -6,8 +6,10 @@ keeps them: one run starts the JVM with ``-XX:ArchiveClassesAtExit=FILE`` and th
 the classes it loaded to FILE when it exits (after the CLI has returned: about 160 MB, some
 seconds of CPU, once); later runs start it with ``-XX:SharedArchiveFile=FILE``.
 
-* One archive per Java and Spark (the key hashes the ``java`` binary and pyspark's jars), in
-  ``$XDG_CACHE_HOME/kafka-offsets/spark-cds/`` (``~/.cache/…``); removing it is always safe.
+* One archive per Java, Spark and kafka-offsets version (the key hashes the ``java`` binary,
+  pyspark's jars and the version), in ``$XDG_CACHE_HOME/kafka-offsets/spark-cds/``
+  (``~/.cache/…``); writing a new one removes the older archives but the newest other one;
+  removing them is always safe.
 * One writer at a time: a lock file made with ``O_EXCL`` (a stale one, over 15 minutes old,
   is taken over).
 * An archive is used only when its header is whole (the JVM writes the header last), so a run
@@ -18,6 +20,7 @@ seconds of CPU, once); later runs start it with ``-XX:SharedArchiveFile=FILE``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -29,6 +32,8 @@ __all__ = ["ARCHIVE_MAGIC", "archive_flags", "cache_dir", "spark_key"]
 
 #: The first four bytes of a complete dynamic archive (``CDS_DYNAMIC_ARCHIVE_MAGIC``, little-endian).
 ARCHIVE_MAGIC = (0xF00BABA8).to_bytes(4, "little")
+#: Archives of other keys kept when a new one is written (another Java or pyspark in use).
+KEEP = 1
 #: A writer's lock older than this belongs to a JVM that died while writing.
 STALE_LOCK_S = 15 * 60
 _OFF = {"0", "off", "false", "no"}
@@ -49,15 +54,19 @@ def _java(environ: Mapping[str, str]) -> Path | None:
 
 
 def spark_key(environ: Mapping[str, str]) -> str | None:
-    """What an archive is valid for: the ``java`` binary and pyspark's jars (None: no java found)."""
+    """What an archive is valid for: the ``java`` binary, pyspark's jars and this tool's version
+    (None: no java found). The version: a new release's pipeline loads classes the previous one's
+    archive lacks (its expressions, its operators), and those would load from the jars for good."""
     import pyspark
+
+    from .. import __version__
 
     java = _java(environ)
     if java is None:
         return None
     h = hashlib.sha256()
     st = java.stat()
-    h.update(f"{java}|{st.st_size}|{st.st_mtime_ns}|{pyspark.__version__}".encode())
+    h.update(f"{java}|{st.st_size}|{st.st_mtime_ns}|{pyspark.__version__}|{__version__}".encode())
     jars = Path(pyspark.__file__).parent / "jars"
     if jars.is_dir():
         for jar in sorted(jars.iterdir()):
@@ -113,4 +122,20 @@ def archive_flags(environ: Mapping[str, str]) -> tuple[str, ...]:
         return ()  # a read-only home: run without
     if not _take_lock(folder / f"driver-{key}.lock"):
         return ()
+    _prune(folder, archive)
     return (f"-XX:ArchiveClassesAtExit={archive}",)
+
+
+def _prune(folder: Path, new: Path) -> None:
+    """Before a new archive is written: remove all but the :data:`KEEP` newest others (an upgrade
+    leaves its predecessor's behind; a run still mapping one keeps its pages: Linux unlinks lazily)."""
+    others = []
+    for path in folder.glob("driver-*.jsa"):
+        if path != new:
+            try:
+                others.append((path.stat().st_mtime, path))
+            except OSError:
+                continue
+    for _, path in sorted(others, reverse=True)[KEEP:]:
+        with contextlib.suppress(OSError):
+            path.unlink()

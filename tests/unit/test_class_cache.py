@@ -83,3 +83,26 @@ def test_the_key_changes_with_the_java_binary(env: dict[str, str], tmp_path: Pat
     fake.write_text("#!/bin/sh\n")
     other = spark_key({**env, "JAVA_HOME": str(tmp_path / "jdk")})
     assert other is not None and other != spark_key(env)
+
+
+def test_the_key_changes_with_the_tool_version(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import kafka_offsets_cli
+
+    before = spark_key(env)
+    monkeypatch.setattr(kafka_offsets_cli, "__version__", kafka_offsets_cli.__version__ + ".post1")
+    assert spark_key(env) != before
+
+
+def test_a_new_archive_leaves_one_older_archive(env: dict[str, str]) -> None:
+    folder = cache_dir(env)
+    folder.mkdir(parents=True)
+    old = []
+    for i, name in enumerate(["driver-aaa.jsa", "driver-bbb.jsa", "driver-ccc.jsa"]):
+        path = folder / name
+        path.write_bytes(ARCHIVE_MAGIC)
+        os.utime(path, (1_000_000 + i, 1_000_000 + i))
+        old.append(path)
+    assert archive_flags(env) == (f"-XX:ArchiveClassesAtExit={_archive(env)}",)
+    assert sorted(folder.glob("*.jsa")) == [old[2]]  # the newest other one (another java, say) stays
+    assert archive_flags(env) == ()  # while it is written: no second writer, nothing removed
+    assert sorted(folder.glob("*.jsa")) == [old[2]]
