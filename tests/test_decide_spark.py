@@ -127,7 +127,7 @@ def _samples(seed: int) -> list[Sample]:
 def test_jvm_records_equal_the_python_ones(spark_runtime: Any, seed: int) -> None:
     spark = spark_runtime.spark
     samples = _samples(seed)
-    routes = RouteIndex.of(CTX)
+    routes = RouteIndex.of(CTX.live_routes, CTX.lag_routes)
     rows = [
         tuple(d.values()) for b in sample_batches(samples, size=97, route=routes.route) for d in b.to_pylist()
     ]
@@ -141,7 +141,7 @@ def test_jvm_records_equal_the_python_ones(spark_runtime: Any, seed: int) -> Non
 
 def test_no_samples_no_routes(spark_runtime: Any) -> None:
     spark = spark_runtime.spark
-    empty = RouteIndex.of(EvalContext({}, {}, {}, NOW))
+    empty = RouteIndex.of({}, {})
     frame = spark.createDataFrame([], SAMPLE_DDL)
     assert records_frame(frame, empty, {}, []).collect() == []
 

@@ -79,14 +79,18 @@ class RouteIndex:
     lag: Mapping[tuple[str, str, str], int]
 
     @classmethod
-    def of(cls, ctx: EvalContext) -> RouteIndex:
-        """The index of ``ctx``'s routes."""
-        distinct = sorted({*ctx.live_routes.values(), *ctx.lag_routes.values()} - {()})
+    def of(
+        cls,
+        live_routes: Mapping[tuple[str, str], tuple[str, ...]],
+        lag_routes: Mapping[tuple[str, str, str], tuple[str, ...]],
+    ) -> RouteIndex:
+        """The index of the plan's routes (:class:`EvalContext`'s, without a clock)."""
+        distinct = sorted({*live_routes.values(), *lag_routes.values()} - {()})
         number = {names: i for i, names in enumerate(distinct, 1)}
         return cls(
             ((), *distinct),
-            {k: number[v] for k, v in ctx.live_routes.items() if v},
-            {k: number[v] for k, v in ctx.lag_routes.items() if v},
+            {k: number[v] for k, v in live_routes.items() if v},
+            {k: number[v] for k, v in lag_routes.items() if v},
         )
 
     def route(self, sample: CollectSample) -> int:

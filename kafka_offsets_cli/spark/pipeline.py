@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..check.evaluate import EvalContext, RouteIndex, check_result, check_rules
+from ..check.evaluate import RouteIndex, check_result, check_rules
 from ..check.plan import CheckPlan
 from ..check.report import CheckReport, GroupResult, PartitionRecord, PartitionRecords, TopicResult
 from ..check.rollups import rollup_stats
@@ -154,7 +154,7 @@ def _stages(
     # re-query Kafka and answer differently from the verdict; a lost executor's blocks fail
     # the run instead. Blocks go to memory and disk. DataFrame.localCheckpoint is in both the
     # classic API and Spark Connect's.
-    routes = RouteIndex.of(EvalContext(checks, plan.live_routes, plan.lag_routes, 0))
+    routes = RouteIndex.of(plan.live_routes, plan.lag_routes)
     if units:
         samples = collect_frame(spark, units, secrets, options.debug, routes).localCheckpoint(eager=True)
     else:

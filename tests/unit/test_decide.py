@@ -170,7 +170,7 @@ def test_route_index_numbers_each_set_of_checks_once() -> None:
     ctx = EvalContext(
         {}, {("c", "t"): ("a", "b"), ("c", "u"): ("a", "b"), ("d", "t"): ()}, {("c", "g", "t"): ("x",)}, 0
     )
-    idx = RouteIndex.of(ctx)
+    idx = RouteIndex.of(ctx.live_routes, ctx.lag_routes)
     assert idx.names[0] == () and sorted(idx.names[1:]) == [("a", "b"), ("x",)]
     spec = OffsetSpec.max_timestamp()
     live = [
