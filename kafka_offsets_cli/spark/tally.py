@@ -21,21 +21,13 @@ from ..tally import EVERY, Pred, Stat, Where
 __all__ = ["aggregates", "quote_name", "sql_aggregates", "sql_condition", "sql_literal"]
 
 
-def _name(field: str) -> str:
-    return "`" + field.replace("`", "``") + "`"
-
-
 def quote_name(field: str) -> str:
     """``field`` as a quoted SQL column name."""
-    return _name(field)
+    return "`" + field.replace("`", "``") + "`"
 
 
 def sql_literal(value: Any) -> str:
     """``value`` (a number or a string) as a SQL literal."""
-    return _literal(value)
-
-
-def _literal(value: Any) -> str:
     if isinstance(value, bool) or value is None:
         raise TypeError(f"no SQL literal for {value!r} in a tally condition")
     if isinstance(value, int | float):
@@ -45,7 +37,7 @@ def _literal(value: Any) -> str:
 
 
 def _pred(p: Pred) -> str:
-    col = _name(p.field)
+    col = quote_name(p.field)
     if p.op == "present":
         return f"{col} IS NOT NULL"
     if p.op == "absent":
@@ -54,8 +46,8 @@ def _pred(p: Pred) -> str:
         return f"({col} IS NOT NULL AND {col} <> 0)"
     if p.op in ("gt", "lt"):
         (limit,) = p.values
-        return f"({col} IS NOT NULL AND {col} {'>' if p.op == 'gt' else '<'} {_literal(limit)})"
-    values = ", ".join(_literal(v) for v in p.values)
+        return f"({col} IS NOT NULL AND {col} {'>' if p.op == 'gt' else '<'} {sql_literal(limit)})"
+    values = ", ".join(sql_literal(v) for v in p.values)
     # false for a null field, as in Python, rather than SQL's null: the same inside CASE WHEN,
     # but it keeps every condition two-valued, whatever combines it
     return f"({col} IS NOT NULL AND {'' if p.op == 'in' else 'NOT '}{col} IN ({values}))"
@@ -77,7 +69,7 @@ def _sql(s: Stat) -> str:
     if s.op == "count":
         return f"count({only('1')})"
     assert s.field is not None, f"{s.name}: {s.op} needs a field"
-    value = only(_name(s.field))
+    value = only(quote_name(s.field))
     if s.op in ("sum", "min", "max"):
         return f"{s.op}({value})"
     ordered = f"array_sort(collect_list({value}))"  # collect_list drops nulls
@@ -90,7 +82,7 @@ def _sql(s: Stat) -> str:
 
 def sql_aggregates(stats: Sequence[Stat]) -> list[str]:
     """One SQL aggregate expression per statistic, named as the statistic (``AS `name```)."""
-    return [f"{_sql(s)} AS {_name(s.name)}" for s in stats]
+    return [f"{_sql(s)} AS {quote_name(s.name)}" for s in stats]
 
 
 def aggregates(stats: Sequence[Stat]) -> list[Any]:
