@@ -29,7 +29,7 @@ def quote_name(field: str) -> str:
 def sql_literal(value: Any) -> str:
     """``value`` (a number or a string) as a SQL literal."""
     if isinstance(value, bool) or value is None:
-        raise TypeError(f"no SQL literal for {value!r} in a tally condition")
+        raise TypeError(f"no SQL literal for {value!r} (a number or a string)")
     if isinstance(value, int | float):
         return repr(value)
     text = str(value).replace("\\", "\\\\").replace("'", "\\'")
