@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from kafka_offsets_cli.check.report import PartitionRecord, PartitionRecords
+from kafka_offsets_cli.check.records import PartitionRecord, PartitionRecords
 from kafka_offsets_cli.errors import MonitoringStatus
 from kafka_offsets_cli.spark.frames import RECORD_DDL, record_row
 from kafka_offsets_cli.spark.records import collect_records

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from kafka_offsets_cli.check.history import HistoryStatus
-from kafka_offsets_cli.check.report import PartitionRecord, TopicResult
+from kafka_offsets_cli.check.records import PartitionRecord
+from kafka_offsets_cli.check.report import TopicResult
 from kafka_offsets_cli.check.rollups import group_rollup, rollup_stats, topic_rollup
 from kafka_offsets_cli.check.spec import CheckDefinition, HistoryRules, LagCheck, LivenessCheck
 from kafka_offsets_cli.errors import MonitoringStatus

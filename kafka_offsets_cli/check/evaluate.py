@@ -30,7 +30,8 @@ from ..parse.durations import format_duration
 from .collect import LiveSample
 from .collect import Sample as CollectSample
 from .history import HistoryStatus, PartitionHistory, Sample, evaluate_partition
-from .report import CheckResult, GroupResult, PartitionRecord, TopicResult
+from .records import PartitionRecord
+from .report import CheckResult, GroupResult, TopicResult
 from .rollups import group_rollup, topic_rollup
 from .spec import CheckDefinition, LagCheck, LivenessCheck
 

@@ -39,7 +39,7 @@ from ..plan.queries import with_internal_flags, with_named_errors
 from ..plan.resolve import UNKNOWN_TOPIC_OR_PARTITION, resolve
 from ..sources import PlanSource
 from .plan_model import CheckPlan, each_at_once, merge_plans
-from .report import PartitionRecord
+from .records import PartitionRecord
 from .spec import CheckSpec, LagCheck, LivenessCheck
 from .units import WorkUnit, chunk_selection, cluster_units, unit_chunks
 

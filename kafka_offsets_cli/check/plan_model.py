@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from ..models.topics import TopicPartition
-from .report import PartitionRecord
+from .records import PartitionRecord
 from .units import WorkUnit
 
 __all__ = ["CheckPlan", "each_at_once", "merge_plans"]

@@ -24,7 +24,8 @@ from ..liveness.report import age_of, age_stats
 from ..liveness.rules import LiveState, status_at, worst
 from ..tally import Pred, Stat, count_each, tally, within
 from .history import GROUP_STATS, GroupHistory, PartitionHistory, evaluate_group, group_history
-from .report import GroupResult, PartitionRecord, TopicResult
+from .records import PartitionRecord
+from .report import GroupResult, TopicResult
 from .spec import CheckDefinition, LagCheck, LivenessCheck
 
 __all__ = [

@@ -20,16 +20,8 @@ from rich.console import Group
 from rich.text import Text
 
 from ..check.history import sparkline
-from ..check.report import (
-    RECORD_KEYS,
-    CheckReport,
-    CheckResult,
-    GroupResult,
-    PartitionRecord,
-    PartitionRecords,
-    TopicResult,
-    record_slices,
-)
+from ..check.records import RECORD_KEYS, PartitionRecord, PartitionRecords, record_slices
+from ..check.report import CheckReport, CheckResult, GroupResult, TopicResult
 from ..errors import MonitoringStatus
 from ..liveness.rules import severity
 from ..parse.durations import format_duration
@@ -114,7 +106,7 @@ def _records_text(columns: list[list[Any]]) -> str:
 def record_columns(parts: Sequence[PartitionRecord], size: int) -> Iterator[list[list[Any]]]:
     """The documented records of ``parts`` as columns (one list per :data:`RECORD_KEYS` key), per slice.
 
-    The values of :func:`~kafka_offsets_cli.check.report.record_slices`, laid out by key: from an
+    The values of :func:`~kafka_offsets_cli.check.records.record_slices`, laid out by key: from an
     Arrow table each column is read as it is (no dict per record).
     """
     if isinstance(parts, PartitionRecords):

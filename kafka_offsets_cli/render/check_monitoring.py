@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..check.report import SLICE, CheckReport, GroupResult, PartitionRecord, PartitionRecords, TopicResult
+from ..check.records import SLICE, PartitionRecord, PartitionRecords
+from ..check.report import CheckReport, GroupResult, TopicResult
 from ..errors import MonitoringStatus
 from .monitoring import (
     CLUSTER_LABEL,

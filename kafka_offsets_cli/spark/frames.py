@@ -4,7 +4,7 @@ The collected samples are converted once, in the task that read them, into flat 
 batches (:data:`SAMPLE_COLUMNS`: one row per live or lag sample); the evaluated records are
 :data:`RECORD_COLUMNS` (the ``--write`` table's columns). The Python objects the shared rules
 take (:class:`~kafka_offsets_cli.check.collect.LiveSample`,
-:class:`~kafka_offsets_cli.check.report.PartitionRecord`...) are rebuilt from those rows inside
+:class:`~kafka_offsets_cli.check.records.PartitionRecord`...) are rebuilt from those rows inside
 tasks, and on the driver only for the rows brought back. pyarrow only (no pandas, no pyspark).
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 from ..check.collect import LagSample, LiveSample, Sample
 from ..check.history import HistoryStatus, PartitionHistory
-from ..check.report import PartitionRecord
+from ..check.records import PartitionRecord
 from ..lag.rows import LagRow
 from ..models.offsets import OffsetResult, OffsetSpec
 from .arrow_build import record_batch_of

@@ -37,7 +37,8 @@ from typing import Any
 
 from ..check.evaluate import RouteIndex, check_result, check_rules
 from ..check.plan import CheckPlan
-from ..check.report import CheckReport, GroupResult, PartitionRecord, PartitionRecords, TopicResult
+from ..check.records import PartitionRecord, PartitionRecords
+from ..check.report import CheckReport, GroupResult, TopicResult
 from ..check.rollups import rollup_stats
 from ..check.spec import CheckSpec, LagCheck
 from ..errors import MonitoringStatus

@@ -1,7 +1,7 @@
 """The partition records brought back to the driver: one Arrow table and its report order.
 
 ``check -o json`` (and the driver's ``--write``) needs every record: they come back from Spark
-once, as Arrow (``toArrow``), and stay one columnar table (:class:`~kafka_offsets_cli.check.report.
+once, as Arrow (``toArrow``), and stay one columnar table (:class:`~kafka_offsets_cli.check.records.
 PartitionRecords`) instead of a list of Python objects, so the driver's memory grows by about two
 hundred bytes a record, not by a few kilobytes. The table is not copied into order: its report
 order is an array of row numbers (eight bytes a record), and readers take a slice of rows at a
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..check.report import PartitionRecords
+from ..check.records import PartitionRecords
 from .arrow_build import arrow_column
 from .frames import RECORD_COLUMNS, arrow_schema
 
@@ -32,7 +32,7 @@ def collect_records(frame: Any) -> PartitionRecords:
 def report_order(table: Any) -> Any:
     """The row numbers of ``table`` in report order (an Arrow array).
 
-    By :attr:`PartitionRecord.key <kafka_offsets_cli.check.report.PartitionRecord.key>`: (check,
+    By :attr:`PartitionRecord.key <kafka_offsets_cli.check.records.PartitionRecord.key>`: (check,
     cluster, group or "", topic, partition or -1), ties kept in their order. Arrow's sort is stable
     and compares strings by their UTF-8 bytes, which orders them as Python does (by code point), so
     this is the order ``sorted(records, key=key)`` gives.

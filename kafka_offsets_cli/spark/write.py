@@ -73,7 +73,7 @@ def write_table(spark: Any, rows: Sequence[tuple[Any, ...]] | Any, fmt: str, pat
     """Write the table's ``rows`` as ``fmt`` to ``path``.
 
     ``rows``: on the driver (a plain path) the report's records (anything with ``slices(size)``
-    giving Arrow tables in order: :class:`~kafka_offsets_cli.check.report.PartitionRecords`),
+    giving Arrow tables in order: :class:`~kafka_offsets_cli.check.records.PartitionRecords`),
     an Arrow table of :data:`RECORD_COLUMNS` or tuples in that order; for a URI a DataFrame
     with those columns.
     """

@@ -73,7 +73,7 @@ def test_building_the_tasks_batches_does_not_import_pandas() -> None:
     """The point of the module: a Python worker that emits records never loads pandas (0.5 s)."""
     code = (
         "import sys\n"
-        "from kafka_offsets_cli.check.report import PartitionRecord\n"
+        "from kafka_offsets_cli.check.records import PartitionRecord\n"
         "from kafka_offsets_cli.errors import MonitoringStatus\n"
         "from kafka_offsets_cli.spark.frames import record_batch\n"
         "r = PartitionRecord(check='c', kind='lag', cluster='k', topic='t', partition=0, group='g',\n"

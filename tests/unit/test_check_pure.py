@@ -18,7 +18,8 @@ from kafka_offsets_cli.check.evaluate import (
 from kafka_offsets_cli.check.history import HistoryStatus, PartitionHistory
 from kafka_offsets_cli.check.load import parse_spec_text
 from kafka_offsets_cli.check.plan import chunk_selection
-from kafka_offsets_cli.check.report import RECORD_KEYS, CheckReport, PartitionRecord
+from kafka_offsets_cli.check.records import RECORD_KEYS, PartitionRecord
+from kafka_offsets_cli.check.report import CheckReport
 from kafka_offsets_cli.errors import MonitoringStatus
 from kafka_offsets_cli.lag.rows import LagRow, LagState
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec

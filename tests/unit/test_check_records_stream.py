@@ -19,14 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kafka_offsets_cli.check.report import (
-    CheckReport,
-    CheckResult,
-    GroupResult,
-    PartitionRecord,
-    PartitionRecords,
-    TopicResult,
-)
+from kafka_offsets_cli.check.records import PartitionRecord, PartitionRecords
+from kafka_offsets_cli.check.report import CheckReport, CheckResult, GroupResult, TopicResult
 from kafka_offsets_cli.cli.output import write_chunks
 from kafka_offsets_cli.errors import MonitoringStatus
 from kafka_offsets_cli.render import check_monitoring
