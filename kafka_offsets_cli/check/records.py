@@ -15,7 +15,7 @@ from typing import Any, overload
 
 from ..errors import MonitoringStatus
 
-__all__ = ["RECORD_KEYS", "SLICE", "PartitionRecord", "PartitionRecords", "record_slices"]
+__all__ = ["RECORD_KEYS", "SLICE", "PartitionRecord", "PartitionRecords", "column_slices", "record_slices"]
 
 #: Records per slice when records are read from an Arrow table (bounds the objects alive at once).
 SLICE = 2_000
@@ -166,6 +166,25 @@ class PartitionRecords(Sequence[PartitionRecord]):
             raise IndexError(index)
         row = i if self.order is None else self.order[i].as_py()
         return PartitionRecord.from_row(self.table.slice(row, 1).to_pylist()[0])
+
+
+def column_slices(
+    parts: Sequence[PartitionRecord], keys: Sequence[str], size: int = SLICE
+) -> Iterator[list[list[Any]]]:
+    """The ``keys`` fields of ``parts`` as columns (one list per key), per slice of at most ``size``
+    records, valued as the records' table holds them (``status`` by name).
+
+    From an Arrow table (:class:`PartitionRecords`) each column is read as it is: no object, no
+    dict per record.
+    """
+    if isinstance(parts, PartitionRecords):
+        yield from parts.columns(keys, size)
+        return
+    for start in range(0, len(parts), size):
+        part = parts[start : start + size]
+        yield [
+            [r.status.name for r in part] if k == "status" else [getattr(r, k) for r in part] for k in keys
+        ]
 
 
 def record_slices(parts: Sequence[PartitionRecord], size: int = SLICE) -> Iterator[list[dict[str, Any]]]:

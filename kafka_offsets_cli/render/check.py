@@ -20,7 +20,7 @@ from rich.console import Group
 from rich.text import Text
 
 from ..check.history import sparkline
-from ..check.records import RECORD_KEYS, PartitionRecord, PartitionRecords, record_slices
+from ..check.records import RECORD_KEYS, PartitionRecord, column_slices
 from ..check.report import CheckReport, CheckResult, GroupResult, TopicResult
 from ..errors import MonitoringStatus
 from ..liveness.rules import severity
@@ -85,7 +85,7 @@ def json_chunks(report: CheckReport, *, size: int = JSON_SLICE) -> Iterator[str]
     assert head.endswith(_EMPTY_TAIL)
     yield head[: -len(_EMPTY_TAIL)] + "[\n"
     sep = ""
-    for columns in record_columns(report.partitions, size):
+    for columns in column_slices(report.partitions, RECORD_KEYS, size):
         yield sep + _records_text(columns)
         sep = ",\n"
     yield "\n  ]\n}\n"
@@ -101,19 +101,6 @@ def _records_text(columns: list[list[Any]]) -> str:
     records = [dict(zip(RECORD_KEYS, row, strict=True)) for row in zip(*columns, strict=True)]
     text = to_json(records)[:-1]  # "[\n  {...},\n  {...}\n]"
     return "  " + text[2:-2].replace("\n", "\n  ")
-
-
-def record_columns(parts: Sequence[PartitionRecord], size: int) -> Iterator[list[list[Any]]]:
-    """The documented records of ``parts`` as columns (one list per :data:`RECORD_KEYS` key), per slice.
-
-    The values of :func:`~kafka_offsets_cli.check.records.record_slices`, laid out by key: from an
-    Arrow table each column is read as it is (no dict per record).
-    """
-    if isinstance(parts, PartitionRecords):
-        yield from parts.columns(RECORD_KEYS, size)
-        return
-    for records in record_slices(parts, size):
-        yield [[r[k] for r in records] for k in RECORD_KEYS]
 
 
 # ----------------------------------------------------------------------------- table

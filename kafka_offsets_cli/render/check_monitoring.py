@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..check.records import SLICE, PartitionRecord, PartitionRecords
+from ..check.records import SLICE, PartitionRecord, column_slices
 from ..check.report import CheckReport, GroupResult, TopicResult
 from ..errors import MonitoringStatus
 from .monitoring import (
@@ -186,12 +186,12 @@ def prometheus_families(report: CheckReport) -> list[MetricFamily]:
 
 
 #: The per-partition families: (name, help, the value of a record's row or None for no sample).
-#: A row: (check, cluster, group, topic, partition, kind, status, lag, time_lag_ms, age_ms).
+#: A row: (check, cluster, group, topic, partition, kind, status name, lag, time_lag_ms, age_ms).
 PARTITION_FAMILIES: tuple[tuple[str, str, Callable[[tuple[Any, ...]], float | int | None]], ...] = (
     (
         f"{PREFIX}_partition_status",
         "Partition status: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.",
-        lambda r: int(r[6]),
+        lambda r: int(MonitoringStatus[r[6]]),
     ),
     (
         f"{PREFIX}_partition_lag",
@@ -225,17 +225,9 @@ _ROW_KEYS = (
 
 
 def _partition_rows(parts: Sequence[PartitionRecord]) -> Iterator[list[tuple[Any, ...]]]:
-    """The partition records' rows (:data:`PARTITION_FAMILIES`), a list per slice of records.
-
-    From an Arrow table (:class:`PartitionRecords`) column by column: no object per record.
-    """
-    if isinstance(parts, PartitionRecords):
-        for cols in parts.columns(_ROW_KEYS):
-            cols[6] = [MonitoringStatus[name] for name in cols[6]]
-            yield list(zip(*cols, strict=True))
-        return
-    for start in range(0, len(parts), SLICE):
-        yield [tuple(getattr(r, k) for k in _ROW_KEYS) for r in parts[start : start + SLICE]]
+    """The partition records' rows (:data:`PARTITION_FAMILIES`), a list per slice of records."""
+    for cols in column_slices(parts, _ROW_KEYS, SLICE):
+        yield list(zip(*cols, strict=True))
 
 
 def _samples(
