@@ -100,13 +100,13 @@ def collect_frame(
     units: Sequence[WorkUnit],
     secrets: SecretsSource,
     debug: bool,
-    routes: RouteIndex | None = None,
+    routes: RouteIndex,
 ) -> Any:
     """A DataFrame of the samples of ``units`` (secrets already taken out), one task per unit,
     each with the number of its route in ``routes`` (the checks that evaluate it)."""
 
     frame, blobs = _unit_frame(spark, units)
-    route = None if routes is None else routes.route
+    route = routes.route
 
     def collect(batches: Iterator[Any]) -> Iterator[Any]:
         # converted once, here: flat batches, no Python object leaves the task
