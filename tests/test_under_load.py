@@ -117,3 +117,51 @@ def test_busy_partitions_are_never_empty(busy: tuple[str, str]) -> None:
                 assert r["offset"] is not None or r["error"] == "PENDING", r
             else:
                 assert r["offset"] is not None or r["error"] in (None, "PENDING"), r
+
+
+SNAPSHOT_RUNS = 10  # list runs under load: 60 rows, each checked
+SNAPSHOT_SPECS = ("earliest", "latest", "max-timestamp", "now", "earliest-local")
+
+
+def _relations(rows: list[dict[str, Any]]) -> list[str]:
+    """What breaks one snapshot in ``rows`` (one ``list -o json`` output), per partition.
+
+    Within one output a partition's answers must hold together: earliest <= every offset <=
+    latest; a max-timestamp or time answer is an existing record, so strictly below latest.
+    """
+    by: dict[int, dict[str, dict[str, Any]]] = {}
+    for r in rows:
+        by.setdefault(r["partition"], {})[r["spec"]] = r
+    broken: list[str] = []
+    for p, specs in sorted(by.items()):
+        start, end = specs["earliest"]["offset"], specs["latest"]["offset"]
+        if start is None or end is None:
+            continue  # an error row is reported as such; no relation to hold
+        for name, r in specs.items():
+            off = r["offset"]
+            if off is None:
+                continue
+            record = name not in ("earliest", "latest", "earliest-local")  # max-timestamp, the time
+            if off < start or off > end or (record and off >= end):
+                broken.append(f"p{p} {name}={off} outside earliest={start} latest={end}")
+    return broken
+
+
+def test_list_with_several_specs_is_one_snapshot(busy: tuple[str, str]) -> None:
+    """Issue 27 item 4: every row of a ``list`` output under acks=all load is one consistent snapshot."""
+    bootstrap, topic = busy
+    args = [a for s in SNAPSHOT_SPECS for a in ("-s", s)]
+    broken: list[str] = []
+    rows_seen = 0
+    deadline = time.monotonic() + 120  # bounded by count and time
+    for _ in range(SNAPSHOT_RUNS):
+        if time.monotonic() > deadline:
+            break
+        code, recs, err = _run_json("list", "-b", bootstrap, "-t", topic, *args)
+        assert "Traceback" not in err, err
+        assert recs is not None and len(recs) == PARTITIONS * len(SNAPSHOT_SPECS), (code, err)
+        rows_seen += PARTITIONS
+        broken += _relations(recs)
+    print(f"\nlist snapshot under load: {len(broken)} broken relation(s) in {rows_seen} partition rows")
+    assert rows_seen >= 3 * PARTITIONS
+    assert not broken, broken

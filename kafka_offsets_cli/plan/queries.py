@@ -18,6 +18,7 @@ from ..sources import OffsetSource
 from .requests import DEFAULT_CHUNK, plan_requests
 from .resolve import UNKNOWN_TOPIC_OR_PARTITION, Resolution, resolve, topic_candidates
 from .settle import WITHHELD_KINDS, settle, unsettled
+from .snapshot import close_snapshot, needs_closing
 
 
 def selection_metadata(
@@ -162,15 +163,21 @@ def fetch_offsets(
     call go to one broker; see :func:`planner.plan_requests`. A max-timestamp or
     timestamp lookup the broker withheld (its record beyond the high watermark) is
     asked again and proven or marked ``PENDING`` (:func:`settle.settle`), never
-    left to read as "no record" (``as_kafka``: see :func:`settle.settle`).
+    left to read as "no record" (``as_kafka``: see :func:`settle.settle`). The answers of each
+    partition are one snapshot: none beyond its ``latest`` or below its ``earliest``
+    (:func:`snapshot.close_snapshot`).
     """
     results = source.list_offsets(
         plan_requests(partitions, specs, chunk_size, leaders), isolation=isolation, progress=progress
     )
     # only max-timestamp and timestamp lookups can be withheld: no scan of 100,000 answers without one
-    if not any(s.kind in WITHHELD_KINDS for s in specs) or not any(map(unsettled, results)):
+    if any(s.kind in WITHHELD_KINDS for s in specs) and any(map(unsettled, results)):
+        results = settle(
+            source, results, isolation=isolation, chunk_size=chunk_size, leaders=leaders, as_kafka=as_kafka
+        )
+    if not needs_closing(specs):  # one spec, or no end of the log asked: nothing to disagree with
         return results
-    return settle(
+    return close_snapshot(
         source, results, isolation=isolation, chunk_size=chunk_size, leaders=leaders, as_kafka=as_kafka
     )
 

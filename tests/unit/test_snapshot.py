@@ -1,0 +1,89 @@
+"""One snapshot per partition: answers beyond ``latest`` or below ``earliest`` are repaired (no broker)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec
+from kafka_offsets_cli.plan.requests import OffsetRequest
+from kafka_offsets_cli.plan.snapshot import breaches, close_snapshot, needs_closing
+
+E, L, M = OffsetSpec.earliest(), OffsetSpec.latest(), OffsetSpec.max_timestamp()
+AT = OffsetSpec.at(1_000)
+
+
+def res(spec: OffsetSpec, offset: int | None, p: int = 0, error: str | None = None) -> OffsetResult:
+    """A result for partition ``p`` of topic ``t``."""
+    return OffsetResult("t", p, spec, offset, None, None, error)
+
+
+class Moving:
+    """A log whose ends have moved since the first answers: what it answers now, and what was asked."""
+
+    def __init__(self, answer: Callable[[OffsetSpec, int], OffsetResult]) -> None:
+        self.answer = answer
+        self.asked: list[list[tuple[int, OffsetSpec]]] = []
+
+    def metadata(self, *a: object, **k: object) -> object:  # pragma: no cover - unused
+        raise NotImplementedError
+
+    def list_offsets(
+        self,
+        requests: Sequence[OffsetRequest],
+        *,
+        isolation: Isolation | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[OffsetResult]:
+        self.asked.append([(tp.partition, spec) for r in requests for tp, spec in r.queries])
+        return [self.answer(spec, tp.partition) for r in requests for tp, spec in r.queries]
+
+
+def close(log: Moving, first: list[OffsetResult]) -> list[OffsetResult]:
+    return close_snapshot(log, first, sleep=lambda _s: None)  # type: ignore[arg-type]
+
+
+def test_only_an_end_of_the_log_with_another_spec_can_disagree() -> None:
+    assert needs_closing([E, M]) and needs_closing([L, AT]) and needs_closing([E, L])
+    assert not needs_closing([L]) and not needs_closing([M, AT]) and not needs_closing([L, L])
+
+
+def test_a_consistent_output_costs_no_request() -> None:
+    log = Moving(lambda s, p: res(s, 99, p))
+    first = [res(E, 0), res(L, 10), res(M, 9), res(AT, 3), res(E, 5, 1), res(L, 5, 1), res(M, None, 1)]
+    assert close(log, first) == first
+    assert log.asked == []
+
+
+def test_a_record_at_or_beyond_latest_gets_a_closing_latest() -> None:
+    # max-timestamp answered after latest: 12 and 10 lie at or beyond the output's latest 10
+    log = Moving(lambda s, p: res(s, 13 if s == L else 99, p))
+    first = [res(E, 0), res(L, 10), res(M, 12), res(E, 0, 1), res(L, 10, 1), res(AT, 10, 1), res(L, 4, 2)]
+    assert breaches(first) == ([], {first[0].tp, first[3].tp})
+    out = close(log, first)
+    assert out == [
+        res(E, 0),
+        res(L, 13),
+        res(M, 12),
+        res(E, 0, 1),
+        res(L, 13, 1),
+        res(AT, 10, 1),
+        res(L, 4, 2),
+    ]
+    assert log.asked == [[(0, L), (1, L)]]  # one request, the broken partitions' latest only
+
+
+def test_a_lookup_below_earliest_is_asked_again_then_latest() -> None:
+    # the log start moved to 20 after the time lookup answered 5: asked again, then latest last
+    log = Moving(lambda s, p: res(s, {AT: 21, L: 40}.get(s, 99), p))
+    out = close(log, [res(E, 20), res(L, 30), res(AT, 5), res(M, 29)])
+    assert out == [res(E, 20), res(L, 40), res(AT, 21), res(M, 29)]
+    assert log.asked == [[(0, AT)], [(0, L)]]
+
+
+def test_errors_and_none_answers_hold_no_relation_and_a_failed_closing_answer_shows() -> None:
+    first = [res(E, 0), res(L, 10), res(M, None, error="PENDING"), res(AT, None), res(M, 10, 1), res(L, 3, 1)]
+    assert breaches(first) == ([], {first[4].tp})
+    log = Moving(lambda s, p: res(s, None, p, error="NOT_LEADER_OR_FOLLOWER"))
+    out = close(log, first)
+    assert out[5] == res(L, None, 1, error="NOT_LEADER_OR_FOLLOWER")  # reported as it came, never invented
+    assert out[:5] == first[:5]
