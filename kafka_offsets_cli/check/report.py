@@ -165,6 +165,9 @@ class CheckReport:
     #: all clusters of the spec, and those that could not be reached or read
     clusters: tuple[str, ...] = ()
     down: tuple[str, ...] = ()
+    #: outputs that failed after the verdict was made (``--history``, ``--write``), one line each:
+    #: the verdict is still shown, then the run exits UNKNOWN
+    unwritten: tuple[str, ...] = ()
 
     def to_document(self) -> dict[str, Any]:
         """The ``--output json`` document."""

@@ -15,7 +15,7 @@ from .app import command_help, is_debug
 from .boundary import boundary
 from .metric_labels import PrometheusFileOpt
 from .options import OUT, OUTPUTS, CheckOutputOpt, Format, LabelOpt, TzOpt
-from .textfile import check_writable, write_result
+from .textfile import ResultNotWritten, check_writable, write_result
 
 SPARK = "Spark"
 HISTORY = "History and files"
@@ -242,8 +242,9 @@ def check_cmd(
         if timings:
             show_timings(report)
         show(report, fmt, zone, worst, labels)
-        if unwritten is not None:
-            raise unwritten
+        late = ([unwritten.message] if unwritten is not None else []) + list(report.unwritten)
+        if late:  # the verdict is out; an output that failed makes the run UNKNOWN (3), one line
+            raise ResultNotWritten("; ".join(late), hint=unwritten.hint if unwritten is not None else None)
         status = report.status
     raise typer.Exit(int(status))
 

@@ -32,6 +32,7 @@ from typing import Any
 
 from ..errors import UsageError
 from .history_fs import lister
+from .write import probe_writable
 
 __all__ = [
     "COLUMNS",
@@ -108,6 +109,7 @@ def check_dir(path: str) -> Path | None:
         p.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise UsageError(f"--history {path}: cannot create: {e.strerror}") from None
+    probe_writable(p, f"--history {path}")  # each run appends: refused now, not after the Spark run
     if not any(p.iterdir()):
         return p
     stray = [c.name for c in p.iterdir() if not (c.name.startswith(("date=", "_", ".")))]

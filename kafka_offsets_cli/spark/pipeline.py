@@ -41,7 +41,7 @@ from ..check.records import PartitionRecord, PartitionRecords
 from ..check.report import CheckReport, GroupResult, TopicResult
 from ..check.rollups import rollup_stats
 from ..check.spec import CheckSpec, LagCheck
-from ..errors import MonitoringStatus
+from ..errors import KafkaOffsetsError, MonitoringStatus, interrupted
 from ..liveness.rules import severity, worst
 from ..parse.times import now_ms
 from .frames import RECORD_DDL, SAMPLE_DDL, record_row, records
@@ -49,7 +49,7 @@ from .history_stage import join_history
 from .preflight import preflight
 from .progress import StageProgress
 from .records import collect_records
-from .session import SparkUnavailable
+from .session import SparkUnavailable, job_failure
 from .ship import ship_units
 from .stages import collect_frame, record_columns, records_frame, rollup_frame, rollup_results, worst_first
 from .write import RECORD_SCHEMA, is_uri, write_table
@@ -171,17 +171,23 @@ def _stages(
         recs = recs.unionByName(spark.createDataFrame([record_row(r) for r in plan.records], RECORD_DDL))
     trends: dict[tuple[str, str], list[int | None]] | None = None
     history_runs: int | None = None
+    unwritten: list[str] = []  # outputs that failed: the verdict stands, the run ends UNKNOWN after it
     if history_dir is not None:
         prog.set("updating history")
-        recs, trends, history_runs = join_history(
-            spark,
-            history_dir,
-            samples=samples,
-            records=recs,
-            plan=plan,
-            lag_checks=lag_checks,
-            run_ms=run_ms,
-        )
+        try:
+            recs, trends, history_runs = join_history(
+                spark,
+                history_dir,
+                samples=samples,
+                records=recs,
+                plan=plan,
+                lag_checks=lag_checks,
+                run_ms=run_ms,
+            )
+        except Exception as e:  # a full or read-only place: judged without the window rules
+            if interrupted(e):
+                raise
+            unwritten.append(f"--history {history_dir}: this run's samples were not written: {_cause(e)}")
         clock.lap("history")
         prog.set("evaluating")
     # Read by the roll-ups, the records and the write. A projection of the collect's checkpoint
@@ -241,11 +247,16 @@ def _stages(
     # 5. write ---------------------------------------------------------------------------
     if options.write_format and options.write_dir:
         prog.set(f"writing {options.write_format}")
-        if is_uri(options.write_dir):
-            write_table(spark, table, options.write_format, options.write_dir)  # by Spark, in parallel
-        else:
-            every = parts if isinstance(parts, PartitionRecords) else collect_records(table)
-            write_table(spark, every, options.write_format, options.write_dir)  # by the driver, pyarrow
+        try:
+            if is_uri(options.write_dir):
+                write_table(spark, table, options.write_format, options.write_dir)  # by Spark, in parallel
+            else:
+                every = parts if isinstance(parts, PartitionRecords) else collect_records(table)
+                write_table(spark, every, options.write_format, options.write_dir)  # by the driver, pyarrow
+        except Exception as e:  # a disk that filled up during the run: the verdict is still the verdict
+            if interrupted(e):
+                raise
+            unwritten.append(f"--write-dir {options.write_dir}: the table was not written: {_cause(e)}")
         clock.lap("write")
     if not bare:
         final.unpersist()
@@ -261,4 +272,14 @@ def _stages(
         history_runs=history_runs,
         clusters=tuple(spec.clusters),
         down=plan.down,
+        unwritten=tuple(unwritten),
     )
+
+
+def _cause(e: BaseException) -> str:
+    """One line for a failed write: the tool's message, the OS's words, or the Spark job's cause."""
+    if isinstance(e, KafkaOffsetsError):
+        return e.message
+    if isinstance(e, OSError):
+        return e.strerror or str(e)
+    return job_failure(e).message

@@ -16,6 +16,7 @@ count that differs from the rows written is an error, not a silent loss.
 from __future__ import annotations
 
 import csv
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -26,7 +27,7 @@ from ..errors import UsageError
 from .frames import RECORD_COLUMNS, RECORD_DDL, arrow_schema
 from .session import SparkJobFailed
 
-__all__ = ["RECORD_COLUMNS", "RECORD_SCHEMA", "check_write_dir", "is_uri", "write_table"]
+__all__ = ["RECORD_COLUMNS", "RECORD_SCHEMA", "check_write_dir", "is_uri", "probe_writable", "write_table"]
 
 #: Spark SQL schema of the table.
 RECORD_SCHEMA = RECORD_DDL
@@ -47,7 +48,8 @@ def local_path(path: str) -> Path:
 
 
 def check_write_dir(path: str) -> Path | None:
-    """``--write`` target: a new directory or the output of an earlier run (which is replaced).
+    """``--write`` target: a new directory or the output of an earlier run (which is replaced),
+    in a place this process can write (:func:`probe_writable`).
 
     A URI (``hdfs://…``, ``s3a://…``) is left to Spark (``None``).
     """
@@ -62,7 +64,32 @@ def check_write_dir(path: str) -> Path | None:
             raise UsageError(
                 f"--write-dir {path}: not empty and not an earlier --write output; refusing to replace it"
             )
+    # the table is built beside the target (write_table): there, or where its missing parents would go
+    place = p.absolute().parent
+    while not place.exists() and place != place.parent:
+        place = place.parent
+    probe_writable(place, f"--write-dir {path}")
     return p
+
+
+def probe_writable(directory: Path, what: str) -> None:
+    """:class:`UsageError` unless a file can be created, written and removed in ``directory``.
+
+    A real write, not ``os.access``: for root, access says yes on a full disk and on a directory
+    marked immutable, and a late failure would come after the whole Spark run. (A disk with room
+    for this probe but not for the table still fails at the end: the verdict is shown, then exit 3.)
+    """
+    try:
+        fd, name = tempfile.mkstemp(prefix=".kafka-offsets-probe.", dir=directory)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(b"\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+        finally:
+            os.unlink(name)
+    except OSError as e:
+        raise UsageError(f"{what}: cannot write in {directory}: {e.strerror or e}") from None
 
 
 #: Rows per slice of a driver write (a Parquet row group): about 2 MB of records copied at a time.
