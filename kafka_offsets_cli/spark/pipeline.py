@@ -26,6 +26,10 @@ needs a SparkContext. Stages, each timed (``--timings``):
    driver, or by Spark to a shared URI and read back).
 
 Only aggregates (roll-ups, state counts, lag trends) and the records asked for reach the driver.
+
+A history append or a write that fails (a disk that filled during the run) does not discard the
+verdict: the report carries one line for it (``CheckReport.unwritten``), which ``check`` prints
+after the verdict and exits UNKNOWN; without the appended history the window rules are left out.
 """
 
 from __future__ import annotations
