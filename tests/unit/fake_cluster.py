@@ -10,9 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 from kafka_offsets_cli.models.groups import GroupDescription, GroupOffsets
-from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec
+from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
 from kafka_offsets_cli.models.topics import ClusterMetadata, PartitionInfo, TopicInfo, TopicPartition
 from kafka_offsets_cli.plan.requests import OffsetRequest
+
+#: Specs whose answer is an existing record's offset (none on an empty log).
+_RECORDS = (SpecKind.MAX_TIMESTAMP, SpecKind.TIMESTAMP, SpecKind.LATEST_TIERED)
 
 
 def topic(name: str, partitions: int, *, internal: bool = False, error: str | None = None) -> TopicInfo:
@@ -59,7 +62,9 @@ class FakeCluster:
         for req in requests:
             for tp, spec in req.queries:
                 start, end = self.logs[tp]
-                offset = start if spec == OffsetSpec.earliest() else end
+                offset: int | None = start if spec == OffsetSpec.earliest() else end
+                if spec.kind in _RECORDS:  # the offset of a record, as a broker answers: below the end
+                    offset = end - 1 if end > start else None
                 out.append(OffsetResult(tp.topic, tp.partition, spec, offset))
         return out
 
