@@ -13,6 +13,7 @@ Only the last test needs a broker.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -115,6 +116,66 @@ def test_huge_command_config_and_config_files_are_refused(tmp_path: Path) -> Non
     config.write_text("[clusters.c]\nbootstrap_servers = '127.0.0.1:9'\n" + "# comment\n" * (MIB // 9))
     run = run_limited("list", "--cluster", "c", "-t", "t", KAFKA_OFFSETS_CONFIG=str(config))
     usage_error(run, f"{config}: the file is too large (a config file may have at most 1024 KiB)")
+
+
+def profile_with_secret_file(tmp_path: Path, secret_file: str) -> Path:
+    """A config file whose profile ``c`` takes its SASL password from ``secret_file``."""
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f"[clusters.c]\nbootstrap_servers = '{NOWHERE}'\n[clusters.c.properties]\n"
+        f"'security.protocol' = 'SASL_PLAINTEXT'\n'sasl.mechanism' = 'PLAIN'\n'sasl.username' = 'u'\n"
+        f"'sasl.password_file' = '{secret_file}'\n"
+    )
+    return config
+
+
+def test_a_fifo_secret_file_fails_at_once(tmp_path: Path, fifo: Path) -> None:
+    """Issue 27 item 2: a ``_file`` secret on a FIFO with no writer blocked for ever (whatever --timeout)."""
+    config = profile_with_secret_file(tmp_path, str(fifo))
+    args = ("list", "--cluster", "c", "-t", "t", "--timeout", "5s")
+    run = run_limited(*args, KAFKA_OFFSETS_CONFIG=str(config))
+    line = usage_error(run, f"{fifo} is a FIFO with no writer, expected a file holding the secret")
+    assert "sasl.password_file" in line, run  # names the reference
+
+
+def test_a_device_secret_file_is_not_read(tmp_path: Path) -> None:
+    """/dev/zero as a secret file was read until MemoryError (a traceback, exit 1)."""
+    config = profile_with_secret_file(tmp_path, "/dev/zero")
+    run = run_limited("list", "--cluster", "c", "-t", "t", KAFKA_OFFSETS_CONFIG=str(config))
+    usage_error(run, "/dev/zero is a character device, expected a file holding the secret")
+    run = run_limited("config", "show", "--cluster", "c", KAFKA_OFFSETS_CONFIG=str(config))
+    usage_error(run, "/dev/zero is a character device, expected a file holding the secret")
+
+
+def test_a_huge_secret_file_is_refused(tmp_path: Path) -> None:
+    huge = tmp_path / "huge-secret"
+    huge.write_bytes(b"x" * (MIB + 1))
+    config = profile_with_secret_file(tmp_path, str(huge))
+    run = run_limited("config", "show", "--cluster", "c", KAFKA_OFFSETS_CONFIG=str(config))
+    usage_error(run, f"{huge} is too large (a secret file may have at most 1024 KiB)")
+
+
+def test_a_secret_from_process_substitution_is_read(tmp_path: Path) -> None:
+    """``<(vault read ...)``: a pipe that is written (here a second late) is still read, and masked."""
+    config = profile_with_secret_file(tmp_path, "/dev/fd/3")
+    script = (
+        'exec 3< <(sleep 1; printf "s3cret-from-pipe\\n"); '
+        f'exec {sys.executable} -c "$LIMITED" config show --cluster c -o json'
+    )
+    p = subprocess.run(
+        ["bash", "-c", script],
+        cwd=REPO_ROOT,
+        env=child_env(KAFKA_OFFSETS_CONFIG=str(config), LIMITED=_LIMITED),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
+    assert p.returncode == 0, p
+    assert "s3cret" not in p.stdout + p.stderr, p  # read, never printed
+    password = json.loads(p.stdout)["properties"]["sasl.password"]
+    assert password["value"] == "***", p
+    assert password["source"].endswith("sasl.password_file (/dev/fd/3)"), p
 
 
 # ----------------------------------------------------------------------------- --prometheus-file
