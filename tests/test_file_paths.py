@@ -178,6 +178,46 @@ def test_a_secret_from_process_substitution_is_read(tmp_path: Path) -> None:
     assert password["source"].endswith("sasl.password_file (/dev/fd/3)"), p
 
 
+# ----------------------------------------------------------------------------- nesting
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def test_a_deeply_nested_config_file_is_one_line(tmp_path: Path) -> None:
+    """Issue 27 item 3: 500 nested arrays in config.toml were a 3,000-line RecursionError, exit 1."""
+    config = tmp_path / "config.toml"
+    for depth in (500, 100_000):
+        config.write_text(f"[clusters.c]\nbootstrap_servers = '{NOWHERE}'\nx = {nested(depth)}\n")
+        expect = f"{config}: invalid TOML: nested too deeply"
+        usage_error(run_limited("config", "list", KAFKA_OFFSETS_CONFIG=str(config)), expect)
+        usage_error(
+            run_limited("list", "--cluster", "c", "-t", "t", KAFKA_OFFSETS_CONFIG=str(config)), expect
+        )
+
+
+def test_a_deeply_nested_lag_file_is_one_line(tmp_path: Path) -> None:
+    """``rewind --from-lag-file``: json's decoder recursed out of the stack (a traceback, exit 1)."""
+    for name, text in (("lag.json", nested(100_000)), ("lag.jsonl", '{"a": 1}\n' + nested(100_000))):
+        saved = tmp_path / name
+        saved.write_text(text)
+        run = run_limited("rewind", "-b", NOWHERE, "-g", "g", "--from-lag-file", str(saved))
+        usage_error(run, f"{saved}: not a lag -o json or jsonl file (nested too deeply)")
+
+
+def test_deeply_nested_spec_files_are_problems(tmp_path: Path) -> None:
+    """A guard (these already held): YAML and JSON spec files of any depth are a spec problem, exit 2."""
+    for name, text in (
+        ("deep.yaml", f"clusters: {nested(500)}\n"),
+        ("deep.yaml", f"clusters: {nested(100_000)}\n"),
+        ("deep.json", f'{{"clusters": {nested(100_000)}}}\n'),
+    ):
+        spec = tmp_path / name
+        spec.write_text(text)
+        usage_error(run_limited("check", str(spec), "--validate"), f"{spec}: (top level): nested too deeply")
+
+
 # ----------------------------------------------------------------------------- --prometheus-file
 
 

@@ -123,6 +123,8 @@ def load_file(path: Path | None = None, environ: Mapping[str, str] | None = None
         raise ConfigError(f"{p}: not a UTF-8 text file") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{p}: invalid TOML: {e}") from None
+    except RecursionError:  # tomllib recurses per nested array or table: 500 '[' were a 3,000-line traceback
+        raise ConfigError(f"{p}: invalid TOML: nested too deeply") from None
     return _validate(p, doc)
 
 
