@@ -213,7 +213,7 @@ def check_cmd(
 
             require_shared(history, remote is None and is_local(master))
             check_dir(history)
-        parsed = load_spec(spec)
+        parsed = load_spec(spec, secrets_required=not validate)  # --validate: an unset secret is a note
         if validate:
             validated(parsed)
             raise typer.Exit(0)
