@@ -241,6 +241,19 @@ def test_check_refuses_an_unwritable_prometheus_file_before_planning(tmp_path: P
     assert run.seconds < 5, run  # neither the cluster (30 s) nor Spark was started
 
 
+def test_a_prometheus_file_linked_to_stdout_is_written_there(tmp_path: Path) -> None:
+    """Issue 27 item 7: ``--prometheus-file`` through a symlink to /proc/self/fd/1 failed with ENOENT."""
+    link = tmp_path / "stdout.prom"
+    link.symlink_to("/proc/self/fd/1")
+    args = ("-b", NOWHERE, "-t", "t", "--timeout", "2s", "-o", "nagios", "--prometheus-file", str(link))
+    run = run_timed("liveness", *args)
+    assert run.code == 3, run  # the cluster's failure, and only that
+    assert run.stdout.startswith("KAFKA LIVENESS UNKNOWN - cannot connect to"), run
+    assert f'kafka_offsets_liveness_up{{cluster="{NOWHERE}"}} 0' in run.stdout.splitlines(), run
+    assert_one_error_line(run.stderr, contains="cannot connect to")  # no "cannot write"
+    assert link.is_symlink()
+
+
 def test_liveness_that_cannot_write_its_down_file_is_still_unknown() -> None:
     args = ("-b", NOWHERE, "-t", "t", "--timeout", "2s", "-o", "nagios", "--prometheus-file", "/dev/full")
     run = run_timed("liveness", *args)
