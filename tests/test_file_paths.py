@@ -48,11 +48,16 @@ def run_limited(*args: str, timeout: float = 20, **extra: str) -> Timed:
     return Timed(p.returncode, p.stdout, p.stderr, time.monotonic() - t0)
 
 
-def usage_error(run: Timed, contains: str) -> str:
-    """Exit 2, nothing on stdout, one error line holding ``contains``."""
-    assert run.code == 2, run
+def usage_error(run: Timed, contains: str, *, code: int = 2) -> str:
+    """Exit 2 (3, UNKNOWN, for a monitoring check), nothing on stdout, one error line holding ``contains``."""
+    assert run.code == code, run
     assert run.stdout == "", run
     return assert_one_error_line(run.stderr, contains=contains)
+
+
+def check_usage_error(run: Timed, contains: str) -> str:
+    """``check`` is a monitoring check: a usage error is UNKNOWN (3), not 2 (CRITICAL)."""
+    return usage_error(run, contains, code=3)
 
 
 @pytest.fixture
@@ -84,7 +89,9 @@ def test_a_fifo_config_file_fails_at_once(fifo: Path) -> None:
 
 
 def test_a_fifo_spec_file_fails_at_once(fifo: Path) -> None:
-    usage_error(run_limited("check", str(fifo)), f"{fifo}: is a FIFO with no writer, expected a spec file")
+    check_usage_error(
+        run_limited("check", str(fifo)), f"{fifo}: is a FIFO with no writer, expected a spec file"
+    )
 
 
 def test_a_fifo_named_by_a_spec_as_command_config_fails_at_once(tmp_path: Path, fifo: Path) -> None:
@@ -94,7 +101,7 @@ def test_a_fifo_named_by_a_spec_as_command_config_fails_at_once(tmp_path: Path, 
         "checks:\n  - {name: a, type: liveness, cluster: c, topics: [t], warn: 5m, crit: 10m}\n"
     )
     run = run_limited("check", str(spec), "--validate")
-    assert run.code == 2, run
+    assert run.code == 3, run
     assert f"{fifo}: is a FIFO with no writer, expected a properties file" in run.stderr, run
 
 
@@ -104,7 +111,9 @@ def test_character_devices_are_not_read(tmp_path: Path) -> None:
         usage_error(run, f"{device}: is a character device, expected a properties file")
         run = run_limited("list", "--cluster", "c", "-t", "t", KAFKA_OFFSETS_CONFIG=device)
         usage_error(run, f"{device}: is a character device, expected a TOML config file")
-        usage_error(run_limited("check", device), f"{device}: is a character device, expected a spec file")
+        check_usage_error(
+            run_limited("check", device), f"{device}: is a character device, expected a spec file"
+        )
 
 
 def test_huge_command_config_and_config_files_are_refused(tmp_path: Path) -> None:
@@ -207,7 +216,7 @@ def test_a_deeply_nested_lag_file_is_one_line(tmp_path: Path) -> None:
 
 
 def test_deeply_nested_spec_files_are_problems(tmp_path: Path) -> None:
-    """A guard (these already held): YAML and JSON spec files of any depth are a spec problem, exit 2."""
+    """A guard (these already held): YAML and JSON spec files of any depth are a spec problem."""
     for name, text in (
         ("deep.yaml", f"clusters: {nested(500)}\n"),
         ("deep.yaml", f"clusters: {nested(100_000)}\n"),
@@ -215,7 +224,9 @@ def test_deeply_nested_spec_files_are_problems(tmp_path: Path) -> None:
     ):
         spec = tmp_path / name
         spec.write_text(text)
-        usage_error(run_limited("check", str(spec), "--validate"), f"{spec}: (top level): nested too deeply")
+        check_usage_error(
+            run_limited("check", str(spec), "--validate"), f"{spec}: (top level): nested too deeply"
+        )
 
 
 # ----------------------------------------------------------------------------- --prometheus-file
@@ -228,7 +239,7 @@ def test_liveness_refuses_an_unwritable_prometheus_file_before_connecting(tmp_pa
     run = run_timed(
         "liveness", "-b", NOWHERE, "-t", "t", "--timeout", "30s", "--prometheus-file", str(path), timeout=60
     )
-    usage_error(run, f"cannot write {path}: {expect}")
+    usage_error(run, f"cannot write {path}: {expect}", code=3)  # UNKNOWN: issue 27 item 6
     assert run.seconds < 10, run  # the cluster was not waited for: nothing was contacted
 
 
@@ -237,7 +248,9 @@ def test_check_refuses_an_unwritable_prometheus_file_before_planning(tmp_path: P
     spec.write_text(spec_text("30s"))
     path = tmp_path / "missing" / "x.prom"
     run = run_timed("check", str(spec), "-o", "nagios", "--prometheus-file", str(path), timeout=60)
-    usage_error(run, f"cannot write {path}: directory {path.parent} does not exist")
+    message = f"cannot write {path}: directory {path.parent} does not exist"
+    assert run.code == 3 and run.stdout == f"KAFKA CHECK UNKNOWN - {message}\n", run  # issue 27 item 6
+    assert_one_error_line(run.stderr, contains=message)
     assert run.seconds < 5, run  # neither the cluster (30 s) nor Spark was started
 
 
