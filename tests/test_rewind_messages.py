@@ -23,7 +23,9 @@ def test_a_usage_error_comes_alone_before_the_resolved_time(tmp_path: Path) -> N
     args = ("rewind", "-g", "g", "--to", "30m ago")
     bad_profile = run_timed(*args, "--cluster", "nosuch", KAFKA_OFFSETS_CONFIG=str(tmp_path / "none.toml"))
     bad_property = run_timed(*args, "-b", NOWHERE, "-X", "no.such.property=1")
-    for run in (bad_profile, bad_property):
+    bad_regex = run_timed("rewind", "-b", NOWHERE, "--group-regex", "(", "--to", "30m ago")
+    empty_group = run_timed("rewind", "-b", NOWHERE, "-g", "", "--to", "30m ago")
+    for run in (bad_profile, bad_property, bad_regex, empty_group):
         assert run.code == 2 and run.stdout == "", run
         assert "resolved once" not in run.stderr, run  # the error alone
         assert_one_error_line(run.stderr)

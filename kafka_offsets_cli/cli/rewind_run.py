@@ -179,15 +179,13 @@ def run(
     announce: Callable[[], None] | None = None,
 ) -> None:
     """Plan (and with ``--execute`` commit) the reset; raise for a refusal or an incomplete plan.
-    ``announce()`` once the client is made (its settings are valid then)."""
+    ``announce()`` once planned: the settings, group ids and patterns were found valid then."""
     from ..kafka import KafkaClient
 
     seen = None
     requested = None
     steps = None
     with KafkaClient(settings, debug=opts.debug) as client:
-        if announce is not None:
-            announce()
         if cutover is not None:
             steps = _cutover(client, groups, cutover, opts)
             requested = cutover_requested(steps)
@@ -209,6 +207,8 @@ def run(
             )
         if steps is not None:
             plans = with_step_errors(plans, steps)
+        if announce is not None:
+            announce()
         one_group = len(groups.names) == 1 and not groups.regexes
         if opts.export and opts.export != "-":  # first: a plan on stdout means a plan in the file
             write_export(opts.export, plans, single=one_group, now_ms=opts.now)
