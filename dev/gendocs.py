@@ -380,7 +380,7 @@ EXIT_CODES = {
     "NOT_FOUND": "The selection matched no topic, partition or group.",
     "REFUSED": "An action was refused for safety (e.g. rewinding a group with active members); "
     "nothing changed.",
-    "OUTPUT": "Standard output could not be written (closed, a full disk); liveness and check say "
+    "OUTPUT": "Standard output could not be written (closed, a full disk); monitoring checks say "
     "UNKNOWN (3) instead. A closed pipe (| head) is not an error.",
     "INTERRUPTED": "Interrupted (Ctrl-C), except under --watch, where Ctrl-C is the normal end (0).",
 }
@@ -389,8 +389,8 @@ MONITORING_CODES = {
     "OK": "OK: every check passed.",
     "WARNING": "WARNING: a warning threshold was crossed.",
     "CRITICAL": "CRITICAL: a critical threshold was crossed.",
-    "UNKNOWN": "UNKNOWN: the cluster could not be asked (unreachable, authentication); "
-    "usage errors still exit 2.",
+    "UNKNOWN": "UNKNOWN: the cluster could not be asked (unreachable, authentication), or a usage "
+    "error (an invalid argument would read as CRITICAL); with -o nagios an UNKNOWN status line.",
 }
 
 EXAMPLES = """\
@@ -437,7 +437,10 @@ def _exit_status() -> str:
     out = [".PP", "list, lag, rewind and config:"]
     for c in ExitCode:
         out += [".TP", f"\\fB{int(c)}\\fR", inline(EXIT_CODES[c.name])]
-    out += [".PP", "liveness and check, as monitoring plugins:"]
+    out += [
+        ".PP",
+        "liveness, tiering, check, and lag with a threshold or a monitoring output, as monitoring plugins:",
+    ]
     for m in MonitoringStatus:
         out += [".TP", f"\\fB{int(m)}\\fR", inline(MONITORING_CODES[m.name])]
     return "\n".join(out)

@@ -16,9 +16,9 @@ Exit codes (``list``, ``lag``, ``rewind``, ``config``)::
     7  output: standard output could not be written (closed, disk full)
   130  interrupted (Ctrl-C)
 
-Monitoring commands (``liveness``, ``check``) use the Nagios convention instead:
-0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; usage errors still exit 2, before any
-cluster is contacted.
+Monitoring checks (``liveness``, ``tiering``, ``check``, and ``lag`` with a threshold or a
+monitoring output: ``cli/families.py``) use the Nagios convention instead: 0 OK, 1 WARNING,
+2 CRITICAL, 3 UNKNOWN; usage errors are UNKNOWN too (2 would read as CRITICAL).
 """
 
 from __future__ import annotations

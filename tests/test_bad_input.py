@@ -40,9 +40,10 @@ NOWHERE = "127.0.0.1:9"  # never contacted: every error below is found first
 
 
 def usage_error(*args: str, contains: str) -> str:
-    """Run the CLI in-process: exit 2 and exactly one error line containing ``contains``."""
+    """Run the CLI in-process: exit 2 (3, UNKNOWN, for ``check``, a monitoring check) and exactly
+    one error line containing ``contains``."""
     run = cli(*args)
-    assert run.code == 2, (args, run)
+    assert run.code == (3 if args[0] == "check" else 2), (args, run)
     assert run.stdout == "", run.stdout
     return assert_one_error_line(run.stderr, contains=contains)
 
@@ -171,7 +172,7 @@ def test_bad_spec_files_name_file_and_line(tmp_path: Path, name: str, content: s
     path = tmp_path / name
     path.write_text(content)
     run = cli("check", str(path))
-    assert run.code == 2, run
+    assert run.code == 3, run  # a monitoring check: a bad spec is UNKNOWN
     assert "Traceback" not in run.stderr
     first = run.stderr.splitlines()[0]
     assert first.startswith(f"kafka-offsets: error: {path}: "), run.stderr
@@ -209,7 +210,7 @@ def test_spec_file_path_that_cannot_be_a_file_name(tmp_path: Path) -> None:
     path = tmp_path / "surrogate.yaml"  # a YAML escape gives a lone surrogate: no file can have that name
     path.write_text('clusters:\n  c: {command_config: "client\\ud800.properties"}\nchecks: []\n')
     run = cli("check", str(path))
-    assert run.code == 2 and "Traceback" not in run.stderr, run
+    assert run.code == 3 and "Traceback" not in run.stderr, run
     assert (
         f"{path}: clusters.c.command_config: " in run.stderr
         and "not a usable file name (line 2)" in run.stderr

@@ -5,7 +5,7 @@
 * the Burrow history rules over several runs: a group that stops, one that stalls
   (a live member that does not commit), one that rewinds, one that is slow, one OK;
 * the process as users run it: Spark's noise stays off stderr, nagios and
-  prometheus outputs, exit codes; bad spec files exit 2 before anything starts.
+  prometheus outputs, exit codes; bad spec files exit 3 (UNKNOWN) before anything starts.
 
 Spark runs as ``local[2]`` in one session per module (a fresh JVM only for the
 subprocess test). Under CI=true a Spark session that cannot start fails the tests.
@@ -393,10 +393,10 @@ checks: [{name: x, type: liveness, topics: [t], warn: 1m, crit: 2m}]
     ]
 
 
-# ----------------------------------------------------------------- bad specs: exit 2, nothing starts
+# ----------------------------------------------------------------- bad specs: exit 3, nothing starts
 
 
-def test_bad_spec_lists_every_problem_and_exits_2(tmp_path: Path) -> None:
+def test_bad_spec_lists_every_problem_and_is_unknown(tmp_path: Path) -> None:
     spec = write_spec(
         tmp_path / "bad.yaml",
         """clusters:
@@ -407,7 +407,7 @@ checks:
 """,
     )
     r = subprocess_cli("check", spec, timeout=120)
-    assert r.code == 2
+    assert r.code == 3  # a monitoring check: a bad spec is UNKNOWN
     assert r.stdout == ""
     err = r.stderr
     assert (
@@ -429,15 +429,15 @@ def test_validate_only(tmp_path: Path) -> None:
     assert r.code == 0  # set but empty is still set
 
 
-def test_option_errors_exit_2(tmp_path: Path) -> None:
+def test_option_errors_are_unknown(tmp_path: Path) -> None:
     spec = write_spec(
         tmp_path / "s.yaml",
         "clusters: {l: {bootstrap_servers: 'h:1'}}\nchecks: [{name: x, type: lag, groups: [g]}]\n",
     )
-    assert cli("check", spec, "-o", "prometheus", "--label", "cluster=x").code == 2  # check's own label
-    assert cli("check", spec, "--write", "csv").code == 2
-    assert cli("check", spec, "--conf", "novalue").code == 2
+    assert cli("check", spec, "-o", "prometheus", "--label", "cluster=x").code == 3  # check's own label
+    assert cli("check", spec, "--write", "csv").code == 3
+    assert cli("check", spec, "--conf", "novalue").code == 3
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "keep.txt").write_text("x")
     r = cli("check", spec, "--write", "csv", "--write-dir", str(tmp_path / "full"))
-    assert r.code == 2 and "refusing to replace" in r.stderr
+    assert r.code == 3 and "refusing to replace" in r.stderr

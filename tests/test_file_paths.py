@@ -13,6 +13,7 @@ Only the last test needs a broker.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -47,11 +48,16 @@ def run_limited(*args: str, timeout: float = 20, **extra: str) -> Timed:
     return Timed(p.returncode, p.stdout, p.stderr, time.monotonic() - t0)
 
 
-def usage_error(run: Timed, contains: str) -> str:
-    """Exit 2, nothing on stdout, one error line holding ``contains``."""
-    assert run.code == 2, run
+def usage_error(run: Timed, contains: str, *, code: int = 2) -> str:
+    """Exit 2 (3, UNKNOWN, for a monitoring check), nothing on stdout, one error line holding ``contains``."""
+    assert run.code == code, run
     assert run.stdout == "", run
     return assert_one_error_line(run.stderr, contains=contains)
+
+
+def check_usage_error(run: Timed, contains: str) -> str:
+    """``check`` is a monitoring check: a usage error is UNKNOWN (3), not 2 (CRITICAL)."""
+    return usage_error(run, contains, code=3)
 
 
 @pytest.fixture
@@ -83,7 +89,9 @@ def test_a_fifo_config_file_fails_at_once(fifo: Path) -> None:
 
 
 def test_a_fifo_spec_file_fails_at_once(fifo: Path) -> None:
-    usage_error(run_limited("check", str(fifo)), f"{fifo}: is a FIFO with no writer, expected a spec file")
+    check_usage_error(
+        run_limited("check", str(fifo)), f"{fifo}: is a FIFO with no writer, expected a spec file"
+    )
 
 
 def test_a_fifo_named_by_a_spec_as_command_config_fails_at_once(tmp_path: Path, fifo: Path) -> None:
@@ -93,7 +101,7 @@ def test_a_fifo_named_by_a_spec_as_command_config_fails_at_once(tmp_path: Path, 
         "checks:\n  - {name: a, type: liveness, cluster: c, topics: [t], warn: 5m, crit: 10m}\n"
     )
     run = run_limited("check", str(spec), "--validate")
-    assert run.code == 2, run
+    assert run.code == 3, run
     assert f"{fifo}: is a FIFO with no writer, expected a properties file" in run.stderr, run
 
 
@@ -103,7 +111,9 @@ def test_character_devices_are_not_read(tmp_path: Path) -> None:
         usage_error(run, f"{device}: is a character device, expected a properties file")
         run = run_limited("list", "--cluster", "c", "-t", "t", KAFKA_OFFSETS_CONFIG=device)
         usage_error(run, f"{device}: is a character device, expected a TOML config file")
-        usage_error(run_limited("check", device), f"{device}: is a character device, expected a spec file")
+        check_usage_error(
+            run_limited("check", device), f"{device}: is a character device, expected a spec file"
+        )
 
 
 def test_huge_command_config_and_config_files_are_refused(tmp_path: Path) -> None:
@@ -117,6 +127,108 @@ def test_huge_command_config_and_config_files_are_refused(tmp_path: Path) -> Non
     usage_error(run, f"{config}: the file is too large (a config file may have at most 1024 KiB)")
 
 
+def profile_with_secret_file(tmp_path: Path, secret_file: str) -> Path:
+    """A config file whose profile ``c`` takes its SASL password from ``secret_file``."""
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f"[clusters.c]\nbootstrap_servers = '{NOWHERE}'\n[clusters.c.properties]\n"
+        f"'security.protocol' = 'SASL_PLAINTEXT'\n'sasl.mechanism' = 'PLAIN'\n'sasl.username' = 'u'\n"
+        f"'sasl.password_file' = '{secret_file}'\n"
+    )
+    return config
+
+
+def test_a_fifo_secret_file_fails_at_once(tmp_path: Path, fifo: Path) -> None:
+    """Issue 27 item 2: a ``_file`` secret on a FIFO with no writer blocked for ever (whatever --timeout)."""
+    config = profile_with_secret_file(tmp_path, str(fifo))
+    args = ("list", "--cluster", "c", "-t", "t", "--timeout", "5s")
+    run = run_limited(*args, KAFKA_OFFSETS_CONFIG=str(config))
+    line = usage_error(run, f"{fifo} is a FIFO with no writer, expected a file holding the secret")
+    assert "sasl.password_file" in line, run  # names the reference
+
+
+def test_a_device_secret_file_is_not_read(tmp_path: Path) -> None:
+    """/dev/zero as a secret file was read until MemoryError (a traceback, exit 1)."""
+    config = profile_with_secret_file(tmp_path, "/dev/zero")
+    run = run_limited("list", "--cluster", "c", "-t", "t", KAFKA_OFFSETS_CONFIG=str(config))
+    usage_error(run, "/dev/zero is a character device, expected a file holding the secret")
+    run = run_limited("config", "show", "--cluster", "c", KAFKA_OFFSETS_CONFIG=str(config))
+    usage_error(run, "/dev/zero is a character device, expected a file holding the secret")
+
+
+def test_a_huge_secret_file_is_refused(tmp_path: Path) -> None:
+    huge = tmp_path / "huge-secret"
+    huge.write_bytes(b"x" * (MIB + 1))
+    config = profile_with_secret_file(tmp_path, str(huge))
+    run = run_limited("config", "show", "--cluster", "c", KAFKA_OFFSETS_CONFIG=str(config))
+    usage_error(run, f"{huge} is too large (a secret file may have at most 1024 KiB)")
+
+
+def test_a_secret_from_process_substitution_is_read(tmp_path: Path) -> None:
+    """``<(vault read ...)``: a pipe that is written (here a second late) is still read, and masked."""
+    config = profile_with_secret_file(tmp_path, "/dev/fd/3")
+    script = (
+        'exec 3< <(sleep 1; printf "s3cret-from-pipe\\n"); '
+        f'exec {sys.executable} -c "$LIMITED" config show --cluster c -o json'
+    )
+    p = subprocess.run(
+        ["bash", "-c", script],
+        cwd=REPO_ROOT,
+        env=child_env(KAFKA_OFFSETS_CONFIG=str(config), LIMITED=_LIMITED),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
+    assert p.returncode == 0, p
+    assert "s3cret" not in p.stdout + p.stderr, p  # read, never printed
+    password = json.loads(p.stdout)["properties"]["sasl.password"]
+    assert password["value"] == "***", p
+    assert password["source"].endswith("sasl.password_file (/dev/fd/3)"), p
+
+
+# ----------------------------------------------------------------------------- nesting
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def test_a_deeply_nested_config_file_is_one_line(tmp_path: Path) -> None:
+    """Issue 27 item 3: 500 nested arrays in config.toml were a 3,000-line RecursionError, exit 1."""
+    config = tmp_path / "config.toml"
+    for depth in (500, 100_000):
+        config.write_text(f"[clusters.c]\nbootstrap_servers = '{NOWHERE}'\nx = {nested(depth)}\n")
+        expect = f"{config}: invalid TOML: nested too deeply"
+        usage_error(run_limited("config", "list", KAFKA_OFFSETS_CONFIG=str(config)), expect)
+        usage_error(
+            run_limited("list", "--cluster", "c", "-t", "t", KAFKA_OFFSETS_CONFIG=str(config)), expect
+        )
+
+
+def test_a_deeply_nested_lag_file_is_one_line(tmp_path: Path) -> None:
+    """``rewind --from-lag-file``: json's decoder recursed out of the stack (a traceback, exit 1)."""
+    for name, text in (("lag.json", nested(100_000)), ("lag.jsonl", '{"a": 1}\n' + nested(100_000))):
+        saved = tmp_path / name
+        saved.write_text(text)
+        run = run_limited("rewind", "-b", NOWHERE, "-g", "g", "--from-lag-file", str(saved))
+        usage_error(run, f"{saved}: not a lag -o json or jsonl file (nested too deeply)")
+
+
+def test_deeply_nested_spec_files_are_problems(tmp_path: Path) -> None:
+    """A guard (these already held): YAML and JSON spec files of any depth are a spec problem."""
+    for name, text in (
+        ("deep.yaml", f"clusters: {nested(500)}\n"),
+        ("deep.yaml", f"clusters: {nested(100_000)}\n"),
+        ("deep.json", f'{{"clusters": {nested(100_000)}}}\n'),
+    ):
+        spec = tmp_path / name
+        spec.write_text(text)
+        check_usage_error(
+            run_limited("check", str(spec), "--validate"), f"{spec}: (top level): nested too deeply"
+        )
+
+
 # ----------------------------------------------------------------------------- --prometheus-file
 
 
@@ -127,7 +239,7 @@ def test_liveness_refuses_an_unwritable_prometheus_file_before_connecting(tmp_pa
     run = run_timed(
         "liveness", "-b", NOWHERE, "-t", "t", "--timeout", "30s", "--prometheus-file", str(path), timeout=60
     )
-    usage_error(run, f"cannot write {path}: {expect}")
+    usage_error(run, f"cannot write {path}: {expect}", code=3)  # UNKNOWN: issue 27 item 6
     assert run.seconds < 10, run  # the cluster was not waited for: nothing was contacted
 
 
@@ -136,8 +248,23 @@ def test_check_refuses_an_unwritable_prometheus_file_before_planning(tmp_path: P
     spec.write_text(spec_text("30s"))
     path = tmp_path / "missing" / "x.prom"
     run = run_timed("check", str(spec), "-o", "nagios", "--prometheus-file", str(path), timeout=60)
-    usage_error(run, f"cannot write {path}: directory {path.parent} does not exist")
+    message = f"cannot write {path}: directory {path.parent} does not exist"
+    assert run.code == 3 and run.stdout == f"KAFKA CHECK UNKNOWN - {message}\n", run  # issue 27 item 6
+    assert_one_error_line(run.stderr, contains=message)
     assert run.seconds < 5, run  # neither the cluster (30 s) nor Spark was started
+
+
+def test_a_prometheus_file_linked_to_stdout_is_written_there(tmp_path: Path) -> None:
+    """Issue 27 item 7: ``--prometheus-file`` through a symlink to /proc/self/fd/1 failed with ENOENT."""
+    link = tmp_path / "stdout.prom"
+    link.symlink_to("/proc/self/fd/1")
+    args = ("-b", NOWHERE, "-t", "t", "--timeout", "2s", "-o", "nagios", "--prometheus-file", str(link))
+    run = run_timed("liveness", *args)
+    assert run.code == 3, run  # the cluster's failure, and only that
+    assert run.stdout.startswith("KAFKA LIVENESS UNKNOWN - cannot connect to"), run
+    assert f'kafka_offsets_liveness_up{{cluster="{NOWHERE}"}} 0' in run.stdout.splitlines(), run
+    assert_one_error_line(run.stderr, contains="cannot connect to")  # no "cannot write"
+    assert link.is_symlink()
 
 
 def test_liveness_that_cannot_write_its_down_file_is_still_unknown() -> None:

@@ -128,16 +128,17 @@ def test_a_named_group_that_does_not_exist_is_unknown(lagging: dict[str, str]) -
 
 
 @pytest.mark.parametrize(
-    "args",
+    ("args", "code"),
     [
-        ("--warn-lag", "10", "--crit-lag", "5"),
-        ("--warn-time-lag", "2h", "--crit-time-lag", "1h"),
-        ("--summary", "--by-partition"),
-        ("--warn-lag", "-1"),
+        (("--warn-lag", "10", "--crit-lag", "5"), 3),  # a monitoring check: UNKNOWN, not CRITICAL
+        (("--warn-time-lag", "2h", "--crit-time-lag", "1h"), 3),
+        (("--summary", "--by-partition"), 2),  # plain lag
+        (("--summary", "--by-partition", "-o", "nagios"), 3),
+        (("--warn-lag", "-1"), 3),
     ],
 )
-def test_contradictions_are_usage_errors(args: tuple[str, ...]) -> None:
-    assert cli("lag", "-b", "127.0.0.1:1", *args).code == 2
+def test_contradictions_are_usage_errors(args: tuple[str, ...], code: int) -> None:
+    assert cli("lag", "-b", "127.0.0.1:1", *args).code == code
 
 
 def test_without_group_every_group_and_topic_lists_its_readers(lagging: dict[str, str]) -> None:

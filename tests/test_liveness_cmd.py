@@ -131,10 +131,11 @@ def test_missing_topic_is_unknown(bootstrap: str, topics: Topics) -> None:
     assert recs[(f"{topics.prefix}.nope", None)]["error"] == "UNKNOWN_TOPIC_OR_PARTITION"
 
 
-def test_usage_errors_exit_2(bootstrap: str, topics: Topics) -> None:
+def test_usage_errors_are_unknown(bootstrap: str, topics: Topics) -> None:
+    """Exit 3, not 2: a monitoring check's invalid argument is UNKNOWN, 2 would read as CRITICAL."""
     r = cli("liveness", "-b", bootstrap, "-t", topics.fresh, "--warn", "20m", "--crit", "5m")
-    assert r.code == 2 and "longer than --crit" in r.stderr
-    assert cli("liveness", "-b", bootstrap, "--warn", "soon").code == 2
+    assert r.code == 3 and "longer than --crit" in r.stderr
+    assert cli("liveness", "-b", bootstrap, "--warn", "soon").code == 3
 
 
 NAGIOS = re.compile(r"^KAFKA LIVENESS (OK|WARNING|CRITICAL|UNKNOWN) - ([^|\n]*?)(?: \| (.*))?\n$")

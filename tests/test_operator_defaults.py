@@ -82,7 +82,7 @@ def test_internal_topics_only_on_request(healthy: str) -> None:
     # the old flag is still accepted (it is the default now); it contradicts --include-internal
     assert records("-b", healthy, "--exclude-internal-topics")[0] == 0
     r = cli("liveness", "-b", healthy, "--include-internal", "--exclude-internal-topics")
-    assert r.code == 2 and "contradict" in r.stderr
+    assert r.code == 3 and "contradict" in r.stderr  # a usage error of a monitoring check: UNKNOWN
 
 
 @pytest.mark.parametrize(("status", "code"), [("ok", 0), ("warning", 1), ("critical", 2), ("unknown", 3)])
@@ -132,7 +132,7 @@ def test_problems_and_state_filter_rows_but_not_the_verdict(bootstrap: str, mixe
     # both: the problems among those states
     assert shown(*base, "--problems", "--state", "ok,critical") == (2, {("mixed", 2, "critical")})
     r = cli("liveness", *base, "--state", "stale")
-    assert r.code == 2 and "--state 'stale'" in r.stderr and r.stdout == ""
+    assert r.code == 3 and "--state 'stale'" in r.stderr and r.stdout == ""  # UNKNOWN, as usage errors
 
 
 def test_a_table_ends_with_one_summary_line(bootstrap: str, mixed: str) -> None:

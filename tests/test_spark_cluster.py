@@ -217,14 +217,14 @@ def test_missing_file_is_one_line_before_anything_runs(env: Env, tmp_path: Path)
     spec = tmp_path / "spec.yaml"
     spec.write_text(env.spec.read_text().replace(str(env.ca_file), str(gone)))
     run = Env(env.cluster, spec, env.password, env.ca_file, env.out, env.topics).run("-o", "json")
-    assert run.code == 2, run.stderr
+    assert run.code == 3, run.stderr  # a usage error of a monitoring check: UNKNOWN
     assert_one_error_line(run.stderr, contains=f"ssl.ca.location {gone}")
     assert "no such file" in run.stderr and run.stdout == ""
 
 
 def test_history_on_a_path_executors_cannot_share_is_refused(env: Env) -> None:
     run = env.run("-o", "json", "--history", str(env.out / "history"))
-    assert run.code == 2, run.stderr
+    assert run.code == 3, run.stderr
     assert_one_error_line(run.stderr, contains="give a URI every node shares")
     assert not (env.out / "history").exists()
 

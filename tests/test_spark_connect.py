@@ -91,12 +91,12 @@ def spec_file(tmp_path: Path, bootstrap: str, extra: str = "", topic: str = "t")
 def test_remote_with_master_is_a_usage_error(tmp_path: Path) -> None:
     spec = spec_file(tmp_path, "127.0.0.1:1")
     r = run_timed("check", spec, "--remote", "sc://127.0.0.1:15002", "--master", "local[2]")
-    assert r.code == 2
+    assert r.code == 3  # check: a usage error is UNKNOWN
     assert_one_error_line(r.stderr, contains="cannot be used together")
     assert r.stdout == ""
     # SPARK_REMOTE (as pyspark honours it) and KAFKA_OFFSETS_SPARK_MASTER: the same conflict
     r = run_timed("check", spec, SPARK_REMOTE="sc://127.0.0.1:15002", KAFKA_OFFSETS_SPARK_MASTER="local[1]")
-    assert r.code == 2
+    assert r.code == 3  # check: a usage error is UNKNOWN
     assert_one_error_line(r.stderr, contains="--remote (or SPARK_REMOTE)")
 
 
@@ -104,7 +104,7 @@ def test_history_path_of_this_machine_is_refused_with_remote(tmp_path: Path) -> 
     """As with a cluster master: the server's executors would write a path only this machine has."""
     spec = spec_file(tmp_path, "127.0.0.1:1")
     r = run_timed("check", spec, "--remote", "sc://127.0.0.1:15002", "--history", str(tmp_path / "h"))
-    assert r.code == 2
+    assert r.code == 3  # check: a usage error is UNKNOWN
     assert_one_error_line(r.stderr, contains="--history")
 
 
@@ -119,7 +119,7 @@ def test_history_path_of_this_machine_is_refused_with_remote(tmp_path: Path) -> 
 )
 def test_bad_remote_url_is_a_usage_error(tmp_path: Path, url: str, why: str) -> None:
     r = run_timed("check", spec_file(tmp_path, "127.0.0.1:1"), "--remote", url)
-    assert r.code == 2
+    assert r.code == 3  # check: a usage error is UNKNOWN
     assert_one_error_line(r.stderr, contains=why)
 
 
@@ -149,7 +149,7 @@ def test_secrets_over_a_cleartext_channel_to_another_host_are_refused(tmp_path: 
     )
     # 192.0.2.1 (TEST-NET-1) is never contacted: the refusal comes before any connection
     r = run_timed("check", spec, "--remote", "sc://192.0.2.1:15002", "-o", "nagios", KOS_CONNECT_PW=PASSWORD)
-    assert r.code == 2
+    assert r.code == 3  # check: a usage error is UNKNOWN
     line = assert_one_error_line(r.stderr, contains="sasl.password would travel in cleartext")
     assert "use_ssl=true" in line
     assert PASSWORD not in r.stderr + r.stdout

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from ..connection.files import FileTooLarge, NotARegularFile, read_regular_file
@@ -65,11 +66,14 @@ def _too_large() -> str:
     return f"(top level): the file is too large (a spec file may have at most {MAX_SPEC_BYTES // 1024} KiB)"
 
 
-def load_spec(path: str | Path, *, environ: Mapping[str, str] | None = None) -> CheckSpec:
+def load_spec(
+    path: str | Path, *, environ: Mapping[str, str] | None = None, secrets_required: bool = True
+) -> CheckSpec:
     """Read and validate a spec file (``.json`` is JSON, anything else YAML, which also reads JSON).
 
     Raises :class:`SpecFileError` listing every problem, or :class:`UsageError`
-    when the file cannot be read.
+    when the file cannot be read. Without ``secrets_required`` (``--validate``) a secret's unset
+    environment variable is one of the spec's ``notes`` instead of a problem.
     """
     p = Path(path)
     try:
@@ -92,6 +96,7 @@ def load_spec(path: str | Path, *, environ: Mapping[str, str] | None = None) -> 
         base_dir=p.parent,
         environ=environ,
         is_json=p.suffix.lower() == ".json",
+        secrets_required=secrets_required,
     )
 
 
@@ -102,6 +107,7 @@ def parse_spec_text(
     base_dir: str | Path = ".",
     environ: Mapping[str, str] | None = None,
     is_json: bool = False,
+    secrets_required: bool = True,
 ) -> CheckSpec:
     """Validate spec text; ``source`` names it in messages, ``base_dir`` anchors relative paths.
 
@@ -111,11 +117,11 @@ def parse_spec_text(
     env = os.environ if environ is None else environ
     if len(text) > MAX_SPEC_BYTES:
         raise SpecFileError(source, [_too_large()])
-    problems = Problems()
+    problems = Problems(secrets_required=secrets_required)
     root = compose(text, problems, is_json=is_json)
     spec: CheckSpec | None = None
     if root is not None:
         spec = build_spec(root, problems, source=source, base_dir=Path(base_dir), environ=env)
     if problems or spec is None:
         raise SpecFileError(source, problems.sorted() or ["(top level): invalid spec"])
-    return spec
+    return replace(spec, notes=tuple(problems.sorted_notes())) if problems.notes else spec

@@ -16,16 +16,32 @@ _PATH_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 class Problems:
-    """Collects ``path: message (line N)`` entries."""
+    """Collects ``path: message (line N)`` entries.
 
-    def __init__(self) -> None:
+    With ``secrets_required`` false (``check --validate``), an unset environment variable that
+    holds a secret is a note, not a problem: the file is checked where the secrets are not
+    (a CI job, an editor), and the run itself still refuses it.
+    """
+
+    def __init__(self, *, secrets_required: bool = True) -> None:
         self.items: list[tuple[int, int, str]] = []
+        self.secrets_required = secrets_required
+        self.notes: list[tuple[int, int, str]] = []
 
     def add(self, path: str, message: str, line: int | None) -> None:
         """Record ``message`` about ``path`` ("" is the top level) on ``line`` (None or 0: unknown)."""
-        where = path or "(top level)"
-        text = f"{where}: {message}" + (f" (line {line})" if line else "")
-        self.items.append((line or 0, len(self.items), text))
+        self.items.append((line or 0, len(self.items), _entry(path, message, line)))
+
+    def secret_unset(self, path: str, message: str, line: int | None) -> None:
+        """A secret's environment variable is unset: a problem, or a note when secrets are not required."""
+        if self.secrets_required:
+            self.add(path, message, line)
+        else:
+            self.notes.append((line or 0, len(self.notes), _entry(path, message, line)))
+
+    def sorted_notes(self) -> list[str]:
+        """The notes by line."""
+        return [t for _, _, t in sorted(self.notes)]
 
     def sorted(self) -> list[str]:
         """The problems by line, those on one line in the order found."""
@@ -36,6 +52,11 @@ class Problems:
 
     def __bool__(self) -> bool:
         return bool(self.items)
+
+
+def _entry(path: str, message: str, line: int | None) -> str:
+    where = path or "(top level)"
+    return f"{where}: {message}" + (f" (line {line})" if line else "")
 
 
 def child(path: str, key: str | int) -> str:

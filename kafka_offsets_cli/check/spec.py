@@ -146,6 +146,8 @@ class CheckSpec:
     chunk_size: int = DEFAULT_CHUNK
     history: HistoryRules = field(default_factory=HistoryRules)
     task_size: int = DEFAULT_TASK_SIZE
+    #: what ``check --validate`` tells without failing (a secret's unset environment variable)
+    notes: tuple[str, ...] = ()
 
     def check(self, name: str) -> CheckDefinition:
         """The check called ``name`` (KeyError when there is none)."""

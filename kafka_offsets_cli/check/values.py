@@ -153,7 +153,7 @@ class Validator:
         return tuple(dict.fromkeys(v for v, _, _ in items)) if ok else None
 
     def env_var(self, node: Node, path: str, environ: Mapping[str, str]) -> str | None:
-        """The value of the environment variable named at ``path`` (a problem if it is unset)."""
+        """The value of the environment variable named at ``path`` (unset: :meth:`Problems.secret_unset`)."""
         name = self.string(node, path, what="an environment variable name")
         if name is None:
             return None
@@ -162,6 +162,6 @@ class Validator:
             return None
         value = environ.get(name)
         if value is None:
-            self.p.add(path, f"environment variable {name} is not set", node.line)
+            self.p.secret_unset(path, f"environment variable {name} is not set", node.line)
             return None
         return value

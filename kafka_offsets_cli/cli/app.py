@@ -25,7 +25,8 @@ EPILOG = (
     "Exit codes: 0 ok, 1 some partitions failed, 2 usage error, 3 cluster unreachable, "
     "4 authentication/TLS failure, 5 nothing matched, 6 refused, 7 output could not be written, "
     "130 interrupted. "
-    "liveness, tiering and check: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN."
+    "liveness, tiering, check (and lag with a threshold, -o nagios|prometheus or --prometheus-file): "
+    "0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN, usage errors included."
 )
 
 
@@ -180,7 +181,9 @@ class LazyGroup(TyperGroup):
         if kwargs.get("standalone_mode", True) is False:
             return super().main(*args, **kwargs)
         kwargs["standalone_mode"] = False
-        sys.exit(run_standalone(lambda: super(LazyGroup, self).main(*args, **kwargs), _parser_errors()))
+        given = kwargs.get("args", args[0] if args else None)
+        argv = list(sys.argv[1:] if given is None else given)
+        sys.exit(run_standalone(lambda: super(LazyGroup, self).main(*args, **kwargs), _parser_errors(), argv))
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         """Parse the root's options, also taken after the command name (:data:`ROOT_FLAGS`)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple, NoReturn
 
@@ -51,11 +51,13 @@ def _interrupt(debug: bool) -> NoReturn:
 
 
 @contextmanager
-def boundary(debug: bool = False, *, monitoring: bool = False) -> Iterator[None]:
+def boundary(debug: bool = False, *, monitoring: bool = False, nagios: str | None = None) -> Iterator[None]:
     """Map the tool's exceptions to one line and an exit code; tracebacks only with ``--debug``.
 
-    With ``monitoring`` (liveness, check), cluster failures exit 3 (UNKNOWN) per the
-    monitoring-plugin convention; usage errors still exit 2.
+    With ``monitoring`` (a monitoring check, :mod:`.families`) every failure exits 3 (UNKNOWN) per
+    the monitoring-plugin convention, usage errors too (exit 2 reads as CRITICAL); ``nagios``, the
+    service name when ``-o nagios`` was asked, prints a usage error's UNKNOWN status line on stdout
+    (the commands print it for the other failures).
     """
     global _monitoring
     _monitoring = monitoring
@@ -66,9 +68,11 @@ def boundary(debug: bool = False, *, monitoring: bool = False) -> Iterator[None]
             traceback.print_exc()
         if isinstance(e, OutputError):
             silence_stdout()
+        if monitoring and nagios is not None and isinstance(e, UsageError):
+            _unknown_line(nagios, e.message)
         report(e)
         code = int(e.exit_code)
-        if monitoring and not isinstance(e, UsageError):
+        if monitoring:
             code = int(MonitoringStatus.UNKNOWN)
         raise typer.Exit(code) from None
     except KeyboardInterrupt:
@@ -80,6 +84,17 @@ def boundary(debug: bool = False, *, monitoring: bool = False) -> Iterator[None]
         if not interrupted(e):  # a bug: Python's own traceback, exit 1
             raise
         _interrupt(debug)  # a Ctrl-C that surfaced wrapped (e.g. SystemError from a C extension)
+
+
+def _unknown_line(service: str, message: str) -> None:
+    """A monitoring check's UNKNOWN status line (``KAFKA LIVENESS UNKNOWN - …``) on stdout."""
+    from ..render.monitoring import nagios_line
+    from .output import write
+
+    try:
+        write(nagios_line(service, MonitoringStatus.UNKNOWN, message))
+    except (OutputError, BrokenPipeError):  # stdout closed: the message and exit code still come
+        silence_stdout()
 
 
 def _output_code() -> int:
@@ -107,6 +122,18 @@ def _usage(e: Any) -> None:
     report(UsageError(e.format_message(), hint=f"see '{path} --help'"))
 
 
+def _family(e: Any, argv: Sequence[str]) -> Any:
+    """The :class:`.families.Family` of the subcommand a parser error is about (None: not monitoring)."""
+    ctx = getattr(e, "ctx", None)
+    if ctx is None or ctx.parent is None:  # the root's own options, or no such command
+        return None
+    from .families import from_argv
+
+    name = ctx.command.name or ""
+    words = list(argv)
+    return from_argv(name, words[words.index(name) + 1 :] if name in words else words)
+
+
 class ParserErrors(NamedTuple):
     """The command-line parser's exception classes (from click itself, or typer's vendored copy)."""
 
@@ -115,17 +142,26 @@ class ParserErrors(NamedTuple):
     abort: type[BaseException]
 
 
-def run_standalone(invoke: Callable[[], Any], errors: ParserErrors) -> int:
-    """Run the CLI (click in non-standalone mode) and map what escapes to one line and an exit code."""
+def run_standalone(invoke: Callable[[], Any], errors: ParserErrors, argv: Sequence[str] = ()) -> int:
+    """Run the CLI (click in non-standalone mode) and map what escapes to one line and an exit code.
+
+    ``argv`` (the words after the program name) tells a monitoring check whose command line the
+    parser refused (:func:`.families.from_argv`): UNKNOWN, not click's exit 2.
+    """
     try:
         rv = invoke()
         code = rv if isinstance(rv, int) and not isinstance(rv, bool) else 0
     except errors.usage as e:
+        code = e.exit_code  # type: ignore[attr-defined]
         if type(e).__name__ == "NoArgsIsHelpError":  # bare `kafka-offsets`: the help, as click shows it
             e.show()  # type: ignore[attr-defined]
         else:
+            family = _family(e, argv)
+            if family is not None:
+                if family.nagios_service is not None:
+                    _unknown_line(family.nagios_service, e.format_message())  # type: ignore[attr-defined]
+                code = int(MonitoringStatus.UNKNOWN)
             _usage(e)
-        code = e.exit_code  # type: ignore[attr-defined]
     except errors.other as e:
         report(UsageError(e.format_message()))  # type: ignore[attr-defined]
         code = e.exit_code  # type: ignore[attr-defined]

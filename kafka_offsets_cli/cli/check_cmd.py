@@ -9,7 +9,7 @@ import typer
 
 from ..errors import KafkaOffsetsError, MonitoringStatus, UsageError
 from ..parse.times import parse_tz
-from ..render.check_monitoring import SERIES_LABELS, prometheus_chunks
+from ..render.check_monitoring import SERIES_LABELS, SERVICE, prometheus_chunks
 from ..render.monitoring import constant_labels
 from .app import command_help, is_debug
 from .boundary import boundary
@@ -45,7 +45,7 @@ EXAMPLES = """Examples:
   kafka-offsets check --example > fleet.yaml
 
 The spec file (YAML or JSON) names clusters and checks; it is validated before anything runs and
-every problem is listed with its path and line (exit 2). A cluster may name a profile of the
+every problem is listed with its path and line (exit 3). A cluster may name a profile of the
 config file (profile: prod) instead of repeating its settings. --example prints a documented
 example (kafka_offsets_cli/examples/check-spec.example.yaml, with a JSON Schema for editors in
 kafka_offsets_cli/schemas/check-spec.schema.json).
@@ -55,7 +55,8 @@ Liveness checks use the rules of `kafka-offsets liveness`, lag checks those of `
 and rolls results up per topic, group and check. With --history DIR each run appends its samples
 to a Parquet dataset and Burrow's sliding-window rules (STOP, STALL, REWIND, WARN) judge each group.
 
-Exit status: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (the worst check); 2 for a bad spec or option.
+Exit status: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (the worst check); 3 also for a bad spec or
+option (with -o nagios an UNKNOWN status line). --validate: an unset secret variable is a note.
 """
 
 
@@ -169,7 +170,7 @@ def check_cmd(
     ] = False,
     validate: Annotated[
         bool,
-        typer.Option("--validate", help="Only validate the spec file (exit 0 or 2); start nothing."),
+        typer.Option("--validate", help="Only validate the spec file (exit 0 or 3); start nothing."),
     ] = False,
     example: Annotated[
         bool,
@@ -188,7 +189,7 @@ def check_cmd(
     from ..check.load import load_spec
     from .check_run import CheckRun, run, show, show_timings, unknown, validated
 
-    with boundary(debug, monitoring=True):
+    with boundary(debug, monitoring=True, nagios=SERVICE if output == Format.nagios else None):
         zone = parse_tz(tz)
         fmt = OUTPUTS["check"].choose(output)
         labels = constant_labels(None, label or (), reserved=SERIES_LABELS)
@@ -202,7 +203,7 @@ def check_cmd(
 
                 warn("--spark-ui has no effect with --remote: a Spark Connect server's web UI is its own")
         if prometheus_file:
-            check_writable(prometheus_file)  # a usage error (2) before any cluster or Spark
+            check_writable(prometheus_file)  # a usage error (UNKNOWN) before any cluster or Spark
         if write_dir is not None:
             from ..spark.write import check_write_dir
 
@@ -213,7 +214,7 @@ def check_cmd(
 
             require_shared(history, remote is None and is_local(master))
             check_dir(history)
-        parsed = load_spec(spec)
+        parsed = load_spec(spec, secrets_required=not validate)  # --validate: an unset secret is a note
         if validate:
             validated(parsed)
             raise typer.Exit(0)
@@ -250,7 +251,7 @@ def check_cmd(
 
 
 def _remote_alone(ctx: typer.Context, remote: str) -> None:
-    """``--remote`` (or SPARK_REMOTE) is a valid URL and comes without ``--master`` (exit 2 otherwise)."""
+    """``--remote`` (or SPARK_REMOTE) is a valid URL and comes without ``--master`` (else a usage error)."""
     from ..spark.connect import parse_remote
 
     parse_remote(remote)

@@ -52,7 +52,7 @@ class CheckRun:
 
 
 def validated(spec: CheckSpec) -> None:
-    """``--validate``: say on stderr what the valid spec holds."""
+    """``--validate``: say on stderr what the valid spec holds, and what a run will still need."""
     kinds = {t: sum(1 for c in spec.checks if c.type == t) for t in ("liveness", "lag")}
     err_console().print(
         f"{spec.source}: valid: {len(spec.checks)} check(s) "
@@ -60,6 +60,8 @@ def validated(spec: CheckSpec) -> None:
         highlight=False,
         soft_wrap=True,
     )
+    for note in spec.notes:  # a secret's variable: set where the checks run, not where the file is edited
+        err_console().print(f"note: {note}: a run needs it", highlight=False, soft_wrap=True)
 
 
 def run(spec: CheckSpec, how: CheckRun) -> CheckReport:

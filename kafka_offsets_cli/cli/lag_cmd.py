@@ -20,6 +20,7 @@ from . import lag_view
 from .app import command_help, is_debug
 from .boundary import boundary
 from .emit import parse_columns
+from .families import lag_monitors
 from .lag_notes import failure_summary, notes
 from .lag_options import (
     EXAMPLES,
@@ -114,13 +115,19 @@ def lag_cmd(
 ) -> None:
     """Consumer group lag per partition; with thresholds, a monitoring check."""
     debug = is_debug(ctx)
-    with boundary(debug):
+    # a monitoring run: exit status 0-3, usage errors UNKNOWN (README "Exit codes"), records with a status
+    given = (warn_lag, crit_lag, warn_time_lag, crit_time_lag)
+    monitor = lag_monitors(
+        thresholds=any(t is not None for t in given),
+        prometheus_file=prometheus_file is not None,
+        output=output,
+    )
+    nagios = SERVICE if output == Format.nagios else None
+    with boundary(debug, monitoring=monitor, nagios=nagios):
         thresholds = parse_thresholds(warn_lag, crit_lag, warn_time_lag, crit_time_lag)
         fmt = OUTPUTS["lag"].choose(output)
-    # a monitoring run: exit status 0-3 (README "Exit codes"), records with a status
-    monitor = thresholds.given or prometheus_file is not None or fmt in (Format.nagios, Format.prometheus)
     status = MonitoringStatus.OK
-    with boundary(debug, monitoring=monitor):
+    with boundary(debug, monitoring=monitor, nagios=nagios):
         interval = watch_interval(watch)
         if summary and by_partition:
             raise UsageError("--summary and --by-partition contradict each other")
@@ -129,7 +136,7 @@ def lag_cmd(
         min_time_lag_ms = parse_duration(min_time_lag) if min_time_lag is not None else None
         selection = optional_selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
         if prometheus_file:
-            check_writable(prometheus_file)  # a usage error (2) before anything is contacted
+            check_writable(prometheus_file)  # a usage error before anything is contacted
         settings, labels = settings_and_labels(ctx, label, reserved=SERIES_LABELS)
         view = LagView(
             fmt=fmt,

@@ -67,7 +67,7 @@ Monitoring (--warn-lag, --crit-lag, --warn-time-lag, --crit-time-lag, -o nagios|
 --prometheus-file): the rule of check's lag checks. A partition is WARNING/CRITICAL when its lag
 or time lag exceeds a threshold; below-start is CRITICAL, no-commit and ahead WARNING, errors
 UNKNOWN; the run takes the worst status. Exit status 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN
-(also for cluster failures; usage errors 2). --prometheus-file FILE writes the metrics
+(also for cluster failures and usage errors). --prometheus-file FILE writes the metrics
 atomically (up 0 when the cluster cannot be reached); each series carries cluster and --label.
 
 Time lag (--time-lag; implied by a time threshold or --min-time-lag) = now - the newest record

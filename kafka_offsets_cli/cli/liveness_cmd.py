@@ -43,6 +43,7 @@ from .options import (
     ClusterOpt,
     ColumnsOpt,
     CommandConfigOpt,
+    Format,
     IsolationOpt,
     LabelOpt,
     LivenessOutputOpt,
@@ -99,14 +100,15 @@ whole run's). A table ends with one summary line on stderr: the status, partitio
 and the thresholds.
 
 Exit status (monitoring-plugin convention): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (cluster
-unreachable, authorization or partition errors); 2 also for usage errors, before any connection.
+unreachable, authorization or partition errors, and usage errors, found before any connection;
+with -o nagios an UNKNOWN status line).
 
 --prometheus-file FILE writes node_exporter textfile-collector metrics atomically (temp file +
 rename) whatever --output prints; if the cluster cannot be reached it still writes
 kafka_offsets_liveness_up 0 with status 3. -o prometheus prints the same metrics on stdout.
 Every series carries cluster (the --cluster profile's name, or the bootstrap servers) and
 each --label NAME=VALUE.
-A FILE that cannot be written is a usage error (2) before anything is contacted; a write
+A FILE that cannot be written is a usage error (3) before anything is contacted; a write
 that fails after the run (disk full) is UNKNOWN (3), the status still printed.
 
 --watch 30s refreshes every 30 seconds until Ctrl-C, with a RECORDS/S column (records/s
@@ -159,7 +161,7 @@ def liveness_cmd(
     """Age of each partition's newest record, as a monitoring check."""
     debug = is_debug(ctx)
     status = MonitoringStatus.UNKNOWN
-    with boundary(debug, monitoring=True):
+    with boundary(debug, monitoring=True, nagios=SERVICE if output == Format.nagios else None):
         warn_ms, crit_ms = parse_duration(warn), parse_duration(crit)
         if warn_ms > crit_ms:
             raise UsageError(f"--warn {warn} is longer than --crit {crit}")
@@ -173,7 +175,7 @@ def liveness_cmd(
         states = parse_states(state)
         selection = selection_from(topic, partitions, topic_partitions, not include_internal)
         if prometheus_file:
-            check_writable(prometheus_file)  # a usage error (2) before anything is contacted
+            check_writable(prometheus_file)  # a usage error (UNKNOWN) before anything is contacted
         settings, labels = settings_and_labels(ctx, label, reserved=SERIES_LABELS)
         check = _Check(
             selection=selection,

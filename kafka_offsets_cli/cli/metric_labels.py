@@ -42,7 +42,7 @@ def settings_and_labels(
 ) -> tuple[ClientSettings, dict[str, str]]:
     """The command's client settings (resolved once) and its series' constant labels.
 
-    ``--label`` items are checked here (a UsageError, exit 2, before anything connects);
+    ``--label`` items are checked here (a UsageError, before anything connects);
     ``reserved`` are the labels the command's series already use.
     """
     conn = connect(connection_options(ctx))

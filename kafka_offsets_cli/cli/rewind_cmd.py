@@ -12,8 +12,9 @@ from ..models.offsets import Isolation, SpecKind
 from ..parse.durations import parse_iso_duration
 from ..parse.specs import parse_spec
 from ..parse.time_words import time_notes
-from ..parse.times import format_time, now_ms, parse_tz
+from ..parse.times import depends_on_now, format_time, now_ms, parse_tz
 from ..rewind.plan import COLUMNS, Target, TargetKind
+from ..rewind.planfile import SEEN_SUFFIX
 from .app import command_help, is_debug
 from .boundary import boundary
 from .connection import connection_settings
@@ -40,6 +41,7 @@ from .options import (
 )
 from .output import err_console, warn
 from .rewind_run import Groups, RunOptions, cutover_from, run
+from .textfile import check_writable
 
 if TYPE_CHECKING:
     from datetime import tzinfo
@@ -255,15 +257,25 @@ def rewind_cmd(
             raise UsageError(
                 "--from-file takes its partitions from the file: leave out the selection options"
             )
-        if target.kind is TargetKind.TIME and target.text is not None:
-            err_console().print(
-                f"--to {target.text!r} = {format_time(target.time_ms, zone)} (resolved once, now)",
-                highlight=False,
-                soft_wrap=True,
-            )
+        settings = connection_settings(ctx)
+        if export is not None:  # refused before the cluster is asked and the plan shown, not after
+            check_writable(export)
+            if export != "-":
+                check_writable(export + SEEN_SUFFIX)
+
+        def announce() -> None:
+            """Said once every option is valid (a usage error comes alone), for a time read against now."""
+            if target.kind is not TargetKind.TIME or target.text is None:
+                return
+            if depends_on_now(target.text, now_ms=now, tz=zone):
+                err_console().print(
+                    f"--to {target.text!r} = {format_time(target.time_ms, zone)} (resolved once, now)",
+                    highlight=False,
+                    soft_wrap=True,
+                )
             for note in time_notes(target.text, now, zone):
                 warn(note)  # as list does: a clock time still to come today is yesterday's
-        settings = connection_settings(ctx)
+
         run(
             settings,
             Groups(names=names, regexes=regexes, all_groups=all_groups),
@@ -283,6 +295,7 @@ def rewind_cmd(
                 now=now,
             ),
             cutover,
+            announce=announce,
         )
 
 

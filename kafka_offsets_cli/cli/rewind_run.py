@@ -4,7 +4,7 @@ undo plan, commit and verify (see :mod:`.rewind_cmd` for the options)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -170,9 +170,16 @@ def _dr(
 
 
 def run(
-    settings: ClientSettings, groups: Groups, target: Target, opts: RunOptions, cutover: Cutover | None = None
+    settings: ClientSettings,
+    groups: Groups,
+    target: Target,
+    opts: RunOptions,
+    cutover: Cutover | None = None,
+    *,
+    announce: Callable[[], None] | None = None,
 ) -> None:
-    """Plan (and with ``--execute`` commit) the reset; raise for a refusal or an incomplete plan."""
+    """Plan (and with ``--execute`` commit) the reset; raise for a refusal or an incomplete plan.
+    ``announce()`` once planned: the settings, group ids and patterns were found valid then."""
     from ..kafka import KafkaClient
 
     seen = None
@@ -200,13 +207,17 @@ def run(
             )
         if steps is not None:
             plans = with_step_errors(plans, steps)
+        if announce is not None:
+            announce()
+        one_group = len(groups.names) == 1 and not groups.regexes
+        if opts.export and opts.export != "-":  # first: a plan on stdout means a plan in the file
+            write_export(opts.export, plans, single=one_group, now_ms=opts.now)
         _show(plans, opts)
         _warnings(plans, opts.zone)
         drift = _drift(plans, seen, target) if cutover is None else []
         if opts.export:
-            write_export(
-                opts.export, plans, single=len(groups.names) == 1 and not groups.regexes, now_ms=opts.now
-            )
+            if opts.export == "-":
+                write_export(opts.export, plans, single=one_group, now_ms=opts.now)
             _export_gaps(plans, opts.export)
         if not opts.execute:
             _dry_run_notes(client, plans, drift)

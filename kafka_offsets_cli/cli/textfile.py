@@ -3,11 +3,13 @@
 A regular file is replaced atomically: the collector may read it at any moment, so the
 text goes to a temporary file in the same directory (named ``.NAME.PID.tmp``, which
 the collector ignores as it does not end in ``.prom``), is flushed to disk, and is
-renamed over the target: readers see the old file or the new one, never half of one.
+renamed over the target: readers see the old file or the new one, never half of one. A
+file replaced keeps its permission bits (a 0640 file stays 0640); a new one is 0644.
 
 Everything else is written as it is, never replaced: a symlink is followed and its
 target replaced (the link stays a link); a character device (``/dev/stdout``,
-``/dev/null``) or a FIFO is opened and written straight (renaming over one would put a
+``/dev/null``), a FIFO or a pipe (also through a link to ``/proc/self/fd/1``, which
+only the kernel can follow) is opened and written straight (renaming over one would put a
 regular file where the machine's device was: run as root, ``--export /dev/stdout`` did
 that to ``/dev/stdout``); ``-`` is standard output.
 
@@ -36,6 +38,8 @@ STDOUT = "-"
 def write_atomic(path: str | os.PathLike[str], text: str | Iterable[str], *, mode: int = 0o644) -> Path:
     """Write ``text`` (or its chunks, in turn) to ``path`` (see the module docstring); the path written.
 
+    ``mode`` is a new file's; a file replaced keeps its own.
+
     Raises :class:`UsageError` when the directory does not exist or the file cannot be written.
     """
     if os.fspath(path) == STDOUT:
@@ -47,6 +51,8 @@ def write_atomic(path: str | os.PathLike[str], text: str | Iterable[str], *, mod
         _write_through(given, target, text)
         return given
     directory = _directory(given, target)
+    if st is not None:  # replaced, not created: a 0640 target turned 0644 and readable by all
+        mode = stat.S_IMODE(st.st_mode)
     tmp = directory / f".{target.name}.{os.getpid()}.tmp"
     try:
         with contextlib.suppress(FileNotFoundError):
@@ -119,17 +125,23 @@ def write_down(path: str | os.PathLike[str], text: str, failure: KafkaOffsetsErr
 
 
 def _target(given: Path) -> tuple[Path, os.stat_result | None]:
-    """The file to write (a symlink's target, in its own directory) and its status (None: not there)."""
-    target = Path(os.path.realpath(given))
+    """The file to write (a symlink's target, in its own directory) and its status (None: not there).
+
+    A device, FIFO or pipe is written through ``given`` itself: the kernel follows a link to
+    ``/proc/self/fd/1`` to the process's stdout, where :func:`os.path.realpath` can only
+    spell it ``/proc/PID/fd/pipe:[N]``, a name that does not exist (ENOENT).
+    """
     try:
-        st = os.stat(target)
+        st = os.stat(given)  # follows links as open() will
     except FileNotFoundError:
-        return target, None
+        st = None
     except OSError as e:
         raise UsageError(f"cannot write {given}: {e.strerror or e}") from None
-    if stat.S_ISDIR(st.st_mode):
+    if st is not None and stat.S_ISDIR(st.st_mode):
         raise UsageError(f"cannot write {given}: it is a directory")
-    return target, st
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return given, st
+    return Path(os.path.realpath(given)), st
 
 
 def _directory(given: Path, target: Path) -> Path:

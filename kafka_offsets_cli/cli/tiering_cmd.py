@@ -71,7 +71,8 @@ true: OK), error (UNKNOWN). A topic takes its worst partition's status. A table 
 a line per topic and one for the run on stderr.
 
 Exit status (monitoring-plugin convention): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (cluster
-unreachable, authorization or partition errors); 2 also for usage errors, before any connection.
+unreachable, authorization or partition errors, and usage errors, found before any connection;
+with -o nagios an UNKNOWN status line).
 
 --prometheus-file FILE writes the metrics atomically whatever --output prints (up 0 and
 status 3 if the cluster cannot be reached); -o prometheus prints them. Every series carries
@@ -165,14 +166,14 @@ def tiering_cmd(
     """Local and remote spans and the upload backlog of tiered topics, as a monitoring check."""
     debug = is_debug(ctx)
     status = MonitoringStatus.UNKNOWN
-    with boundary(debug, monitoring=True):
+    with boundary(debug, monitoring=True, nagios=render.SERVICE if output == Format.nagios else None):
         thresholds = thresholds_from(warn_records, crit_records, warn_age, crit_age)
         zone = parse_tz(tz)
         fmt = OUTPUTS["tiering"].choose(output)
         cols = parse_columns(columns, COLUMNS)
         selection = selection_from(topic, partitions, topic_partitions, not include_internal)
         if prometheus_file:
-            check_writable(prometheus_file)  # a usage error (2) before anything is contacted
+            check_writable(prometheus_file)  # a usage error (UNKNOWN) before anything is contacted
         settings, labels = settings_and_labels(ctx, label, reserved=render.SERIES_LABELS)
         try:
             from ..kafka import KafkaClient

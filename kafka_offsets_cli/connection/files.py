@@ -1,12 +1,12 @@
 """Reading the files a user names for configuration: bounded in size and in time.
 
-``--command-config``, the config file (``KAFKA_OFFSETS_CONFIG``) and ``check``'s spec file
-are all read here. A regular file is read up to the cap and one byte more, so a huge file
-is refused without being read whole. A pipe -- ``--command-config <(vault read ...)``, a
-FIFO someone writes to -- is read the same way, but must reach its end within
-:data:`PIPE_WAIT_S`; a FIFO with no writer is refused at once (it used to block the run
-for ever, whatever ``--timeout`` said). ``/dev/null`` reads as empty. Any other device
-(``/dev/zero`` never ends) or a socket is refused before a byte is read.
+``--command-config``, the config file (``KAFKA_OFFSETS_CONFIG``), its profiles' ``*_file``
+secret references and ``check``'s spec file are all read here. A regular file is read up to
+the cap and one byte more, so a huge file is refused without being read whole. A pipe --
+``--command-config <(vault read ...)``, a FIFO someone writes to -- is read the same way,
+but must reach its end within :data:`PIPE_WAIT_S`; a FIFO with no writer is refused at once
+(it used to block the run for ever, whatever ``--timeout`` said). ``/dev/null`` reads as
+empty. Any other device (``/dev/zero`` never ends) or a socket is refused before a byte is read.
 """
 
 from __future__ import annotations

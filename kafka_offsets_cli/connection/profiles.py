@@ -123,6 +123,8 @@ def load_file(path: Path | None = None, environ: Mapping[str, str] | None = None
         raise ConfigError(f"{p}: not a UTF-8 text file") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{p}: invalid TOML: {e}") from None
+    except RecursionError:  # tomllib recurses per nested array or table: 500 '[' were a 3,000-line traceback
+        raise ConfigError(f"{p}: invalid TOML: nested too deeply") from None
     return _validate(p, doc)
 
 
@@ -171,11 +173,20 @@ def _dereference(key: str, ref: str, where: str, env: Mapping[str, str]) -> tupl
         return key[: -len("_env")], env[ref]
     path = Path(ref).expanduser()
     try:
-        text = path.read_text(encoding="utf-8")
+        # bounded as the config file is: a FIFO nobody writes to blocked for ever, /dev/zero ran out of memory
+        text = read_regular_file(path).decode("utf-8")
+    except NotARegularFile as e:
+        raise ConfigError(f"{where}: {path} is {e.kind}, expected a file holding the secret") from None
+    except FileTooLarge as e:
+        raise ConfigError(
+            f"{where}: {path} is too large (a secret file may have at most {e.limit // 1024} KiB)"
+        ) from None
     except OSError as e:
-        raise ConfigError(f"{where}: cannot read {path}: {e.strerror}") from None
+        raise ConfigError(f"{where}: cannot read {path}: {e.strerror or e}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{where}: {path} is not a text file") from None
+    except ValueError:  # a NUL byte in the name
+        raise ConfigError(f"{where}: {str(path)!r} is not a usable file name") from None
     return key[: -len("_file")], text.rstrip("\r\n")
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone, tzinfo
 
 from ..errors import UsageError
-from .durations import BARE_NUMBER, DURATION, MAX_MS, duration_or_reason
+from .durations import BARE_NUMBER, DURATION, ISO_DURATION, MAX_MS, duration_or_reason
 from .time_words import did_you_mean, word_time_or_reason
 
 __all__ = [
@@ -280,6 +280,17 @@ def parse_time(
     if isinstance(result, str):
         raise UsageError(f"invalid {what} {text!r}: {result}; expected {accepted}")
     return result
+
+
+def depends_on_now(text: str, *, now_ms: int, tz: tzinfo) -> bool:
+    """Whether the time ``text`` is read against now (``30m ago``, ``today``, ``03:30``, an ISO-8601
+    duration back such as ``PT30M``), not absolute.
+
+    Told by reading it at two instants a day apart: an absolute time (or an invalid one) reads the same.
+    """
+    if ISO_DURATION.fullmatch(text.strip()):
+        return True
+    return _time_or_reason(text, now_ms, tz) != _time_or_reason(text, now_ms + 86_400_000, tz)
 
 
 def _format_offset(offset: timedelta) -> str:

@@ -26,9 +26,13 @@ def parse_records(text: str, path: str) -> list[dict[str, Any]]:
     try:
         data = json.loads(text)
         recs = data if isinstance(data, list) else [data]
+    except RecursionError:  # json's decoder recurses per nested array or object
+        raise UsageError(f"{path}: not a lag -o json or jsonl file (nested too deeply); {TAKE}") from None
     except ValueError:
         try:
             recs = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except RecursionError:
+            raise UsageError(f"{path}: not a lag -o json or jsonl file (nested too deeply); {TAKE}") from None
         except ValueError as e:
             raise UsageError(f"{path}: not a lag -o json or jsonl file ({e}); {TAKE}") from e
     if not all(isinstance(r, dict) for r in recs):

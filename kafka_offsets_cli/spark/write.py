@@ -6,7 +6,8 @@ or CSV lines per slice: the table is never copied whole into order, never a list
 and a driver path is where the user will look for it
 (executors of a cluster would write into their own disks, leaving the driver's directory with
 only ``_SUCCESS``). The directory is built beside the target and swapped in whole:
-``part-00000.parquet`` (or ``.csv`` with a header) and ``_SUCCESS``.
+``part-00000.parquet`` (or ``.csv`` with a header) and ``_SUCCESS``; a directory replaced keeps
+its mode (a new one gets what ``mkdir`` gives), and a symlink to it stays a link.
 
 A URI every node shares (``hdfs://``, ``s3a://``...) is written by Spark from the records'
 DataFrame, in parallel (one file per task, no single-task ``coalesce(1)``), and read back: a
@@ -15,9 +16,11 @@ count that differs from the rows written is an error, not a silent loss.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -107,9 +110,9 @@ def write_table(spark: Any, rows: Sequence[tuple[Any, ...]] | Any, fmt: str, pat
     if is_uri(path):
         _spark_write(spark, rows, fmt, path)
         return
-    target = local_path(path)
+    target = Path(os.path.realpath(local_path(path)))  # a link to the directory stays a link
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    tmp = _new_dir(target)
     try:
         slices = rows.slices(WRITE_SLICE) if hasattr(rows, "slices") else iter((_arrow(rows),))
         if fmt == "csv":
@@ -122,6 +125,21 @@ def write_table(spark: Any, rows: Sequence[tuple[Any, ...]] | Any, fmt: str, pat
         tmp.rename(target)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _new_dir(target: Path) -> Path:
+    """A new directory beside ``target`` with the mode of the directory it will replace, else
+    ``mkdir``'s (``mkdtemp``'s 0700 turned a shared output directory private on every run)."""
+    for attempt in range(100):
+        tmp = target.parent / f".{target.name}.{os.getpid()}.{attempt}.tmp"
+        try:
+            tmp.mkdir()
+        except FileExistsError:
+            continue
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
+        return tmp
+    return Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
 
 
 def _arrow(rows: Sequence[tuple[Any, ...]] | Any) -> Any:

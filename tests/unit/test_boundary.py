@@ -6,6 +6,7 @@ import pytest
 import typer
 
 from kafka_offsets_cli.cli.boundary import boundary
+from kafka_offsets_cli.cli.families import Family, from_argv
 from kafka_offsets_cli.errors import ClusterUnreachable, ExitCode, UsageError, interrupted
 from tests.unit.ctrl_c import replaced_by_py4j_error, wrapped_by_c_extension
 
@@ -45,13 +46,50 @@ def test_a_bug_keeps_its_traceback() -> None:
         raise SystemError("a real bug")
 
 
-def test_tool_errors_map_to_their_codes_and_monitoring_turns_cluster_failures_unknown(
+def test_tool_errors_map_to_their_codes_and_monitoring_turns_every_failure_unknown(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert _exit_code(ClusterUnreachable("no answer")) == ExitCode.UNREACHABLE
+    assert _exit_code(UsageError("bad")) == ExitCode.USAGE
     assert _exit_code(ClusterUnreachable("no answer"), monitoring=True) == 3
-    assert _exit_code(UsageError("bad"), monitoring=True) == ExitCode.USAGE
-    assert capsys.readouterr().err.count("kafka-offsets: error:") == 3
+    assert _exit_code(UsageError("bad"), monitoring=True) == 3  # issue 27 item 6: 2 read as CRITICAL
+    out, err = capsys.readouterr()
+    assert err.count("kafka-offsets: error:") == 4 and out == ""
+
+
+def test_a_usage_error_of_a_nagios_check_prints_its_unknown_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(typer.Exit) as info, boundary(monitoring=True, nagios="KAFKA LIVENESS"):
+        raise UsageError("--warn 9m is longer than --crit 5m")
+    assert info.value.exit_code == 3
+    out, err = capsys.readouterr()
+    assert out == "KAFKA LIVENESS UNKNOWN - --warn 9m is longer than --crit 5m\n"
+    assert err == "kafka-offsets: error: --warn 9m is longer than --crit 5m\n"
+    with pytest.raises(typer.Exit), boundary(monitoring=True, nagios="KAFKA LIVENESS"):
+        raise ClusterUnreachable("no answer")  # the command prints that UNKNOWN line itself
+    assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize(
+    ("command", "args", "family"),
+    [
+        ("liveness", ["--bogus"], Family(None)),
+        ("tiering", ["-o", "nagios", "--warn-records", "x"], Family("KAFKA TIERING")),
+        ("check", ["--output=NAGIOS"], Family("KAFKA CHECK")),
+        ("check", ["-onagios", "-o", "json"], Family(None)),  # the last -o wins, as in the parser
+        ("lag", ["-g", "g", "--bogus"], None),  # plain lag keeps exit 2
+        ("lag", ["--warn-lag", "x"], Family(None)),
+        ("lag", ["--crit-time-lag=x", "-o", "nagios"], Family("KAFKA LAG")),
+        ("lag", ["--prometheus-file", "f", "--bogus"], Family(None)),
+        ("lag", ["-o", "prometheus", "--bogus"], Family(None)),
+        ("lag", ["--bogus", "--", "--warn-lag"], None),  # after --: not an option
+        ("list", ["-o", "nagios", "--bogus"], None),
+        ("rewind", ["--warn-lag", "1"], None),
+    ],
+)
+def test_which_command_lines_are_monitoring_checks(
+    command: str, args: list[str], family: Family | None
+) -> None:
+    assert from_argv(command, args) == family
 
 
 def test_ctrl_c_while_the_cli_is_imported_exits_130(

@@ -25,6 +25,42 @@ def test_a_symlink_stays_a_link_and_its_target_is_replaced(tmp_path: Path) -> No
     assert sorted(p.name for p in tmp_path.iterdir()) == ["real", "x.prom"]
 
 
+def test_a_replaced_file_keeps_its_mode_a_new_one_is_0644(tmp_path: Path) -> None:
+    """Issue 27 item 7: replacing a symlink's 0640 target made it 0644 (readable by every user)."""
+    real = tmp_path / "real.prom"
+    real.write_text("old\n")
+    real.chmod(0o640)
+    link = tmp_path / "link.prom"
+    link.symlink_to(real)
+    write_atomic(link, "new\n")
+    assert link.is_symlink() and real.read_text() == "new\n"
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+    real.chmod(0o600)
+    write_atomic(real, "newer\n")
+    assert real.read_text() == "newer\n" and stat.S_IMODE(real.stat().st_mode) == 0o600
+    fresh = tmp_path / "fresh.prom"
+    old_umask = os.umask(0o077)
+    try:
+        write_atomic(fresh, "x\n")
+    finally:
+        os.umask(old_umask)
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o644  # for the collector, whatever the umask (as before)
+
+
+def test_a_link_to_a_pipe_is_written_through_the_link(tmp_path: Path) -> None:
+    """A link to /proc/self/fd/N (here a pipe) is written in place: realpath spelled it pipe:[N], ENOENT."""
+    r, w = os.pipe()
+    try:
+        link = tmp_path / "out.prom"
+        link.symlink_to(f"/proc/self/fd/{w}")
+        assert write_atomic(link, "through\n") == link
+        assert os.read(r, 100) == b"through\n"
+        assert link.is_symlink() and sorted(p.name for p in tmp_path.iterdir()) == ["out.prom"]
+    finally:
+        os.close(r)
+        os.close(w)
+
+
 def test_a_character_device_is_written_in_place_not_replaced(tmp_path: Path) -> None:
     link = tmp_path / "sink"
     link.symlink_to(os.devnull)
