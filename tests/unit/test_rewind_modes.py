@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from kafka_offsets_cli.cli.rewind_cmd import parse_target
 from kafka_offsets_cli.cli.rewind_files import default_undo_path
+from kafka_offsets_cli.cli.rewind_target import parse_target
 from kafka_offsets_cli.errors import NotFound, UsageError
 from kafka_offsets_cli.models.groups import GroupDescription, GroupMembers, Member
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
@@ -164,6 +164,20 @@ def target(**kw: object) -> Target:
     args: dict[str, object] = dict(to=None, to_offset=None, to_current=False, shift_by=None, from_file=None)
     args.update(kw)
     return parse_target(now=NOW, zone=timezone.utc, **args)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("to", ["2027-01-01", "now+1m", "-PT1H", "2026-09-21T14:13:20.001Z", "@1800000000"])
+def test_a_time_after_now_is_refused_unless_allowed(to: str) -> None:
+    with pytest.raises(UsageError, match=r"after now .*--allow-future"):
+        target(to=to)
+    allowed = target(to=to, allow_future=True)
+    assert allowed.kind is TargetKind.TIME and allowed.time_ms is not None and allowed.time_ms > NOW
+
+
+def test_now_and_before_are_not_the_future() -> None:
+    assert target(to="now").time_ms == NOW
+    assert target(to="2026-09-21T14:13:20Z").time_ms == NOW
+    assert target(to="today").time_ms is not None
 
 
 def test_to_forms() -> None:
