@@ -9,6 +9,7 @@ applying it to another cluster is refused (exit 6) unless ``--allow-other-cluste
 from __future__ import annotations
 
 import os
+import re
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -103,3 +104,55 @@ def test_an_explicit_cluster_wins_over_the_environment(pair: Pair) -> None:
     # the same command without --cluster is the environment's cluster, where the group does not exist
     r = cli("lag", "-g", group, "-o", "json", env={"KAFKA_BOOTSTRAP_SERVERS": pair.other})
     assert r.code == 1 and "does not exist" in r.stderr
+
+
+def test_a_plan_or_undo_made_on_one_cluster_is_refused_on_another(pair: Pair, tmp_path: Path) -> None:
+    """The same topic and group on both clusters: a plan made on staging, applied to the other one."""
+    topic = f"cid-{uid()}"
+    group = f"cid-g-{uid()}"
+    for servers in (pair.staging, pair.other):
+        create_topic(servers, topic, partitions=1, config=KEEP)
+        produce(servers, topic, [(0, B + i * 1000, None, "v") for i in range(10)])
+        commit_group_offsets(servers, group, {(topic, 0): 8})
+    plan = tmp_path / "plan.csv"
+    r = cli(
+        "rewind", "--cluster", "staging", "-g", group, "-t", topic, "--to-offset", "2", "--export", str(plan)
+    )
+    assert r.code == 0, r.stderr
+    assert f"for group {group!r} on cluster 'staging' [{pair.staging}, id " in flat(r.stderr)
+    assert plan.read_text() == f"{topic},0,2\n"  # Kafka's CSV, byte for byte: the cluster is in plan.csv.seen
+    assert re.search(r"^# cluster-id: \S+$", Path(f"{plan}.seen").read_text(), re.M)
+
+    # applied to the other cluster: refused, nothing changed; the dry run says it would be
+    r = cli("rewind", "--cluster", "other", "--from-file", str(plan), "--execute")
+    assert r.code == 6, r.stderr
+    err = flat(r.stderr)
+    assert (
+        f"was made on cluster 'staging' [{pair.staging}, id" in err and "not on this cluster 'other'" in err
+    )
+    assert "refused for safety, nothing changed" in err and "--allow-other-cluster" in err
+    assert committed(pair.other, group) == {(topic, 0): 8}
+    r = cli("rewind", "--cluster", "other", "--from-file", str(plan))
+    assert r.code == 0 and "--execute would be refused" in r.stderr
+
+    # asked for explicitly: applied there, named in the result; its undo file names that cluster
+    r = cli("rewind", "--cluster", "other", "--from-file", str(plan), "--execute", "--allow-other-cluster")
+    assert r.code == 0, r.stderr
+    err = flat(r.stderr)
+    assert f"Committed 1 offset(s) for group {group!r} on cluster 'other' [{pair.other}, id" in err
+    assert committed(pair.other, group) == {(topic, 0): 2}
+    m = re.search(r"Undo plan written to (\S+\.csv);", err)
+    assert m is not None, err
+    undo = m.group(1)
+    r = cli("rewind", "--cluster", "staging", "--from-file", undo, "--execute")
+    assert r.code == 6 and "refused for safety" in r.stderr, r.stderr
+    assert committed(pair.staging, group) == {(topic, 0): 8}
+    r = cli("rewind", "--cluster", "other", "--from-file", undo, "--execute")
+    assert r.code == 0, r.stderr
+    assert committed(pair.other, group) == {(topic, 0): 8}
+
+    # on the cluster it was made on, the plan applies as it is; -b names the cluster by address
+    r = cli("rewind", "-b", pair.staging, "--from-file", str(plan), "--execute")
+    assert r.code == 0, r.stderr
+    assert f"Committed 1 offset(s) for group {group!r} on cluster [{pair.staging}, id " in flat(r.stderr)
+    assert committed(pair.staging, group) == {(topic, 0): 2}

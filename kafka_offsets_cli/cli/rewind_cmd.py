@@ -13,7 +13,7 @@ from ..parse.times import format_time, now_ms, parse_tz
 from ..rewind.plan import COLUMNS, TargetKind
 from .app import command_help, is_debug
 from .boundary import boundary
-from .connection import connection_settings
+from .connection import connect, connection_options
 from .emit import parse_columns
 from .options import (
     OUTPUTS,
@@ -183,6 +183,15 @@ def rewind_cmd(
             rich_help_panel=RESET,
         ),
     ] = False,
+    allow_other_cluster: Annotated[
+        bool,
+        typer.Option(
+            "--allow-other-cluster",
+            help="With --from-file: apply a plan made on another cluster (its FILE.seen names it). "
+            "Default: refused.",
+            rich_help_panel=RESET,
+        ),
+    ] = False,
     force: Annotated[
         bool,
         typer.Option(
@@ -234,6 +243,8 @@ def rewind_cmd(
             )
         if allow_future and to is None:
             raise UsageError("--allow-future only applies to --to TIME")
+        if allow_other_cluster and from_file is None:
+            raise UsageError("--allow-other-cluster only applies to --from-file")
         zone = parse_tz(tz)
         others = to or to_offset is not None or to_current or shift_by is not None or from_file
         if (from_cluster or from_lag_file) and others:
@@ -272,9 +283,9 @@ def rewind_cmd(
             ahead = future_note(target.text, target.time_ms or 0, now, zone)  # --allow-future: said
             if ahead is not None:
                 warn(ahead)
-        settings = connection_settings(ctx)
+        conn = connect(connection_options(ctx))
         run(
-            settings,
+            conn.settings,
             Groups(names=names, regexes=regexes, all_groups=all_groups),
             target,
             RunOptions(
@@ -290,6 +301,8 @@ def rewind_cmd(
                 no_headers=no_headers,
                 debug=debug,
                 now=now,
+                profile=conn.profile.name if conn.profile else None,
+                allow_other_cluster=allow_other_cluster,
             ),
             cutover,
         )

@@ -15,6 +15,7 @@ from kafka_offsets_cli.models.groups import GroupDescription, GroupMembers, Memb
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.parse.durations import parse_iso_duration
+from kafka_offsets_cli.rewind.identity import ClusterIdentity, read_identity, same_cluster
 from kafka_offsets_cli.rewind.members import describe_members, until_dropped
 from kafka_offsets_cli.rewind.plan import Note, Plan, Target, TargetKind, make_plan, plan_row
 from kafka_offsets_cli.rewind.planfile import (
@@ -99,6 +100,27 @@ def test_seen_record_round_trips_and_moved_names_each_partition() -> None:
     assert moved({}, requested, {"g1": {A0: 7}})[0].endswith("not in the record of the planning")
     after = parse_seen(seen_csv([p], planned_at="t", offsets="target"), "u.seen")
     assert after == {"g1": {A0: 3, A1: 4}}
+
+
+def test_seen_record_names_its_cluster_and_the_cluster_id_decides() -> None:
+    p = plan("g1", {A0: (7, 3)})
+    made = ClusterIdentity("q1Sh-9_ISia_zwGINzRvyQ", "prod", "k1:9093,k2:9093")
+    text = seen_csv([p], planned_at="t", cluster=made)
+    lines = text.splitlines()
+    assert lines[1:4] == [
+        "# cluster-id: q1Sh-9_ISia_zwGINzRvyQ",
+        "# cluster-profile: prod",
+        "# bootstrap-servers: k1:9093,k2:9093",
+    ]
+    assert parse_seen(text, "x.seen") == {"g1": {A0: 7}}  # the offsets read as before
+    assert read_identity(text) == made
+    assert read_identity(seen_csv([p], planned_at="t")) is None  # a record from before: names none
+    assert made.describe() == "cluster 'prod' [k1:9093,k2:9093, id q1Sh-9_ISia_zwGINzRvyQ]"
+    assert ClusterIdentity(None, None, "h:1").describe() == "cluster [h:1, id unknown]"
+    # another address or profile name is the same cluster; another id is another cluster
+    assert same_cluster(made, ClusterIdentity(made.cluster_id, None, "10.0.0.1:9092")) is True
+    assert same_cluster(made, ClusterIdentity("other-id", "prod", made.bootstrap)) is False
+    assert same_cluster(made, ClusterIdentity(None, "prod", made.bootstrap)) is None
 
 
 def test_plan_file_is_read_as_kafka_reads_it() -> None:
