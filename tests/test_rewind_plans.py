@@ -133,6 +133,26 @@ def test_relative_time_is_resolved_once_and_printed(bootstrap: str, data: Data) 
     assert f"at or after {m.group(1)}" in " ".join(r.stderr.split())  # the plan used that instant
 
 
+def test_a_time_after_now_is_refused_unless_allowed(bootstrap: str, data: Data) -> None:
+    """No record is at or after a future time: every partition would silently go to its end."""
+    t = data.topic
+    g = group_at(bootstrap, {(t, 0): 5, (t, 1): 2})
+    for to in ("2999-01-01", "now+1d"):
+        r = cli("rewind", "-b", bootstrap, "-g", g, "--to", to, "--execute")
+        assert r.code == 2, r.stderr
+        assert "after now" in r.stderr and "--allow-future" in r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert committed(bootstrap, g) == {(t, 0): 5, (t, 1): 2}
+    r = cli("rewind", "-b", bootstrap, "-g", g, "--to", "now+1d", "--allow-future", "-o", "json")
+    assert r.code == 0, r.stderr
+    assert {(x["partition"], x["target"]) for x in r.json()} == {(0, 10), (1, 4)}  # the ends
+    assert "after now" in " ".join(r.stderr.split())
+    # list answers a future time as GetOffsetShell does (no offset), and says it is after now
+    r = cli("list", "-b", bootstrap, "-t", t, "-s", "now+1d", "-o", "json")
+    assert r.code == 0, r.stderr
+    assert "after now" in " ".join(r.stderr.split())
+
+
 def test_plan_apply_refuse_force_and_undo(
     bootstrap: str, data: Data, tmp_path: Path, _state_home: Path
 ) -> None:

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..errors import PartialFailure, UsageError
-from ..models.offsets import Isolation
-from ..parse.specs import parse_specs
-from ..parse.time_words import time_notes
+from ..models.offsets import Isolation, SpecKind
+from ..parse.specs import parse_spec, parse_specs
+from ..parse.time_words import future_note, time_notes
 from ..parse.times import now_ms, parse_tz
 from ..plan.queries import list_table
 from ..render.list_tiering import FIELDS as TIERING_FIELDS
@@ -159,6 +159,12 @@ def list_cmd(
         specs = parse_specs(spec or [], now_ms=now, tz=zone)
         for note in (n for text in spec or [] for n in time_notes(text, now, zone)):
             warn(note)  # e.g. epoch seconds typed where Kafka reads milliseconds
+        for text in spec or []:  # answered as GetOffsetShell answers it, but said: most likely a typo
+            s = parse_spec(text, now_ms=now, tz=zone)
+            at = s.timestamp_ms if s.kind is SpecKind.TIMESTAMP else None
+            ahead = future_note(text, at, now, zone) if at is not None else None
+            if ahead is not None:
+                warn(ahead)
         fmt = OUTPUTS["list"].choose(output)
         if fmt is Format.plain and len(specs) > 1:
             raise UsageError(

@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from ..errors import UsageError
-from ..models.offsets import Isolation, SpecKind
-from ..parse.durations import parse_iso_duration
-from ..parse.specs import parse_spec
-from ..parse.time_words import time_notes
+from ..models.offsets import Isolation
+from ..parse.time_words import future_note, time_notes
 from ..parse.times import depends_on_now, format_time, now_ms, parse_tz
-from ..rewind.plan import COLUMNS, Target, TargetKind
+from ..rewind.plan import COLUMNS, TargetKind
 from ..rewind.planfile import SEEN_SUFFIX
 from .app import command_help, is_debug
 from .boundary import boundary
-from .connection import connection_settings
+from .connection import connect, connection_options
 from .emit import parse_columns
 from .options import (
     OUTPUTS,
@@ -41,10 +38,8 @@ from .options import (
 )
 from .output import err_console, warn
 from .rewind_run import Groups, RunOptions, cutover_from, run
+from .rewind_target import parse_target
 from .textfile import check_writable
-
-if TYPE_CHECKING:
-    from datetime import tzinfo
 
 RESET = "Reset"
 
@@ -182,6 +177,23 @@ def rewind_cmd(
             rich_help_panel=RESET,
         ),
     ] = False,
+    allow_future: Annotated[
+        bool,
+        typer.Option(
+            "--allow-future",
+            help="With --to: plan a time after now (every partition goes to its end). Default: refused.",
+            rich_help_panel=RESET,
+        ),
+    ] = False,
+    allow_other_cluster: Annotated[
+        bool,
+        typer.Option(
+            "--allow-other-cluster",
+            help="With --from-file: apply a plan made on another cluster (its FILE.seen names it). "
+            "Default: refused.",
+            rich_help_panel=RESET,
+        ),
+    ] = False,
     force: Annotated[
         bool,
         typer.Option(
@@ -231,6 +243,10 @@ def rewind_cmd(
             raise UsageError(
                 "--force only applies to --from-file (it skips the check that the group has not moved)"
             )
+        if allow_future and to is None:
+            raise UsageError("--allow-future only applies to --to TIME")
+        if allow_other_cluster and from_file is None:
+            raise UsageError("--allow-other-cluster only applies to --from-file")
         zone = parse_tz(tz)
         others = to or to_offset is not None or to_current or shift_by is not None or from_file
         if (from_cluster or from_lag_file) and others:
@@ -248,6 +264,7 @@ def rewind_cmd(
                 from_file=from_file,
                 now=now,
                 zone=zone,
+                allow_future=allow_future,
             )
         )
         fmt = OUTPUTS["rewind"].choose(output)
@@ -257,7 +274,7 @@ def rewind_cmd(
             raise UsageError(
                 "--from-file takes its partitions from the file: leave out the selection options"
             )
-        settings = connection_settings(ctx)
+        conn = connect(connection_options(ctx))
         if export is not None:  # refused before the cluster is asked and the plan shown, not after
             check_writable(export)
             if export != "-":
@@ -275,9 +292,12 @@ def rewind_cmd(
                 )
             for note in time_notes(target.text, now, zone):
                 warn(note)  # as list does: a clock time still to come today is yesterday's
+            ahead = future_note(target.text, target.time_ms or 0, now, zone)  # --allow-future: said
+            if ahead is not None:
+                warn(ahead)
 
         run(
-            settings,
+            conn.settings,
             Groups(names=names, regexes=regexes, all_groups=all_groups),
             target,
             RunOptions(
@@ -293,52 +313,9 @@ def rewind_cmd(
                 no_headers=no_headers,
                 debug=debug,
                 now=now,
+                profile=conn.profile.name if conn.profile else None,
+                allow_other_cluster=allow_other_cluster,
             ),
             cutover,
             announce=announce,
         )
-
-
-_BARE_NUMBER = re.compile(r"[-+]?[0-9]+")
-
-
-def parse_target(
-    *,
-    to: str | None,
-    to_offset: int | None,
-    to_current: bool,
-    shift_by: int | None,
-    from_file: str | None,
-    now: int,
-    zone: tzinfo,
-) -> Target:
-    """The one reset target the options name (a :class:`UsageError` for none, several, or a bad one)."""
-    given = [to is not None, to_offset is not None, to_current, shift_by is not None, from_file is not None]
-    if sum(given) != 1:
-        raise UsageError(
-            "give one target: --to TIME|earliest|latest|PT…, --to-offset N, --to-current, --shift-by N, "
-            "--from-file FILE, --from-cluster PROFILE or --from-lag-file FILE"
-        )
-    if to_offset is not None:
-        if to_offset < 0:
-            raise UsageError(f"--to-offset {to_offset}: an offset is 0 or more")
-        return Target.to_offset(to_offset)
-    if to_current:
-        return Target.current()
-    if shift_by is not None:
-        return Target.shift_by(shift_by)
-    if from_file is not None:
-        return Target.from_file(from_file)
-    assert to is not None
-    text = to.strip()
-    if _BARE_NUMBER.fullmatch(text):
-        raise UsageError(
-            f"--to {to!r} is a bare number: for offset {text.lstrip('+')} use --to-offset; for a time write "
-            "ISO-8601 (2026-11-21T06:00:00Z), a relative time ('30m ago') or a duration back (PT30M)"
-        )
-    if text[:1] in "pP" or text[:2] in ("-P", "-p", "+P", "+p"):
-        return Target(TargetKind.TIME, time_ms=now - parse_iso_duration(text), text=to)
-    spec = parse_spec(text, now_ms=now, tz=zone)
-    if spec.kind is SpecKind.MAX_TIMESTAMP or spec.tiered:
-        raise UsageError(f"--to {spec.name} is not a reset target; use a time, earliest or latest")
-    return Target.from_spec(spec, text=to)

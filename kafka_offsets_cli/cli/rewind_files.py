@@ -1,5 +1,6 @@
 """The files ``rewind`` reads and writes: the plan (``--export``, ``--from-file``), its ``.seen``
-record, and the undo plan every ``--execute`` leaves (``--undo-file``, default in the XDG state dir)."""
+record (with the cluster it was made on), and the undo plan every ``--execute`` leaves
+(``--undo-file``, default in the XDG state dir)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 from ..errors import Refused, UsageError
 from ..models.topics import TopicPartition
+from ..rewind.identity import ClusterIdentity, read_identity, same_cluster
 from ..rewind.plan import Plan
 from ..rewind.planfile import (
     SEEN_SUFFIX,
@@ -39,29 +41,67 @@ def _read(path: str) -> str:
         raise UsageError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
 
 
-def read_plan(path: str, single_group: str | None) -> tuple[FileOffsets, Seen | None]:
-    """The plan file's offsets, and its ``.seen`` record (``None`` when there is none).
+def read_plan(path: str, single_group: str | None) -> tuple[FileOffsets, Seen | None, ClusterIdentity | None]:
+    """The plan file's offsets, its ``.seen`` record (``None`` when there is none) and the cluster
+    that record names (``None`` when it names none).
 
     A one-group (three-column) plan needs its group: the one ``-g``, else the one group its
     ``.seen`` record names (``--export`` writes it), so an exported plan applies as it is.
     """
     seen_path = path + SEEN_SUFFIX
-    seen = parse_seen(_read(seen_path), seen_path) if os.path.exists(seen_path) else None
+    record = _read(seen_path) if os.path.exists(seen_path) else None
+    seen = parse_seen(record, seen_path) if record is not None else None
     if single_group is None and seen is not None and len(seen) == 1:
         single_group = next(iter(seen))
-    return parse_plan_file(_read(path), path, single_group), seen
+    made_on = read_identity(record) if record is not None else None
+    return parse_plan_file(_read(path), path, single_group), seen, made_on
+
+
+def check_cluster(
+    path: str, made_on: ClusterIdentity | None, here: ClusterIdentity, *, execute: bool, allowed: bool
+) -> None:
+    """A plan (or undo) file applies to the cluster it was made on: another one is refused with
+    ``--execute`` (:class:`Refused`, exit 6, nothing changed) unless ``allowed``
+    (``--allow-other-cluster``); a record that cannot tell is said on stderr."""
+    if not os.path.exists(path + SEEN_SUFFIX):
+        return  # no record at all: said once, with the offsets it cannot check (rewind_run._drift)
+    if made_on is None:
+        warn(
+            f"{path}{SEEN_SUFFIX} does not name the cluster the plan was made on: "
+            f"cannot check that it is this {here.describe()}"
+        )
+        return
+    same = same_cluster(made_on, here)
+    if same is None:
+        warn(
+            f"cannot check that {path}, made on {made_on.describe()}, is for this {here.describe()}: "
+            "a cluster id is unknown"
+        )
+        return
+    if same:
+        return
+    what = f"{path} was made on {made_on.describe()}, not on this {here.describe()}"
+    if allowed:
+        warn(f"{what}: applied all the same (--allow-other-cluster)")
+    elif execute:
+        raise Refused(
+            f"{what}: refused for safety, nothing changed",
+            hint="to apply it to this cluster all the same, add --allow-other-cluster",
+        )
+    else:
+        warn(f"{what}: --execute would be refused (--allow-other-cluster applies it here)")
 
 
 def _stamp(now_ms: int) -> str:
     return datetime.fromtimestamp(now_ms / 1000, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def export(path: str, plans: Sequence[Plan], *, single: bool, now_ms: int) -> None:
-    """Write the plan (Kafka's CSV) and, beside a file, its ``.seen`` record; say where."""
+def export(path: str, plans: Sequence[Plan], *, single: bool, now_ms: int, cluster: ClusterIdentity) -> None:
+    """Write the plan (Kafka's CSV) and, beside a file, its ``.seen`` record naming ``cluster``; say where."""
     write_atomic(path, export_csv(plans, with_group=not single))
     if path == "-":
         return
-    write_atomic(path + SEEN_SUFFIX, seen_csv(plans, planned_at=_stamp(now_ms)))
+    write_atomic(path + SEEN_SUFFIX, seen_csv(plans, planned_at=_stamp(now_ms), cluster=cluster))
     err_console().print(
         f"Plan written to {path} (the committed offsets seen now: {path}{SEEN_SUFFIX}).",
         highlight=False,
@@ -83,9 +123,10 @@ def default_undo_path(groups: Sequence[str], now_ms: int, env: Mapping[str, str]
     return base / STATE_DIR / f"rewind-undo-{stamp}.{now_ms % 1000:03d}Z-{name}.csv"
 
 
-def write_undo(plans: Sequence[Plan], path: str | None, now_ms: int) -> str | None:
+def write_undo(plans: Sequence[Plan], path: str | None, now_ms: int, cluster: ClusterIdentity) -> str | None:
     """Write the groups' offsets before the reset as a plan (and its ``.seen``: the offsets about
-    to be committed); returns the path, ``None`` when no partition had an offset to go back to.
+    to be committed, on ``cluster``); returns the path, ``None`` when no partition had an offset to
+    go back to.
 
     Raises :class:`Refused` (nothing changed) when it cannot be written: a reset without its
     undo is not started.
@@ -104,7 +145,10 @@ def write_undo(plans: Sequence[Plan], path: str | None, now_ms: int) -> str | No
         if not path:
             target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         write_atomic(target, text)
-        write_atomic(f"{target}{SEEN_SUFFIX}", seen_csv(plans, planned_at=_stamp(now_ms), offsets="target"))
+        write_atomic(
+            f"{target}{SEEN_SUFFIX}",
+            seen_csv(plans, planned_at=_stamp(now_ms), offsets="target", cluster=cluster),
+        )
     except (UsageError, OSError) as e:
         raise Refused(
             f"cannot write the undo plan {target}: {getattr(e, 'message', e)}; nothing changed",

@@ -22,14 +22,15 @@ from ..rewind.cutover import (
 )
 from ..rewind.cutover import requested as cutover_requested
 from ..rewind.execute import active_groups, execute, preflight
+from ..rewind.identity import ClusterIdentity
 from ..rewind.members import describe_members, until_dropped
-from ..rewind.plan import COLUMNS, Note, Plan, Target, TargetKind, left_out
+from ..rewind.plan import Plan, Target, TargetKind
 from ..rewind.planfile import SEEN_SUFFIX, groups_to_apply, moved
-from .emit import records_text, show
 from .options import Format
 from .output import err_console, progress, warn
+from .rewind_files import check_cluster, read_plan, write_undo
 from .rewind_files import export as write_export
-from .rewind_files import read_plan, write_undo
+from .rewind_notes import export_gaps, plan_warnings, show_plans
 
 if TYPE_CHECKING:
     from datetime import tzinfo
@@ -68,6 +69,9 @@ class RunOptions:
     no_headers: bool
     debug: bool
     now: int
+    #: the cluster profile the connection came from (``None``: none), to name the cluster
+    profile: str | None = None
+    allow_other_cluster: bool = False
 
 
 def _groups(source: RewindSource, groups: Groups) -> list[str]:
@@ -186,6 +190,7 @@ def run(
     requested = None
     steps = None
     with KafkaClient(settings, debug=opts.debug) as client:
+        made_on = None
         if cutover is not None:
             steps = _cutover(client, groups, cutover, opts)
             requested = cutover_requested(steps)
@@ -193,7 +198,7 @@ def run(
         elif target.kind is TargetKind.FILE:
             assert target.text is not None
             single = groups.names[0] if len(groups.names) == 1 and not groups.regexes else None
-            requested, seen = read_plan(target.text, single)
+            requested, seen, made_on = read_plan(target.text, single)
             names = groups_to_apply(
                 list(requested), groups.names, groups.regexes, groups.all_groups, target.text
             )
@@ -201,6 +206,10 @@ def run(
         else:
             with progress("Finding the groups…"):
                 names = _groups(client, groups)
+        here = ClusterIdentity(client.cluster_id(), opts.profile, settings.bootstrap_servers)
+        if target.kind is TargetKind.FILE and cutover is None:
+            assert target.text is not None
+            check_cluster(target.text, made_on, here, execute=opts.execute, allowed=opts.allow_other_cluster)
         with progress(f"Planning the reset of {_who(names)}…"):
             plans = build_plans(
                 client, names, target, None if steps else opts.selection, requested, isolation=opts.isolation
@@ -211,14 +220,14 @@ def run(
             announce()
         one_group = len(groups.names) == 1 and not groups.regexes
         if opts.export and opts.export != "-":  # first: a plan on stdout means a plan in the file
-            write_export(opts.export, plans, single=one_group, now_ms=opts.now)
-        _show(plans, opts)
-        _warnings(plans, opts.zone)
+            write_export(opts.export, plans, single=one_group, now_ms=opts.now, cluster=here)
+        show_plans(plans, opts)
+        plan_warnings(plans, opts.zone)
         drift = _drift(plans, seen, target) if cutover is None else []
         if opts.export:
             if opts.export == "-":
-                write_export(opts.export, plans, single=one_group, now_ms=opts.now)
-            _export_gaps(plans, opts.export)
+                write_export(opts.export, plans, single=one_group, now_ms=opts.now, cluster=here)
+            export_gaps(plans, opts.export)
         if not opts.execute:
             _dry_run_notes(client, plans, drift)
         else:
@@ -229,11 +238,10 @@ def run(
                     + "; nothing changed",
                     hint="plan again, or add --force to apply this plan on top of what was consumed since",
                 )
-            _commit(client, plans, opts)
+            _commit(client, plans, opts, here)
     for plan in plans:
-        err_console().print(
-            r.summary(plan, opts.zone, executed=opts.execute), highlight=False, soft_wrap=True
-        )
+        line = r.summary(plan, opts.zone, executed=opts.execute, cluster=here.describe())
+        err_console().print(line, highlight=False, soft_wrap=True)
     if opts.execute:
         err_console().print("Verified: the groups' committed offsets equal the plan.", highlight=False)
         return
@@ -263,7 +271,8 @@ def _drift(plans: Sequence[Plan], seen: Seen | None, target: Target) -> list[str
     if seen is None:
         warn(
             f"{target.text}{SEEN_SUFFIX} not found: cannot check that the groups' offsets have not moved "
-            "since the plan was made (kafka-offsets --export writes it beside the plan)"
+            "since the plan was made, nor the cluster it was made on "
+            "(kafka-offsets --export writes it beside the plan)"
         )
         return []
     committed = {p.group: {row.tp: row.current for row in p.rows} for p in plans}
@@ -287,11 +296,11 @@ def _dry_run_notes(client: RewindSource, plans: Sequence[Plan], drift: list[str]
             warn(f"group {g!r} has {describe_members(d)}; --execute would be refused: {why}")
 
 
-def _commit(client: RewindSource, plans: Sequence[Plan], opts: RunOptions) -> None:
-    """Preflight every group, write the undo plan, then commit group by group."""
+def _commit(client: RewindSource, plans: Sequence[Plan], opts: RunOptions, here: ClusterIdentity) -> None:
+    """Preflight every group, write the undo plan (naming the cluster ``here``), then commit each group."""
     with progress("Checking the groups…"):
         preflight(client, plans)
-    undo = write_undo(plans, opts.undo_file, opts.now)
+    undo = write_undo(plans, opts.undo_file, opts.now, here)
     if undo is not None:
         err_console().print(
             f"Undo plan written to {undo}; to roll back: "
@@ -314,37 +323,3 @@ def _commit(client: RewindSource, plans: Sequence[Plan], opts: RunOptions) -> No
                     f"{e.message} (already committed: group(s) {committed}; the undo plan puts them back)"
                 ) from None
         done.append(plan.group)
-
-
-def _export_gaps(plans: Sequence[Plan], export: str) -> None:
-    """Name, on one line, every topic and partition the exported plan file leaves out."""
-    gaps = [f"{p.group} {g}" if len(plans) > 1 else g for p in plans for g in left_out(p)]
-    if gaps:
-        warn(f"{export} leaves out what could not be planned: {', '.join(gaps)}")
-
-
-def _show(plans: Sequence[Plan], opts: RunOptions) -> None:
-    if opts.fmt is Format.table:
-        show(r.rich_table(plans, header=not opts.no_headers, columns=opts.cols))
-    else:
-        show(records_text(r.records(plans), opts.fmt, COLUMNS, opts.cols, header=not opts.no_headers))
-
-
-def _warnings(plans: Sequence[Plan], zone: tzinfo) -> None:
-    from ..parse.times import format_time
-
-    for topic, err in sorted({m for p in plans for m in p.missing_topics}):
-        warn(f"{topic}: {err}; not planned")
-    for plan in plans:
-        if not plan.rows:
-            warn(f"group {plan.group!r} has no committed offsets: nothing to plan (name topics with --topic)")
-        who = f"{plan.group} " if len(plans) > 1 else ""
-        for row in plan.rows:
-            where = f"{who}{row.topic}:{row.partition}"
-            if row.note is Note.NO_RECORD_AT_TIME:
-                when = format_time(plan.target.time_ms, zone)
-                warn(f"{where}: no record at or after {when}; using end offset {row.target}")
-            elif row.note is Note.NO_COMMIT:
-                warn(f"{where}: no committed offset to shift; not planned")
-            elif row.error is not None:
-                warn(f"{where}: {row.error}; not planned")

@@ -24,9 +24,10 @@ the config file. References are resolved only for the profile in use.
 
 Which profile: ``--cluster NAME``, else ``KAFKA_OFFSETS_CLUSTER``, else the file's
 ``default`` -- but the default only when no bootstrap servers are given by
-``-b``, ``--command-config`` or ``KAFKA_BOOTSTRAP_SERVERS``. Per setting, flags
-win over the environment, which wins over the profile (see
-:func:`kafka_offsets_cli.connection.settings.build_settings`). The one place this
+``-b``, ``--command-config`` or ``KAFKA_BOOTSTRAP_SERVERS``. The command line wins
+over the environment, which wins over the config file; a profile's values rank with
+what chose it (``--cluster``: the command line), see
+:func:`kafka_offsets_cli.connection.resolver.resolve_connection`. The one place this
 precedence is applied is :func:`kafka_offsets_cli.connection.resolver.resolve_connection`:
 commands, shell completion and ``config show`` all use it.
 """

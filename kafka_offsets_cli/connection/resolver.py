@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..errors import UsageError
 from ..models.offsets import Isolation
 from ..parse.durations import parse_duration
-from .profiles import Profile, select
+from .profiles import CLUSTER_ENV, Profile, select
 from .settings import BOOTSTRAP_ENV, ClientSettings, build_settings
 
 
@@ -45,23 +45,26 @@ def resolve_connection(
 ) -> Connection:
     """Client settings from the options, the environment and the cluster profile.
 
-    ``warn`` hears what the user should know before the settings are built (an
-    environment variable overriding the chosen profile's bootstrap servers).
+    Precedence is command line, then environment, then config file, as in kubectl, kafkactl
+    and rpk. The bootstrap servers are the first of: ``-b``; ``bootstrap.servers`` of
+    ``--command-config`` or ``-X``; the profile named by ``--cluster``;
+    ``KAFKA_BOOTSTRAP_SERVERS``; the profile named by ``KAFKA_OFFSETS_CLUSTER`` or the
+    config file's ``default`` (the default only when no bootstrap servers are given
+    otherwise). A profile's values rank with what chose it: ``--cluster`` is the command
+    line, so its servers beat the environment's. Other properties: ``-X``, then
+    ``--command-config``, then the profile.
 
-    Precedence per setting: flags (``-b``, ``--command-config``, ``-X``), then the
-    environment (``KAFKA_BOOTSTRAP_SERVERS``), then the profile (``--cluster`` or
-    ``KAFKA_OFFSETS_CLUSTER``, else the config file's ``default`` when no bootstrap
-    servers are given otherwise), then the defaults.
+    ``warn`` hears, one line each, every value given that lost to another (an environment
+    variable overridden by the command line, a profile's servers overridden): a run never
+    silently picks one cluster over another it was told about.
     """
     env = os.environ if environ is None else environ
     timeout_ms = parse_duration(options.timeout)
     if timeout_ms <= 0:
         raise UsageError(f"--timeout {options.timeout!r}: must be positive")
-    given = bool(options.bootstrap or options.command_config or env.get(BOOTSTRAP_ENV))
+    env_servers = (env.get(BOOTSTRAP_ENV) or "").strip() or None
+    given = bool(options.bootstrap or options.command_config or env_servers)
     profile = select(options.cluster, bootstrap_given=given, environ=env)
-    env_wins = bool(env.get(BOOTSTRAP_ENV)) and not options.bootstrap
-    if profile is not None and profile.bootstrap_servers and env_wins and warn is not None:
-        warn(f"{BOOTSTRAP_ENV} overrides bootstrap_servers of cluster profile {profile.name!r}")
     settings = build_settings(
         options.bootstrap,
         command_config=options.command_config,
@@ -71,6 +74,38 @@ def resolve_connection(
         profile=profile.properties if profile else None,
         profile_bootstrap=profile.bootstrap_servers if profile else None,
         profile_name=profile.name if profile else None,
+        profile_on_command_line=options.cluster is not None,
         environ=env,
     )
+    if warn is not None:
+        for line in overridden(options, profile, settings, env):
+            warn(line)
     return Connection(settings=settings, profile=profile)
+
+
+def overridden(
+    options: ConnectionOptions, profile: Profile | None, settings: ClientSettings, env: Mapping[str, str]
+) -> list[str]:
+    """One line for each connection value given that the resolution did not use."""
+    used = settings.bootstrap_servers
+    out = []
+    env_servers = (env.get(BOOTSTRAP_ENV) or "").strip()
+    if env_servers and settings.bootstrap_source != BOOTSTRAP_ENV and env_servers != used:
+        out.append(f"{BOOTSTRAP_ENV}={env_servers} is overridden by {_named(settings, options)}")
+    env_cluster = env.get(CLUSTER_ENV) or ""
+    if env_cluster and options.cluster is not None and env_cluster != options.cluster:
+        out.append(f"{CLUSTER_ENV}={env_cluster} is overridden by --cluster {options.cluster}")
+    theirs = profile.bootstrap_servers if profile else None
+    if profile is not None and theirs and theirs.strip() != used:
+        out.append(
+            f"{settings.bootstrap_source} overrides bootstrap_servers of cluster profile {profile.name!r} "
+            f"({theirs.strip()}): using {used}"
+        )
+    return out
+
+
+def _named(settings: ClientSettings, options: ConnectionOptions) -> str:
+    """Where the servers in use came from, as the user wrote it."""
+    if options.cluster is not None and settings.bootstrap_source.startswith("cluster profile"):
+        return f"--cluster {options.cluster} ({settings.bootstrap_servers})"
+    return f"{settings.bootstrap_source} ({settings.bootstrap_servers})"

@@ -89,13 +89,16 @@ def build_settings(
     profile: Mapping[str, Setting] | None = None,
     profile_bootstrap: str | None = None,
     profile_name: str | None = None,
+    profile_on_command_line: bool = False,
     environ: Mapping[str, str] | None = None,
 ) -> ClientSettings:
     """Merge flags, environment and profile into :class:`ClientSettings`, recording each value's source.
 
-    Precedence: flags (``-b``, ``--command-config``, ``-X``), then the environment
-    (``KAFKA_BOOTSTRAP_SERVERS``), then the cluster profile (``profile_name``, for
-    the source of its bootstrap servers).
+    Bootstrap servers: ``-b``, then ``bootstrap.servers`` of ``--command-config`` or ``-X``,
+    then the environment (``KAFKA_BOOTSTRAP_SERVERS``), then the cluster profile
+    (``profile_name``, for the source of its servers); a profile chosen on the command line
+    (``profile_on_command_line``: ``--cluster``) comes before the environment. Other
+    properties: ``-X``, then ``--command-config``, then the profile.
     """
     env = os.environ if environ is None else environ
     props: dict[str, Setting] = dict(profile or {})
@@ -103,11 +106,15 @@ def build_settings(
         props.update(load_command_config(command_config))
     props.update(parse_overrides(overrides))
     file_bootstrap = props.pop("bootstrap.servers", None)
+    chosen = (
+        profile_bootstrap,
+        f"cluster profile {profile_name!r}" if profile_name else "the cluster profile",
+    )
+    environment = (env.get(BOOTSTRAP_ENV), BOOTSTRAP_ENV)
     candidates = (
         (bootstrap, "-b/--bootstrap-server"),
         (file_bootstrap.value if file_bootstrap else None, file_bootstrap.source if file_bootstrap else ""),
-        (env.get(BOOTSTRAP_ENV), BOOTSTRAP_ENV),
-        (profile_bootstrap, f"cluster profile {profile_name!r}" if profile_name else "the cluster profile"),
+        *((chosen, environment) if profile_on_command_line else (environment, chosen)),
     )
     servers, source = next(((v, src) for v, src in candidates if v), (None, "?"))
     if not servers:

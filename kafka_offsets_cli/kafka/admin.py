@@ -109,6 +109,22 @@ class TopicReader:
             topics[name] = TopicInfo(name, parts, internal=bool(d.is_internal))  # the broker's flag
         return ClusterMetadata(topics)
 
+    def cluster_id(self) -> str | None:
+        """The Kafka cluster id (DescribeCluster): what tells two clusters apart whatever their
+        addresses. ``None`` when the cluster does not give it (an error answer, not a silence)."""
+        return self._s.asked_again(self._cluster_id)
+
+    def _cluster_id(self, timeout: float) -> str | None:
+        with self._s.failing_as("describe cluster"):
+            f = self._s.admin.describe_cluster(request_timeout=timeout)
+        try:
+            d = self._s.wait(f, timeout)
+        except (KafkaException, FutureTimeout) as e:
+            self._s.item_error(e, "describe cluster")  # raises when the cluster did not answer
+            log.debug("describe cluster: %s", error_name(e))
+            return None
+        return str(d.cluster_id) if d.cluster_id else None
+
     def topic_configs(self, topics: Sequence[str], keys: Sequence[str]) -> dict[str, dict[str, str]]:
         """The values of ``keys`` for each topic (DescribeConfigs, one call).
 

@@ -71,6 +71,10 @@ class KafkaClient:
         """
         return self._topics.metadata(topic, only=only, names=names)
 
+    def cluster_id(self) -> str | None:
+        """The Kafka cluster id (DescribeCluster); ``None`` when the cluster does not give it."""
+        return self._topics.cluster_id()
+
     def topic_configs(self, topics: Sequence[str], keys: Sequence[str]) -> dict[str, dict[str, str]]:
         """The values of ``keys`` for each topic; a topic whose configs cannot be described is left out."""
         return self._topics.topic_configs(topics, keys)

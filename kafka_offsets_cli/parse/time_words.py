@@ -1,7 +1,8 @@
 """The times people type besides ISO-8601 and durations: epoch seconds, today, yesterday, a clock time.
 
 Also what :mod:`.times` tells about a time without refusing it (:func:`time_notes`: a bare number
-that looks like epoch seconds, a clock time read as yesterday's) and the word a misspelling was
+that looks like epoch seconds, a clock time read as yesterday's; :func:`future_note`: a time after
+now) and the word a misspelling was
 meant to be (:func:`did_you_mean`). Pure: every function is given ``now`` and the zone.
 """
 
@@ -12,7 +13,7 @@ import re
 from collections.abc import Iterable
 from datetime import datetime, time, timedelta, timezone, tzinfo
 
-__all__ = ["TIME_WORDS", "did_you_mean", "time_notes", "word_time_or_reason"]
+__all__ = ["TIME_WORDS", "did_you_mean", "future_note", "is_future", "time_notes", "word_time_or_reason"]
 
 #: The words that are times by themselves.
 TIME_WORDS = ("now", "today", "yesterday")
@@ -95,6 +96,23 @@ def time_notes(text: str, now_ms: int, tz: tzinfo) -> list[str]:
         if not isinstance(clock, str) and clock[1]:
             return [f"{text.strip()} is still to come today: read as yesterday's, {_iso(clock[0], tz)}"]
     return []
+
+
+def is_future(ms: int, now_ms: int) -> bool:
+    """Whether the time ``ms`` is after ``now_ms``: no record can be at or after it but one
+    timestamped ahead of the clock (by its producer, or clock skew). The one rule: ``list`` warns,
+    ``rewind --to`` refuses."""
+    return ms > now_ms
+
+
+def future_note(text: str, ms: int, now_ms: int, tz: tzinfo) -> str | None:
+    """The line to say about a time after now, ``None`` for any other."""
+    if not is_future(ms, now_ms):
+        return None
+    return (
+        f"{text.strip()} is {_iso(ms, tz)}, after now ({_iso(now_ms, tz)}): only records timestamped "
+        "ahead of the clock (by their producers, or clock skew) can be at or after it"
+    )
 
 
 def _iso(ms: int, tz: tzinfo) -> str:

@@ -132,12 +132,13 @@ def target_text(plan: Plan, tz: tzinfo) -> str:
     return f"the {tgt.kind.value} offset"
 
 
-def summary(plan: Plan, tz: tzinfo, *, executed: bool) -> str:
-    """One paragraph for stderr: what was (or would be) done."""
+def summary(plan: Plan, tz: tzinfo, *, executed: bool, cluster: str | None = None) -> str:
+    """One paragraph for stderr: what was (or would be) done, and on which ``cluster`` (its description)."""
     n = len(plan.planned)
     verb = "Committed" if executed else "Dry run: would commit"
+    where = f" on {cluster}" if cluster else ""
     text = (
-        f"{verb} {n} offset(s) for group {plan.group!r} ({target_text(plan, tz)}): "
+        f"{verb} {n} offset(s) for group {plan.group!r}{where} ({target_text(plan, tz)}): "
         f"{plan.reread()} offset(s) re-read, {plan.skipped()} skipped, "
         f"{n - len(plan.changes)} unchanged"
     )

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from ..errors import NotFound, UsageError
 from ..models.topics import TopicPartition
 from ..parse.java_regex import compile_java_regex
+from .identity import ClusterIdentity, identity_lines
 from .plan import Plan
 
 __all__ = [
@@ -83,15 +84,24 @@ def undo_csv(plans: Sequence[Plan]) -> tuple[str, list[str]]:
     return "".join(out), none
 
 
-def seen_csv(plans: Sequence[Plan], *, planned_at: str, offsets: str = "current") -> str:
-    """The ``FILE.seen`` record: each planned partition's committed offset (empty: none) when planned.
+def seen_csv(
+    plans: Sequence[Plan],
+    *,
+    planned_at: str,
+    offsets: str = "current",
+    cluster: ClusterIdentity | None = None,
+) -> str:
+    """The ``FILE.seen`` record: each planned partition's committed offset (empty: none) when planned,
+    and the ``cluster`` it was planned on (``#`` lines, see :mod:`.identity`).
 
     ``offsets`` ``"target"`` records the plan's own offsets instead (beside an undo file: the
     offsets the reset committed, so a rollback notices consumption after the reset).
     """
     lines = [
         "# kafka-offsets: the committed offsets seen when the plan beside this file was made "
-        f"({planned_at}); `kafka-offsets rewind --from-file` refuses the plan if they have moved\n"
+        f"({planned_at}); `kafka-offsets rewind --from-file` refuses the plan if they have moved, "
+        "or if it is applied to another cluster\n",
+        identity_lines(cluster) if cluster else "",
     ]
     for plan in sorted(plans, key=lambda p: p.group):
         for r in sorted(plan.planned, key=lambda r: (r.topic, r.partition)):

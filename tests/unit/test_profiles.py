@@ -125,13 +125,20 @@ def test_invalid_files_are_config_errors_with_the_path(tmp_path: Path, text: str
     assert str(p) in ei.value.message and message in ei.value.message
 
 
-def test_precedence_flags_then_environment_then_profile(cfg: Path) -> None:
+def test_precedence_command_line_then_environment_then_config_file(cfg: Path) -> None:
     e = env(cfg)
     s = settings_from(ConnectionOptions(cluster="prod"), e)
     assert s.bootstrap_servers == "kafka-1.prod:9093,kafka-2.prod:9093"
     assert s.librdkafka_config()["sasl.password"] == "pr0d-pw"
-    # environment beats the profile's bootstrap servers; the profile's properties still apply
+    # an explicit --cluster is the command line: it beats the environment's servers
     s = settings_from(ConnectionOptions(cluster="prod"), {**e, "KAFKA_BOOTSTRAP_SERVERS": "env:1"})
+    assert s.bootstrap_servers == "kafka-1.prod:9093,kafka-2.prod:9093"
+    assert s.bootstrap_source == "cluster profile 'prod'"
+    # a profile chosen in the environment (KAFKA_OFFSETS_CLUSTER) ranks as the config file: the
+    # environment's servers win, the profile's properties still apply
+    s = settings_from(
+        ConnectionOptions(), {**e, "KAFKA_OFFSETS_CLUSTER": "prod", "KAFKA_BOOTSTRAP_SERVERS": "env:1"}
+    )
     assert s.bootstrap_servers == "env:1"
     assert s.librdkafka_config()["security.protocol"] == "SASL_SSL"
     # flags beat both, key by key
@@ -149,11 +156,42 @@ def test_precedence_flags_then_environment_then_profile(cfg: Path) -> None:
     assert s.bootstrap_servers == "env:1" and "security.protocol" not in s.librdkafka_config()
 
 
-def test_environment_overriding_a_chosen_profile_warns(cfg: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    settings_from(ConnectionOptions(cluster="prod"), {**env(cfg), "KAFKA_BOOTSTRAP_SERVERS": "env:1"})
-    err = capsys.readouterr().err
-    expected = "KAFKA_BOOTSTRAP_SERVERS overrides bootstrap_servers of cluster profile 'prod'"
-    assert expected in " ".join(err.split())
+def _notes(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    return [" ".join(line.split()) for line in capsys.readouterr().err.splitlines()]
+
+
+def test_every_value_that_loses_is_named_on_one_line(cfg: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    e = env(cfg)
+    servers = "kafka-1.prod:9093,kafka-2.prod:9093"
+    warning = "kafka-offsets: warning: "
+    settings_from(ConnectionOptions(cluster="prod"), {**e, "KAFKA_BOOTSTRAP_SERVERS": "env:1"})
+    assert _notes(capsys) == [
+        f"{warning}KAFKA_BOOTSTRAP_SERVERS=env:1 is overridden by --cluster prod ({servers})"
+    ]
+    settings_from(
+        ConnectionOptions(), {**e, "KAFKA_OFFSETS_CLUSTER": "prod", "KAFKA_BOOTSTRAP_SERVERS": "env:1"}
+    )
+    assert _notes(capsys) == [
+        f"{warning}KAFKA_BOOTSTRAP_SERVERS overrides bootstrap_servers of cluster profile 'prod' "
+        f"({servers}): using env:1"
+    ]
+    settings_from(ConnectionOptions(cluster="local"), {**e, "KAFKA_OFFSETS_CLUSTER": "prod"})
+    assert _notes(capsys) == [f"{warning}KAFKA_OFFSETS_CLUSTER=prod is overridden by --cluster local"]
+    # -b with --cluster: -b's servers, the profile's other settings (as kubectl --server with --context)
+    settings_from(ConnectionOptions(bootstrap="flag:2", cluster="prod"), e)
+    assert _notes(capsys) == [
+        f"{warning}-b/--bootstrap-server overrides bootstrap_servers of cluster profile 'prod' ({servers}): "
+        "using flag:2"
+    ]
+    settings_from(ConnectionOptions(bootstrap="flag:2"), {**e, "KAFKA_BOOTSTRAP_SERVERS": "env:1"})
+    assert _notes(capsys) == [
+        f"{warning}KAFKA_BOOTSTRAP_SERVERS=env:1 is overridden by -b/--bootstrap-server (flag:2)"
+    ]
+    # nothing lost, nothing said: the same servers twice, or one source only
+    settings_from(ConnectionOptions(bootstrap="env:1"), {**e, "KAFKA_BOOTSTRAP_SERVERS": "env:1"})
+    settings_from(ConnectionOptions(cluster="prod"), e)
+    settings_from(ConnectionOptions(), {**e, "KAFKA_BOOTSTRAP_SERVERS": "env:1"})
+    assert _notes(capsys) == []
 
 
 def test_command_config_of_a_profile_is_loaded_and_may_carry_servers(tmp_path: Path) -> None:

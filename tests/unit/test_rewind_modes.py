@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from kafka_offsets_cli.cli.rewind_cmd import parse_target
 from kafka_offsets_cli.cli.rewind_files import default_undo_path
+from kafka_offsets_cli.cli.rewind_target import parse_target
 from kafka_offsets_cli.errors import NotFound, UsageError
 from kafka_offsets_cli.models.groups import GroupDescription, GroupMembers, Member
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.parse.durations import parse_iso_duration
+from kafka_offsets_cli.rewind.identity import ClusterIdentity, read_identity, same_cluster
 from kafka_offsets_cli.rewind.members import describe_members, until_dropped
 from kafka_offsets_cli.rewind.plan import Note, Plan, Target, TargetKind, make_plan, plan_row
 from kafka_offsets_cli.rewind.planfile import (
@@ -101,6 +102,27 @@ def test_seen_record_round_trips_and_moved_names_each_partition() -> None:
     assert after == {"g1": {A0: 3, A1: 4}}
 
 
+def test_seen_record_names_its_cluster_and_the_cluster_id_decides() -> None:
+    p = plan("g1", {A0: (7, 3)})
+    made = ClusterIdentity("q1Sh-9_ISia_zwGINzRvyQ", "prod", "k1:9093,k2:9093")
+    text = seen_csv([p], planned_at="t", cluster=made)
+    lines = text.splitlines()
+    assert lines[1:4] == [
+        "# cluster-id: q1Sh-9_ISia_zwGINzRvyQ",
+        "# cluster-profile: prod",
+        "# bootstrap-servers: k1:9093,k2:9093",
+    ]
+    assert parse_seen(text, "x.seen") == {"g1": {A0: 7}}  # the offsets read as before
+    assert read_identity(text) == made
+    assert read_identity(seen_csv([p], planned_at="t")) is None  # a record from before: names none
+    assert made.describe() == "cluster 'prod' [k1:9093,k2:9093, id q1Sh-9_ISia_zwGINzRvyQ]"
+    assert ClusterIdentity(None, None, "h:1").describe() == "cluster [h:1, id unknown]"
+    # another address or profile name is the same cluster; another id is another cluster
+    assert same_cluster(made, ClusterIdentity(made.cluster_id, None, "10.0.0.1:9092")) is True
+    assert same_cluster(made, ClusterIdentity("other-id", "prod", made.bootstrap)) is False
+    assert same_cluster(made, ClusterIdentity(None, "prod", made.bootstrap)) is None
+
+
 def test_plan_file_is_read_as_kafka_reads_it() -> None:
     three = "orders,0,5\norders,1,7\n"
     assert parse_plan_file(three, "p", "g") == {"g": {TP: 5, TopicPartition("orders", 1): 7}}
@@ -164,6 +186,20 @@ def target(**kw: object) -> Target:
     args: dict[str, object] = dict(to=None, to_offset=None, to_current=False, shift_by=None, from_file=None)
     args.update(kw)
     return parse_target(now=NOW, zone=timezone.utc, **args)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("to", ["2027-01-01", "now+1m", "-PT1H", "2026-09-21T14:13:20.001Z", "@1800000000"])
+def test_a_time_after_now_is_refused_unless_allowed(to: str) -> None:
+    with pytest.raises(UsageError, match=r"after now .*--allow-future"):
+        target(to=to)
+    allowed = target(to=to, allow_future=True)
+    assert allowed.kind is TargetKind.TIME and allowed.time_ms is not None and allowed.time_ms > NOW
+
+
+def test_now_and_before_are_not_the_future() -> None:
+    assert target(to="now").time_ms == NOW
+    assert target(to="2026-09-21T14:13:20Z").time_ms == NOW
+    assert target(to="today").time_ms is not None
 
 
 def test_to_forms() -> None:
