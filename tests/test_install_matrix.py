@@ -327,7 +327,7 @@ def test_connect_check_remote_on_a_connect_server(
     state = tmp_path_factory.mktemp("connect")
     try:
         python = spark_cluster.executor_venv(state / "worker-venv", spark_connect.EXECUTOR_DISTRIBUTIONS)
-        server = spark_connect.up(state, python=python)
+        server = spark_connect.up(state, python=python, timeout_s=300)
     except Exception as exc:
         unavailable(f"Spark Connect server could not be started: {exc}")
     try:
