@@ -285,7 +285,7 @@ def test_spark_check_on_an_unauthenticated_standalone_cluster(
     """``--conf spark.authenticate=false``, as the README says for a cluster without a secret; the
     workers see neither the checkout nor the driver's venv; executors hold just the README's list."""
     venv = venvs("spark")
-    assert {"pyspark", "pyarrow", "pandas"} <= venv.distributions()
+    assert {"pyspark", "pyarrow"} <= venv.distributions()  # pandas: asked of the check run below
     assert not venv.distributions() & {"grpcio", "zstandard"}  # Connect's, not this line's
     readme = _readme_executor_list()
     assert readme == {_norm(d) for d in spark_cluster.EXECUTOR_DISTRIBUTIONS}, readme
@@ -314,6 +314,7 @@ def test_spark_check_on_an_unauthenticated_standalone_cluster(
         assert _records(run) == {("alive", 0): "ok", ("alive", 1): "ok", ("lag", 0): 1, ("lag", 1): 3}
     finally:
         cluster.down()
+    assert "pandas" in venv.distributions()  # pyspark's sql extra, which mapInArrow checks for on the driver
 
 
 # ------------------------------------------------------------------------- [spark,connect]: check --remote
