@@ -25,6 +25,7 @@ if str(REPO_ROOT) not in sys.path:
 
 from dev import kafka as dev_kafka  # noqa: E402
 from tests.availability import unavailable  # noqa: E402
+from tests.wheel_build import Built, build  # noqa: E402
 
 
 def _unavailable(what: str, exc: BaseException) -> NoReturn:
@@ -207,3 +208,9 @@ def topic_name(request: pytest.FixtureRequest) -> str:
     """A topic name unique to this test (and run): ``t-<test name>-<random>``, valid for Kafka."""
     base = re.sub(r"[^A-Za-z0-9._-]+", "-", request.node.name).strip("-.")[:120]
     return f"t-{base}-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture(scope="session")
+def built_dist(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """The sdist and wheel of ``python -m build`` on a copy of the source tree, built once per session."""
+    return build(tmp_path_factory.mktemp("pkg"))

@@ -1,17 +1,12 @@
 """Install as documented: the README's install commands, ``completion``, ``check --example``, and
 spec-file clusters that name a profile of the config file.
 
-The slow test builds the wheel, installs it in a fresh venv (its dependencies borrowed from this
-one) and runs the installed command, as ``pipx install ./kafka_offsets-*.whl`` would.
+The built wheel, installed as each README line says in a clean venv, is tests/test_install_matrix.py.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -19,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from dev.kafka_data import create_topic, produce
-from kafka_offsets_cli import __version__
 from kafka_offsets_cli.check.load import parse_spec_text
 from kafka_offsets_cli.errors import SpecFileError
 from tests.availability import unavailable
@@ -209,54 +203,3 @@ def test_check_runs_on_a_cluster_named_by_profile(bootstrap: str, tmp_path: Path
     assert doc["status"] == "OK"
     rows = {(r["cluster"], r["topic"], r["partition"]): r["offset"] for r in doc["partitions"]}
     assert rows == {("k", topic, 0): 0, ("k", topic, 1): 0}
-
-
-# ----------------------------------------------------------------------------- a built wheel, installed
-
-
-@pytest.mark.slow
-def test_the_built_wheel_installs_and_prints_its_own_completions(tmp_path: Path) -> None:
-    src = tmp_path / "src"
-    ignore = shutil.ignore_patterns(
-        ".venv", ".git", "target", ".state", "__pycache__", "*.egg-info", "build", "dist", ".*_cache"
-    )
-    shutil.copytree(ROOT, src, ignore=ignore)
-    built = subprocess.run(
-        [sys.executable, "-m", "build", "--wheel", "--outdir", str(tmp_path / "dist"), str(src)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    if built.returncode != 0:
-        unavailable(f"python -m build failed (no network for its build environment?): {built.stderr[-800:]}")
-    wheel = tmp_path / "dist" / f"kafka_offsets-{__version__}-py3-none-any.whl"
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
-    # this venv's pip installs the wheel into the new one; the dependencies come from this venv
-    pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "-q"]
-    subprocess.run([*pip, "--no-deps", str(wheel)], check=True, timeout=300)
-    site = next(p for p in sys.path if p.endswith("site-packages"))
-    env = {**os.environ, "PYTHONPATH": site}
-    exe = str(venv / "bin" / "kafka-offsets")
-    for shell, rel in COMPLETIONS.items():
-        out = subprocess.run(
-            [exe, "completion", shell], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
-        )
-        assert out.returncode == 0, out.stderr
-        installed = {"bash": "share/bash-completion/completions/kafka-offsets.bash"}.get(shell)
-        if installed:
-            assert out.stdout == (venv / installed).read_text(encoding="utf-8")
-        assert out.stdout == (ROOT / rel).read_text(encoding="utf-8")
-    example = subprocess.run(
-        [exe, "check", "--example"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
-    )
-    assert example.returncode == 0 and example.stdout == EXAMPLE.read_text(encoding="utf-8")
-    where = subprocess.run(
-        [str(venv / "bin" / "python"), "-c", "import kafka_offsets_cli; print(kafka_offsets_cli.__file__)"],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,  # not the checkout: its package would come first on sys.path
-        timeout=60,
-    )
-    assert where.stdout.startswith(str(venv)), where  # the installed copy ran, not the checkout

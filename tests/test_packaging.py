@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import sys
 import tarfile
 import zipfile
 from pathlib import Path
@@ -14,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from kafka_offsets_cli import __version__
+from tests.wheel_build import Built
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,45 +22,11 @@ DATA_FILES = {
     "share/fish/vendor_completions.d/kafka-offsets.fish": "completions/kafka-offsets.fish",
 }
 
-_NOT_SOURCE = shutil.ignore_patterns(
-    ".venv",
-    ".git",
-    "target",
-    ".state",
-    "__pycache__",
-    "*.egg-info",
-    "build",
-    "dist",
-    ".mypy_cache",
-    ".ruff_cache",
-    ".pytest_cache",
-    ".hypothesis",
-    "spark-warehouse",
-    "metastore_db",
-    "*.pyc",
-)
-
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
-    """(wheel, sdist, build log) of `python -m build` run on a copy of the source tree."""
-    base = tmp_path_factory.mktemp("pkg")
-    src = base / "src"
-    shutil.copytree(ROOT, src, ignore=_NOT_SOURCE)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    p = subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(base / "dist"), str(src)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=900,
-    )
-    log = p.stdout + p.stderr
-    assert p.returncode == 0, log[-4000:]
-    wheel = base / "dist" / f"kafka_offsets-{__version__}-py3-none-any.whl"
-    sdist = base / "dist" / f"kafka_offsets-{__version__}.tar.gz"
-    assert wheel.exists() and sdist.exists(), sorted(os.listdir(base / "dist"))
-    return wheel, sdist, log
+def built(built_dist: Built) -> tuple[Path, Path, str]:
+    """(wheel, sdist, build log): the session's one build (tests/wheel_build.py)."""
+    return built_dist.wheel, built_dist.sdist, built_dist.log
 
 
 @pytest.mark.slow

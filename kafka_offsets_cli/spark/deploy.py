@@ -39,9 +39,13 @@ SECURE_CONF = (
     ("spark.io.encryption.enabled", "true"),
 )
 
+#: What Spark refuses without ``spark.authenticate`` (its RPC encryption is keyed by the authentication).
+_NEEDS_AUTHENTICATION = frozenset({"spark.network.crypto.enabled"})
+
 
 def secure_conf(master: str, conf: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
-    """What :data:`SECURE_CONF` adds to ``conf`` for a non-local master (the user's own keys win).
+    """What :data:`SECURE_CONF` adds to ``conf`` for a non-local master (the user's own keys win;
+    ``spark.authenticate=false`` also leaves out the RPC encryption that depends on it).
 
     The shared secret: on YARN and Kubernetes Spark generates one per application; a standalone
     cluster's daemons hand theirs to the executors they start, so the application must be given the
@@ -49,8 +53,13 @@ def secure_conf(master: str, conf: Sequence[tuple[str, str]]) -> list[tuple[str,
     """
     if is_local(master):
         return []
-    keys = {k for k, _ in conf}
-    return [(k, v) for k, v in SECURE_CONF if k not in keys]
+    given = dict(conf)
+    if given.get("spark.authenticate", "").strip().lower() == "false":
+        # Spark's RPC encryption runs on its authentication: with it off, Spark refuses to start
+        # (NETWORK_AUTH_MUST_BE_ENABLED), so the encryption the tool adds follows it. Local-disk
+        # encryption does not depend on it and stays on.
+        return [(k, v) for k, v in SECURE_CONF if k not in given and k not in _NEEDS_AUTHENTICATION]
+    return [(k, v) for k, v in SECURE_CONF if k not in given]
 
 
 def zip_package(workdir: Path) -> Path:

@@ -25,6 +25,7 @@ left running.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import logging
 import os
 import shutil
@@ -52,6 +53,12 @@ __all__ = [
     "job_failure",
     "start_session",
 ]
+
+#: how to get what ``check`` needs on the driver (pyproject.toml's ``spark`` extra)
+SPARK_EXTRA_HINT = (
+    "add the spark extra: pipx inject kafka-offsets 'pyspark[sql]>=4.0' 'pyarrow>=14' 'pandas>=2.2,<3', "
+    "or pip install '.[spark]' from a checkout (Spark also needs Java 17 or newer)"
+)
 
 LOG4J2 = """\
 # kafka-offsets check: Spark and its libraries log {level} and above, to stderr.
@@ -206,9 +213,15 @@ def start_session(options: SessionOptions) -> SparkRuntime:
     except ImportError:
         raise SparkUnavailable(
             "kafka-offsets check needs pyspark, which is not installed",
-            hint="add the spark extra: pipx inject kafka-offsets 'pyspark>=4.0' 'pyarrow>=14', or "
-            "pip install '.[spark]' from a checkout (Spark also needs Java 17 or newer)",
+            hint=SPARK_EXTRA_HINT,
         ) from None
+    if importlib.util.find_spec("pandas") is None:  # the deferred module's spec: nothing loads
+        # pyspark's Arrow functions (mapInArrow) check pandas' version on the driver: without it every
+        # job fails, after the session started, with PACKAGE_NOT_INSTALLED
+        raise SparkUnavailable(
+            "kafka-offsets check needs pandas, which is not installed (pyspark checks for it on the driver)",
+            hint=SPARK_EXTRA_HINT,
+        )
 
     active = SparkContext._active_spark_context
     if active is not None:

@@ -52,6 +52,15 @@ def test_security_is_on_for_a_cluster_unless_the_user_says_otherwise() -> None:
     assert got == {"spark.authenticate": "true", "spark.network.crypto.enabled": "true"}
 
 
+@pytest.mark.parametrize("off", ["false", "FALSE", " False "])
+def test_without_authentication_the_encryption_that_needs_it_is_not_added(off: str) -> None:
+    """The README's standalone line without a secret: Spark refuses RPC encryption without authentication."""
+    got = dict(secure_conf("spark://m:7077", [("spark.authenticate", off)]))
+    assert got == {"spark.io.encryption.enabled": "true"}  # local-disk encryption does not need it
+    mine = [("spark.authenticate", "false"), ("spark.network.crypto.enabled", "true")]
+    assert dict(secure_conf("spark://m:7077", mine)) == {"spark.io.encryption.enabled": "true"}
+
+
 def test_a_failed_job_names_the_java_side_cause_and_where() -> None:
     e = job_failure(Exception(JAVA_TRACE))
     assert e.message == (
