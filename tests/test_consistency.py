@@ -27,7 +27,6 @@ from typing import Any
 
 import pytest
 from confluent_kafka import Consumer
-from confluent_kafka import TopicPartition as CTP
 
 from dev import kafka as dev_kafka
 from dev.kafka_data import commit_group_offsets, create_topic, produce
@@ -41,12 +40,18 @@ MASTER = ("--master", "local[2]")
 
 
 class Member:
-    """A live member of ``group`` on ``topic`` (classic or KIP-848) that commits ``offset`` on each
-    assigned partition (none: never commits) and stays until :meth:`stop`."""
+    """A live member of ``group`` on ``topic`` (classic or KIP-848) that stays until :meth:`stop`.
+
+    ``offset``: committed on each partition before it joins (standalone, so the member never
+    commits: a synchronous commit from a KIP-848 member could wait for ever on a new member epoch);
+    an empty classic group with offsets becomes a consumer group when a KIP-848 member joins.
+    """
 
     def __init__(
         self, bootstrap: str, group: str, topic: str, parts: int, protocol: str, offset: int | None
     ) -> None:
+        if offset is not None:
+            commit_group_offsets(bootstrap, group, {(topic, p): offset for p in range(parts)})
         conf = {"bootstrap.servers": bootstrap, "group.id": group, "group.protocol": protocol}
         self.consumer = Consumer({**conf, "enable.auto.commit": False, "auto.offset.reset": "earliest"})
         self.done = threading.Event()
@@ -62,9 +67,6 @@ class Member:
         self.worker = threading.Thread(target=poll, daemon=True)
         self.worker.start()
         assert assigned.wait(90), f"{group}: no assignment"
-        if offset is not None:
-            offsets = [CTP(topic, p, offset) for p in range(parts)]
-            self.consumer.commit(offsets=offsets, asynchronous=False)
 
     def stop(self) -> None:
         self.done.set()
@@ -193,6 +195,8 @@ def test_check_and_the_direct_commands_agree_record_by_record(
     assert rec("trim", w.trim, 0)[:2] == ("below-start", "CRITICAL")
     assert [rec(x, w.data, 0)[1] for x in ("empty", "active", "kip848")] == ["OK", "WARNING", "CRITICAL"]
     assert {rec("nocommit", w.empty, p)[0] for p in range(2)} == {"no-commit"}
+    types = cli("lag", "-b", w.b, "-g", g("kip848"), "-g", g("active"), "--summary", "-o", "json").json()
+    assert {r["group"]: r["group_type"] for r in types} == {g("kip848"): "consumer", g("active"): "classic"}
 
     # a lag check without topics: Kafka's system topics left out, as `lag` without --topic ----------
     code, bare = _lag_direct(w)
