@@ -62,6 +62,11 @@ class KafkaOffsetsError(Exception):
     def __str__(self) -> str:
         return self.message
 
+    @property
+    def name(self) -> str:
+        """A stable error name for records (``ClusterUnreachable`` -> ``CLUSTER_UNREACHABLE``)."""
+        return "".join("_" + c if c.isupper() and i else c for i, c in enumerate(type(self).__name__)).upper()
+
 
 class UsageError(KafkaOffsetsError):
     """Bad input from the user: options, specs, times, selections, files."""

@@ -51,13 +51,6 @@ class LagSample:
 Sample = LiveSample | LagSample
 
 
-def _error_name(e: KafkaOffsetsError) -> str:
-    """A stable error name for a failure of the whole task (e.g. ``CLUSTER_UNREACHABLE``)."""
-    name = type(e).__name__
-    out = "".join("_" + c if c.isupper() and i else c for i, c in enumerate(name)).upper()
-    return out
-
-
 def _failed(unit: WorkUnit, error: str) -> list[Sample]:
     spec = OffsetSpec.max_timestamp()
     out: list[Sample] = [
@@ -77,7 +70,7 @@ def collect_unit(unit: WorkUnit, *, debug: bool = False) -> list[Sample]:
         with KafkaClient(unit.settings, debug=debug) as client:
             return unit_samples(client, unit)
     except KafkaOffsetsError as e:
-        return _failed(unit, _error_name(e))
+        return _failed(unit, e.name)
 
 
 def unit_samples(source: LagSource, unit: WorkUnit) -> list[Sample]:
@@ -108,7 +101,7 @@ def unit_samples(source: LagSource, unit: WorkUnit) -> list[Sample]:
                     time_lag=False,
                     chunk_size=1,
                 ),
-                _error_name(e),
+                e.name,
             )
             return out
         out += [LagSample(unit.cluster, row) for row in rows]

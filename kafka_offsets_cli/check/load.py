@@ -14,7 +14,7 @@ The format (see ``examples/check-spec.example.yaml`` and
       timeout: 30s                   # per-cluster request budget
       task_size: 25000               # most partitions per Spark task (one Kafka client each)
       chunk_size: 500                # partitions per ListOffsets call within a task
-      exclude_internal: true         # leave out internal topics (__consumer_offsets...)
+      exclude_internal: true         # leave out Kafka's system topics (__consumer_offsets...)
       history: {window: 10, allowed_lag: 0, min_samples: 3}
     clusters:
       NAME:

@@ -32,10 +32,11 @@ from collections.abc import Callable, Sequence
 from ..errors import KafkaOffsetsError, MonitoringStatus, NotFound, UsageError
 from ..lag.collect import resolve_groups
 from ..lag.plan import PartitionIndex, partition_index, plan_group
+from ..lag.rows import GroupProblem
 from ..liveness.collect import TIMESTAMP_TYPE_KEY
 from ..models.topics import ClusterMetadata, TopicPartition
 from ..parse.selection import Selection, TopicRule
-from ..plan.queries import with_internal_flags, with_named_errors
+from ..plan.queries import with_named_errors
 from ..plan.resolve import UNKNOWN_TOPIC_OR_PARTITION, resolve
 from ..sources import PlanSource
 from .plan_model import CheckPlan, each_at_once, merge_plans
@@ -49,8 +50,14 @@ _PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]+")
 
 
 def check_selection(topics: Sequence[str], exclude_internal: bool) -> Selection:
-    """The selection of a check's topic patterns (each a regex matching whole names)."""
-    return Selection(tuple(TopicRule(t) for t in topics), exclude_internal, topics=tuple(topics))
+    """The selection of a check's topic patterns (each a regex matching whole names).
+
+    ``exclude_internal`` (the spec's key, true by default) leaves out Kafka's system topics by
+    name, the rule of ``liveness``, ``lag`` and ``tiering`` (:mod:`kafka_offsets_cli.system_topics`).
+    """
+    return Selection(
+        tuple(TopicRule(t) for t in topics), topics=tuple(topics), exclude_system=exclude_internal
+    )
 
 
 def _message(e: BaseException) -> str:
@@ -93,8 +100,6 @@ class _Planner:
         if not checks:
             return
         md = with_named_errors(source, source.metadata(), _literal_topics(checks))
-        if any(c.exclude_internal for c in checks):  # the broker's is_internal flag, not the name
-            md = with_internal_flags(source, md)
         self.indexes = {}  # this cluster's: each check's topics resolved once (shared by equal checks)
         live: set[TopicPartition] = set()
         for c in checks:
@@ -155,8 +160,10 @@ class _Planner:
         gone: set[TopicPartition],
     ) -> None:
         chosen: dict[str, list[str]] = {}
+        named: dict[str, set[str]] = {}  # per check, the groups given by name (as `lag --group`)
         for c in checks:
             names = [g for g in c.groups if _PLAIN_NAME.fullmatch(g)]
+            named[c.name] = set(names)
             regexes = [g for g in c.groups if not _PLAIN_NAME.fullmatch(g)]
             try:
                 chosen[c.name] = resolve_groups(source, names, regexes)
@@ -185,31 +192,21 @@ class _Planner:
                     descriptions.get(g),
                     md,
                     selection,
-                    exclude_internal=c.exclude_internal,
+                    named=g in named[c.name],
+                    exclude_system=c.exclude_internal,
                     index=index,
                 )
-                if plan.error is not None:
-                    self.records.append(_error_record(c.name, "lag", cluster, "", None, g, plan.error))
+                if plan.error is not None and (problem := plan.problem) is not None:
+                    self.records.append(_problem_record(c.name, cluster, problem))
                     continue
                 # the check's named topics (and partitions) that do not exist or may not be read:
                 # the group's lag there is unknown, as `kafka-offsets lag` reports them
                 for m in res.missing if res is not None else ():
                     rec = _error_record(c.name, "lag", cluster, m.topic, m.partition, g, m.error)
                     self.records.append(rec)
-                if plan.empty:
-                    text = "the group has no committed offsets on the check's topics"
-                    rec = PartitionRecord(
-                        check=c.name,
-                        kind="lag",
-                        cluster=cluster,
-                        topic="",
-                        partition=None,
-                        group=g,
-                        state="no-commit",
-                        status=MonitoringStatus.WARNING,
-                        error=text,
-                    )
-                    self.records.append(rec)
+                if plan.empty:  # a named group with nothing in the selection (WARNING); else left out
+                    if (problem := plan.problem) is not None:
+                        self.records.append(_problem_record(c.name, cluster, problem))
                     continue
                 planned = (*plan.partitions, *plan.gone)
                 group_parts.setdefault(g, set()).update(planned)
@@ -220,10 +217,15 @@ class _Planner:
                         routes.append(c.name)
 
     def unreachable(self, cluster: str, e: BaseException) -> None:
+        """Each check on ``cluster`` gets the reason as a problem and one error record (UNKNOWN), so
+        the cluster shows in the records, as a failed partition does, not only in a summary text."""
         self.down.append(cluster)
+        name = e.name if isinstance(e, KafkaOffsetsError) else type(e).__name__
         for c in self.spec.checks:
             if cluster in c.clusters:
                 self.problem(c.name, f"{cluster}: {_message(e)}")
+                kind = "lag" if isinstance(c, LagCheck) else "liveness"
+                self.records.append(_error_record(c.name, kind, cluster, "", None, None, name))
 
     def plan(self) -> CheckPlan:
         return CheckPlan(
@@ -262,6 +264,24 @@ def _error_record(
         state="error",
         status=MonitoringStatus.UNKNOWN,
         error=error or UNKNOWN_TOPIC_OR_PARTITION,
+    )
+
+
+def _problem_record(check: str, cluster: str, problem: GroupProblem) -> PartitionRecord:
+    """The record of a group without rows, as ``lag`` reports it (:class:`GroupProblem`): the same
+    state, error and status (a group that does not exist: ``error``, ``GROUP_ID_NOT_FOUND``, UNKNOWN;
+    a named group with nothing committed in the selection: ``no-commit``, WARNING)."""
+    rec = problem.to_record()
+    return PartitionRecord(
+        check=check,
+        kind="lag",
+        cluster=cluster,
+        topic="",
+        partition=None,
+        group=problem.group,
+        state=rec["state"],
+        status=problem.status,
+        error=rec["error"],
     )
 
 

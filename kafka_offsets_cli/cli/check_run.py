@@ -85,7 +85,7 @@ def run(spec: CheckSpec, how: CheckRun) -> CheckReport:
         progress.set("planning")
         plan = _plan(spec, how.debug, slots)
         plan_s = time.monotonic() - t0
-        if not plan.units and not plan.records:
+        if not plan.units and all(r.cluster in plan.down for r in plan.records):
             report = _without_data(spec, plan)
         else:
             progress.set("starting Spark" if how.remote is None else "connecting to Spark Connect")
@@ -153,12 +153,13 @@ def _plan(spec: CheckSpec, debug: bool, slots: int | None) -> CheckPlan:
 
 
 def _without_data(spec: CheckSpec, plan: CheckPlan) -> CheckReport:
-    """Nothing reachable or selected: every check is UNKNOWN with its problems (no Spark needed)."""
+    """Nothing reachable or selected: every check is UNKNOWN with its problems (no Spark needed);
+    the records are those of the clusters that could not be reached (one per check on each)."""
     results = tuple(check_result(c, plan.problems.get(c.name, ()), {}, 0) for c in spec.checks)
     return CheckReport(
         status=worst(r.status for r in results),
         checks=results,
-        partitions=(),
+        partitions=plan.records,
         now_ms=now_ms(),
         total_partitions=0,
         complete=True,

@@ -134,7 +134,14 @@ def lag_cmd(
         fields = record_fields(monitor, interval is not None, members)
         cols = parse_columns(columns, tuple(dict.fromkeys((*fields, *summary_fields(interval is not None)))))
         min_time_lag_ms = parse_duration(min_time_lag) if min_time_lag is not None else None
-        selection = optional_selection_from(topic, partitions, topic_partitions, exclude_internal_topics)
+        # no topic named: Kafka's system topics stay out, as without any selection (system_topics)
+        selection = optional_selection_from(
+            topic,
+            partitions,
+            topic_partitions,
+            exclude_internal_topics,
+            exclude_system=not topic and topic_partitions is None,
+        )
         if prometheus_file:
             check_writable(prometheus_file)  # a usage error before anything is contacted
         settings, labels = settings_and_labels(ctx, label, reserved=SERIES_LABELS)

@@ -13,9 +13,9 @@ from ..liveness.rules import COLUMNS, DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLER
 from ..models.offsets import Isolation
 from ..parse.durations import parse_duration
 from ..parse.times import now_ms, parse_tz
-from ..plan.resolve import INTERNAL_HINT
 from ..render.liveness import SERVICE
 from ..render.liveness_metrics import SERIES_LABELS, prometheus, prometheus_down
+from ..system_topics import SYSTEM_HINT
 from . import liveness_view
 from .app import command_help, is_debug
 from .boundary import boundary
@@ -86,10 +86,11 @@ EXAMPLES = """Examples:
       --prometheus-file /var/lib/node_exporter/textfile/kafka_liveness.prom
 
 Each partition's newest record by timestamp (ListOffsets max-timestamp, KIP-734) and its age.
-Every topic but internal ones (__consumer_offsets…, by the broker's flag) unless
---include-internal. States: ok, warning (age > --warn), critical (age > --crit), empty (no
-record: log start = end; OK unless --empty-status), pending (the newest record still beyond
-the high watermark after ~0.6 s of asking again: UNKNOWN), future (timestamp beyond now +
+Every topic but Kafka's own system topics (__consumer_offsets, __transaction_state,
+__share_group_state, __remote_log_metadata, by name) unless --include-internal.
+States: ok, warning (age > --warn), critical (age > --crit), empty (no record: log start
+= end; OK unless --empty-status), pending (the newest record still beyond the high
+watermark after ~0.6 s of asking again: UNKNOWN), future (timestamp beyond now +
 --future-tolerance), error. A topic takes the status of its stalest partition, or with
 --min-alive N the best status N of its partitions reach. On CreateTime topics
 (see TIMESTAMP-TYPE) ages reflect the producers' clocks.
@@ -173,7 +174,9 @@ def liveness_cmd(
         if include_internal and exclude_internal_topics:
             raise UsageError("--include-internal and --exclude-internal-topics contradict each other")
         states = parse_states(state)
-        selection = selection_from(topic, partitions, topic_partitions, not include_internal)
+        selection = selection_from(
+            topic, partitions, topic_partitions, False, exclude_system=not include_internal
+        )
         if prometheus_file:
             check_writable(prometheus_file)  # a usage error (UNKNOWN) before anything is contacted
         settings, labels = settings_and_labels(ctx, label, reserved=SERIES_LABELS)
@@ -204,8 +207,8 @@ def liveness_cmd(
                 report = _collect(settings, check, debug)
         except KafkaOffsetsError as e:
             if isinstance(e, NotFound) and e.hint and not include_internal:
-                # internal topics are out by default here (not in list): say how to get them
-                e.hint = e.hint.replace(INTERNAL_HINT, f"{INTERNAL_HINT} (--include-internal adds them)")
+                # system topics are out by default here (not in list): say how to get them
+                e.hint = e.hint.replace(SYSTEM_HINT, f"{SYSTEM_HINT} (--include-internal adds them)")
             if not isinstance(e, UsageError):
                 report_unknown(
                     e,

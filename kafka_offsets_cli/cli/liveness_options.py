@@ -48,7 +48,8 @@ IncludeInternalOpt = Annotated[
     bool,
     typer.Option(
         "--include-internal",
-        help="Also check internal topics (__consumer_offsets…); left out by default.",
+        help="Also check Kafka's system topics (__consumer_offsets, __remote_log_metadata…), "
+        "left out by default.",
         rich_help_panel=SEL,
     ),
 ]

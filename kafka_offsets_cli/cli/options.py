@@ -254,7 +254,7 @@ ExcludeInternalOpt = Annotated[
     bool,
     typer.Option(
         "--exclude-internal-topics",
-        help="Leave out internal topics (__consumer_offsets…).",
+        help="Leave out the topics the broker flags internal (__consumer_offsets…), as Kafka's tools.",
         rich_help_panel=SEL,
     ),
 ]
@@ -310,13 +310,17 @@ def selection_from(
     partitions: str | None,
     topic_partitions: str | None,
     exclude_internal_topics: bool,
+    *,
+    exclude_system: bool = False,
 ) -> Selection:
-    """The shared selection options as a :class:`Selection` (none given: all topics)."""
+    """The shared selection options as a :class:`Selection` (none given: all topics); ``exclude_system``:
+    Kafka's system topics left out by name (:mod:`kafka_offsets_cli.system_topics`)."""
     return parse_selection(
         topics=topic or (),
         partitions=partitions,
         topic_partitions=topic_partitions,
         exclude_internal=exclude_internal_topics,
+        exclude_system=exclude_system,
     )
 
 
@@ -325,13 +329,16 @@ def optional_selection_from(
     partitions: str | None,
     topic_partitions: str | None,
     exclude_internal_topics: bool,
+    *,
+    exclude_system: bool = False,
 ) -> Selection | None:
-    """As :func:`selection_from`, but ``None`` when no selection option is given.
-
-    For ``lag`` and ``rewind``, where no selection means "the group's own partitions".
-    """
+    """As :func:`selection_from`, but ``None`` without options (lag, rewind: the groups' own partitions)."""
     given = bool(topic) or partitions is not None or topic_partitions is not None or exclude_internal_topics
-    return selection_from(topic, partitions, topic_partitions, exclude_internal_topics) if given else None
+    if not given:
+        return None
+    return selection_from(
+        topic, partitions, topic_partitions, exclude_internal_topics, exclude_system=exclude_system
+    )
 
 
 def watch_interval(watch: str | None) -> float | None:

@@ -171,7 +171,9 @@ def tiering_cmd(
         zone = parse_tz(tz)
         fmt = OUTPUTS["tiering"].choose(output)
         cols = parse_columns(columns, COLUMNS)
-        selection = selection_from(topic, partitions, topic_partitions, not include_internal)
+        selection = selection_from(
+            topic, partitions, topic_partitions, False, exclude_system=not include_internal
+        )
         if prometheus_file:
             check_writable(prometheus_file)  # a usage error (UNKNOWN) before anything is contacted
         settings, labels = settings_and_labels(ctx, label, reserved=render.SERIES_LABELS)

@@ -11,11 +11,11 @@ and the time-lag bisection.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import NotFound
-from ..models.groups import GroupDescription, GroupMembers, GroupOffsets, Member
+from ..models.groups import GroupDescription, GroupMembers, Member
 from ..models.offsets import Isolation, OffsetSpec
 from ..models.topics import TopicPartition
 from ..parse import times  # called as times.now_ms(): tests pin the clock there
@@ -26,13 +26,12 @@ from ..plan.requests import DEFAULT_CHUNK
 from ..plan.resolve import Missing
 from ..sources import GroupLister, LagSource
 from .markers import MarkerCount, count_markers, marker_candidates, with_markers
+from .plan import GROUP_ID_NOT_FOUND as GROUP_ID_NOT_FOUND  # re-exported: lag's notes import it from here
 from .plan import GroupPlan, assemble_rows, offsets_needed, partition_index, plan_group
+from .plan import group_missing as group_missing
 from .remote import with_remote_reads
 from .rows import COLUMNS, GroupProblem, LagRow, LagState
 from .timelag import time_lags_and_resume_times, with_resume_times, with_time_lag_errors, with_time_lags
-
-#: Kafka's error for a consumer group that does not exist (kafka-consumer-groups: GroupIdNotFoundException).
-GROUP_ID_NOT_FOUND = "GROUP_ID_NOT_FOUND"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -174,6 +173,7 @@ def collect(
     chunk_size: int = DEFAULT_CHUNK,
     named: Collection[str] | None = None,
     remote_reads: bool = False,
+    exclude_system: bool = True,
 ) -> LagReport:
     """The whole ``lag`` use case for already resolved ``groups``.
 
@@ -183,7 +183,8 @@ def collect(
     matched) the selection's literal topics are shown even if the group never
     touched them, and a group with nothing to show is reported as a
     :class:`~kafka_offsets_cli.lag.rows.GroupProblem`; other groups without
-    anything in the selection are left out quietly. Then :func:`lag_rows`, and with
+    anything in the selection are left out quietly; without a selection Kafka's system
+    topics are left out (``exclude_system``). Then :func:`lag_rows`, and with
     ``remote_reads`` each row's ``remote_read`` (:mod:`.remote`).
     """
     descriptions = source.describe_groups(groups)
@@ -194,18 +195,15 @@ def collect(
     if index.resolution is not None:
         missing = index.resolution.require_any().missing
     plans = [
-        _unless_missing(
-            plan_group(
-                g,
-                committed.get(g),
-                descriptions.get(g),
-                metadata,
-                selection,
-                named=named is None or g in named,
-                index=index,
-            ),
-            descriptions.get(g),
+        plan_group(
+            g,
             committed.get(g),
+            descriptions.get(g),
+            metadata,
+            selection,
+            named=named is None or g in named,
+            exclude_system=exclude_system,
+            index=index,
         )
         for g in groups
     ]
@@ -237,29 +235,3 @@ def collect(
         missing=missing,
         remote_unchecked=unchecked,
     )
-
-
-def group_missing(description: GroupDescription | None, offsets: GroupOffsets | None) -> bool:
-    """True when the coordinator says the group does not exist, as kafka-consumer-groups decides.
-
-    Kafka's tool describes the group and stops at ``GROUP_ID_NOT_FOUND`` (the
-    consumer-protocol answer; "Consumer group 'x' does not exist." for a ``Dead``
-    group in earlier versions). librdkafka describes through DescribeGroups, whose
-    answer for an unknown id is state ``dead`` with no members. A group with committed
-    offsets exists (it is ``empty`` at least), whatever a racing describe said.
-    """
-    if description is None or (offsets is not None and offsets.offsets):
-        return False
-    return description.error == GROUP_ID_NOT_FOUND or (
-        description.error is None and description.state == "dead" and description.members == 0
-    )
-
-
-def _unless_missing(
-    plan: GroupPlan, description: GroupDescription | None, offsets: GroupOffsets | None
-) -> GroupPlan:
-    """``plan``, or for a group that does not exist a plan with no rows and ``GROUP_ID_NOT_FOUND``:
-    a typo must not look like a group with nothing committed (state ``no-commit``)."""
-    if plan.error is None and group_missing(description, offsets):
-        return replace(plan, partitions=(), gone=(), error=GROUP_ID_NOT_FOUND)
-    return plan

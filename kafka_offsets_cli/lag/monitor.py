@@ -58,10 +58,6 @@ class LagThresholds:
         return lag_status(row, *self._values)
 
 
-def _problem_status(problem: GroupProblem) -> MonitoringStatus:
-    return MonitoringStatus.UNKNOWN if problem.error else MonitoringStatus.WARNING
-
-
 @dataclass(frozen=True)
 class LagStatus:
     """The statuses of one ``lag`` run: per row (by key), per group, and the run's."""
@@ -93,7 +89,7 @@ def lag_statuses(
     for r in rows:
         by_group.setdefault(r.group, []).append(by_row[(r.group, r.topic, r.partition)])
     for p in problems:
-        by_group.setdefault(p.group, []).append(_problem_status(p))
+        by_group.setdefault(p.group, []).append(p.status)
     groups = {g: worst(s) for g, s in by_group.items()}
     run = worst([*groups.values(), *([MonitoringStatus.UNKNOWN] if missing else [])])
     return LagStatus(rows=by_row, groups=groups, status=run)

@@ -22,9 +22,13 @@ from ..models.groups import GroupDescription, GroupOffsets
 from ..models.offsets import OffsetResult, OffsetSpec
 from ..models.topics import ClusterMetadata, TopicPartition
 from ..parse.selection import Selection
+from ..system_topics import is_system_topic
 from .index import PartitionIndex as PartitionIndex  # re-exported: the planners import it from here
 from .index import partition_index as partition_index
 from .rows import NO_ANSWER, UNKNOWN_TOPIC, GroupProblem, LagRow, error_row, lag_row
+
+#: Kafka's error for a consumer group that does not exist (kafka-consumer-groups: GroupIdNotFoundException).
+GROUP_ID_NOT_FOUND = "GROUP_ID_NOT_FOUND"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -66,6 +70,22 @@ def _offsets_error(offsets: GroupOffsets | None) -> str | None:
     return offsets.error
 
 
+def group_missing(description: GroupDescription | None, offsets: GroupOffsets | None) -> bool:
+    """True when the coordinator says the group does not exist, as kafka-consumer-groups decides.
+
+    Kafka's tool describes the group and stops at ``GROUP_ID_NOT_FOUND`` (the
+    consumer-protocol answer; "Consumer group 'x' does not exist." for a ``Dead``
+    group in earlier versions). librdkafka describes through DescribeGroups, whose
+    answer for an unknown id is state ``dead`` with no members. A group with committed
+    offsets exists (it is ``empty`` at least), whatever a racing describe said.
+    """
+    if description is None or (offsets is not None and offsets.offsets):
+        return False
+    return description.error == GROUP_ID_NOT_FOUND or (
+        description.error is None and description.state == "dead" and description.members == 0
+    )
+
+
 def plan_group(
     group: str,
     offsets: GroupOffsets | None,
@@ -74,7 +94,7 @@ def plan_group(
     selection: Selection | None,
     *,
     named: bool = True,
-    exclude_internal: bool = False,
+    exclude_system: bool = False,
     index: PartitionIndex | None = None,
 ) -> GroupPlan:
     """The rows ``lag`` shows for ``group`` (the one place that decides them).
@@ -83,19 +103,24 @@ def plan_group(
     assigned (``description``), within ``selection``, so partitions without a
     commit show as ``no-commit``; for a ``named`` group also every partition of
     the selection's literal topics. Committed or assigned partitions (within the
-    selection) that no longer exist are ``gone``. ``exclude_internal`` leaves out
-    internal topics when there is no selection to do so. ``offsets`` ``None``: the
-    cluster gave no answer for the group. ``index``: :func:`partition_index` of
-    ``metadata`` and ``selection``, built once for many groups (else built here).
+    selection) that no longer exist are ``gone``. ``exclude_system`` leaves out
+    Kafka's system topics (by name, :mod:`kafka_offsets_cli.system_topics`) when there is
+    no selection to do so. ``offsets`` ``None``: the cluster gave no answer for the group.
+    A group that does not exist (:func:`group_missing`) has no rows and the error
+    ``GROUP_ID_NOT_FOUND``: a typo must not look like a group with nothing committed
+    (``no-commit``). ``index``: :func:`partition_index` of ``metadata`` and ``selection``,
+    built once for many groups (else built here). ``lag`` and ``check`` both plan here.
     """
     error = _offsets_error(offsets)
     if offsets is None or error is not None:
         return GroupPlan(group=group, error=error, named=named)
+    if group_missing(description, offsets):
+        return GroupPlan(group=group, error=GROUP_ID_NOT_FOUND, named=named)
     touched = set(offsets.offsets) | set(description.assigned if description is not None else ())
     if index is None:
         index = partition_index(metadata, selection)
-    if selection is None and exclude_internal:
-        touched = {tp for tp in touched if tp.topic not in index.internal}  # the broker's flag
+    if selection is None and exclude_system:
+        touched = {tp for tp in touched if not is_system_topic(tp.topic)}  # by name, not the broker's flag
     parts, gone = index_partitions(index, touched, include_literal=named)
     return GroupPlan(
         group=group, committed=offsets.offsets, partitions=tuple(parts), gone=tuple(gone), named=named

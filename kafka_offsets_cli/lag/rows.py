@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from ..errors import MonitoringStatus
 from ..models.offsets import OffsetResult
 from ..models.topics import TopicPartition
 from ..tally import Pred, Stat, Where, holds
@@ -280,3 +281,9 @@ class GroupProblem:
             error=self.error,
         )
         return rec
+
+    @property
+    def status(self) -> MonitoringStatus:
+        """UNKNOWN for a group that could not be read or does not exist, WARNING for one with nothing
+        in the selection (as ``no-commit``): ``lag``'s monitoring and ``check``'s lag checks alike."""
+        return MonitoringStatus.UNKNOWN if self.error else MonitoringStatus.WARNING

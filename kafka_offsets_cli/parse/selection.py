@@ -23,6 +23,10 @@ Options, as in ``kafka-get-offsets.sh``:
 ``--exclude-internal-topics``
     Drops topics the cluster's metadata flags as internal (GetOffsetShell lists
     topics with ``listInternal(false)``); names are not inspected.
+``exclude_system`` (no option: the default of ``liveness``, ``lag``, ``tiering`` and ``check``)
+    Drops Kafka's own system topics by name
+    (:data:`kafka_offsets_cli.system_topics.KAFKA_SYSTEM_TOPICS`), which include
+    ``__remote_log_metadata``, a topic the broker does not flag internal.
 
 Regexes are JAVA regular expressions and match the WHOLE topic name (Java's
 ``String.matches``), as in Kafka: they are translated exactly, or refused with one line
@@ -175,6 +179,8 @@ class Selection:
     topics: tuple[str, ...] = ()
     partitions: str | None = None
     topic_partitions: str | None = None
+    #: leave out Kafka's system topics by name (:mod:`kafka_offsets_cli.system_topics`)
+    exclude_system: bool = False
 
     def allows_topic(self, topic: str) -> bool:
         """True when some rule matches the topic name (internal flag not checked)."""
@@ -275,6 +281,8 @@ def parse_selection(
     partitions: str | None = None,
     topic_partitions: str | None = None,
     exclude_internal: bool = False,
+    *,
+    exclude_system: bool = False,
 ) -> Selection:
     """Build a :class:`Selection` from the CLI options (see the module docstring).
 
@@ -290,11 +298,14 @@ def parse_selection(
             parse_topic_partitions(topic_partitions),
             exclude_internal,
             topic_partitions=topic_partitions,
+            exclude_system=exclude_system,
         )
     ranges = parse_partitions(partitions)
     regexes = [include_list_regex(t) for t in topics] or [".*"]
     rules = tuple(TopicRule(r, ranges) for r in dict.fromkeys(regexes))
-    return Selection(rules, exclude_internal, topics=topics, partitions=partitions)
+    return Selection(
+        rules, exclude_internal, topics=topics, partitions=partitions, exclude_system=exclude_system
+    )
 
 
 def _quote(regex: str) -> str:
@@ -323,4 +334,6 @@ def selection_summary(selection: Selection) -> str:
             text += (" partition " if single else " partitions ") + ",".join(str(r) for r in ranges)
     if selection.exclude_internal:
         text += " (internal topics excluded)"
+    elif selection.exclude_system:
+        text += " (Kafka's system topics excluded)"
     return text

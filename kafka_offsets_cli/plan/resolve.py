@@ -14,6 +14,7 @@ from ..errors import NotFound
 from ..models.topics import ClusterMetadata, TopicInfo, TopicPartition
 from ..parse.java_regex import compile_java_regex
 from ..parse.selection import Selection, TopicRule, selection_summary
+from ..system_topics import SYSTEM_HINT, is_system_topic
 
 __all__ = [
     "INTERNAL_HINT",
@@ -116,19 +117,26 @@ class Resolution:
             hint = "topic regexes must match the whole topic name"
             if self.selection is not None and self.selection.exclude_internal:
                 hint += f"; {INTERNAL_HINT}"
+            elif self.selection is not None and self.selection.exclude_system:
+                hint += f"; {SYSTEM_HINT}"
             raise NotFound(self.describe_empty(), hint=hint)
         return self
 
 
-def _usable(info: TopicInfo, exclude_internal: bool) -> bool:
-    return not (exclude_internal and info.internal)
+def _usable(info: TopicInfo, selection: Selection) -> bool:
+    """False for a topic the selection leaves out on purpose: flagged internal by the broker
+    (``--exclude-internal-topics``), or one of Kafka's system topics by name (``exclude_system``)."""
+    if selection.exclude_internal and info.internal:
+        return False
+    return not (selection.exclude_system and is_system_topic(info.name))
 
 
 def resolve(selection: Selection, metadata: ClusterMetadata) -> Resolution:
     """Apply ``selection`` to ``metadata``: the selected partitions and what is missing.
 
     Selected: every partition of every topic (internal ones unless excluded by
-    their metadata flag) that some rule allows. Reported as :class:`Missing`:
+    their metadata flag, Kafka's system topics unless excluded by name) that some rule
+    allows. Reported as :class:`Missing`:
 
     * a topic the selection matches whose metadata carries an error (e.g.
       ``TOPIC_AUTHORIZATION_FAILED``): ``Missing(topic, None, error)``;
@@ -142,8 +150,7 @@ def resolve(selection: Selection, metadata: ClusterMetadata) -> Resolution:
     rules = selection.rules
     found: list[TopicPartition] = []  # built in order: topics sorted, each topic's partitions sorted
     missing: set[Missing] = set()
-    exclude = selection.exclude_internal
-    usable = [n for n in sorted(metadata.topics) if _usable(metadata.topics[n], exclude)]
+    usable = [n for n in sorted(metadata.topics) if _usable(metadata.topics[n], selection)]
     for name in usable:
         info = metadata.topics[name]
         matching = [r for r in rules if r.allows_topic(name)]
@@ -158,12 +165,12 @@ def resolve(selection: Selection, metadata: ClusterMetadata) -> Resolution:
         found += [TopicPartition(name, n) for n in sorted(numbers)]
     for rule in rules:
         for name in rule.literal_names:
-            missing.update(_missing_for_literal(rule, name, metadata, usable, exclude))
+            missing.update(_missing_for_literal(rule, name, metadata, usable, selection))
     return Resolution(tuple(found), tuple(sorted(missing, key=_missing_key)), selection)
 
 
 def _missing_for_literal(
-    rule: TopicRule, name: str, metadata: ClusterMetadata, usable: Sequence[str], exclude_internal: bool
+    rule: TopicRule, name: str, metadata: ClusterMetadata, usable: Sequence[str], selection: Selection
 ) -> Iterator[Missing]:
     info = metadata.topics.get(name)
     if info is None:
@@ -171,7 +178,7 @@ def _missing_for_literal(
         if not any(literal.matches(t) for t in usable):
             yield Missing(name, None, UNKNOWN_TOPIC_OR_PARTITION)
         return
-    if info.error is not None or not _usable(info, exclude_internal):
+    if info.error is not None or not _usable(info, selection):
         return  # reported above as an error, or excluded on purpose
     existing = {p.partition for p in info.partitions}
     for p in rule.explicit_partitions:

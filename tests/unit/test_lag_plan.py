@@ -28,6 +28,8 @@ MD = ClusterMetadata(
         "payments": topic("payments", 2),
         "audit": topic("audit", 1),
         "__consumer_offsets": topic("__consumer_offsets", 2, internal=True),
+        "__remote_log_metadata": topic("__remote_log_metadata", 1),  # not flagged internal by the broker
+        "__app": topic("__app", 1),  # a user's topic, whatever its prefix
         "secret": topic("secret", 0, error="TOPIC_AUTHORIZATION_FAILED"),
     }
 )
@@ -96,12 +98,24 @@ def test_an_empty_group_is_a_problem_only_when_named() -> None:
     assert matched.empty and matched.problem is None
 
 
-def test_exclude_internal_without_a_selection_drops_internal_topics() -> None:
-    offs = offsets("g", {tp("__consumer_offsets", 0): 1, tp("orders", 0): 1})
-    with_internal = plan_group("g", offs, None, MD, None)
-    without = plan_group("g", offs, None, MD, None, exclude_internal=True)
-    assert {p.topic for p in with_internal.partitions} == {"__consumer_offsets", "orders"}
-    assert {p.topic for p in without.partitions} == {"orders"}
+def test_exclude_system_without_a_selection_drops_kafkas_system_topics_by_name() -> None:
+    committed = ("__consumer_offsets", "__remote_log_metadata", "__app", "orders")
+    offs = offsets("g", {tp(t, 0): 1 for t in committed})
+    with_system = plan_group("g", offs, None, MD, None)
+    without = plan_group("g", offs, None, MD, None, exclude_system=True)
+    assert {p.topic for p in with_system.partitions} == set(committed)
+    assert {p.topic for p in without.partitions} == {"__app", "orders"}
+
+
+def test_a_group_that_does_not_exist_is_planned_as_group_id_not_found() -> None:
+    none = offsets("typo", {})
+    dead = GroupDescription("typo", "dead", 0)
+    plan = plan_group("typo", none, dead, MD, selection("orders"))
+    assert (plan.error, plan.partitions, plan.gone) == ("GROUP_ID_NOT_FOUND", (), ())
+    assert plan.problem == GroupProblem("typo", "GROUP_ID_NOT_FOUND")
+    # the same group existing without commits (empty) is no-commit on the literal topic, not an error
+    empty = plan_group("typo", none, GroupDescription("typo", "empty", 0), MD, selection("orders"))
+    assert empty.error is None and empty.partitions == (tp("orders", 0), tp("orders", 1), tp("orders", 2))
 
 
 # ----------------------------------------------------------------------------- planned_group

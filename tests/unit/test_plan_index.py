@@ -108,13 +108,13 @@ def test_plan_group_and_planned_group_are_the_same_with_and_without_an_index(
     selection: Selection | None,
     committed: list[TopicPartition],
     assigned: list[TopicPartition],
-    exclude_internal: bool,
+    exclude_system: bool,
 ) -> None:
     offsets = GroupOffsets("g", dict.fromkeys(committed, 3))
     desc = GroupDescription("g", "stable", 1, tuple(assigned))
     index = partition_index(md, selection)
-    alone = plan_group("g", offsets, desc, md, selection, exclude_internal=exclude_internal)
-    shared = plan_group("g", offsets, desc, md, selection, exclude_internal=exclude_internal, index=index)
+    alone = plan_group("g", offsets, desc, md, selection, exclude_system=exclude_system)
+    shared = plan_group("g", offsets, desc, md, selection, exclude_system=exclude_system, index=index)
     assert alone == shared
     planned = [*committed, *assigned]
     gone = [tp for tp in planned if not index.exists(tp)]  # what planning hands a Spark task
