@@ -6,7 +6,10 @@ The built wheel, installed as each README line says in a clean venv, is tests/te
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
