@@ -1,6 +1,7 @@
 """``check --history`` / ``--write`` to a place that cannot be written (issue 27 item 5).
 
-Before the run: a read-only or full place is a usage error (exit 2) before anything is contacted,
+Before the run: a read-only or full place is a usage error (UNKNOWN, 3, for this monitoring command)
+before anything is contacted,
 not a failure after the whole Spark run. After the run (the disk filled meanwhile): the verdict
 is printed, then the run exits UNKNOWN (3) with one line naming what was not written.
 
@@ -104,8 +105,8 @@ def test_an_unwritable_place_is_refused_before_anything_runs(tmp_path: Path) -> 
         r = run_in_namespace(setup, "check", str(spec), "-o", "nagios", *opts, timeout=120)
         # before: the run went on, found the cluster down and answered UNKNOWN (3); a real cluster
         # would have run Spark for its whole length before the write failed
-        assert r.returncode == 2, (opts, r.returncode, r.stdout, r.stderr)
-        assert r.stdout == "", r.stdout
+        assert r.returncode == 3, (opts, r.returncode, r.stdout, r.stderr)
+        assert r.stdout.startswith(f"KAFKA CHECK UNKNOWN - {message}"), r.stdout
         assert r.stderr.startswith(f"kafka-offsets: error: {message}"), (opts, r.stderr)
         assert "127.0.0.1:1" not in r.stderr  # nothing was contacted
 
