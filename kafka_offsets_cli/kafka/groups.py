@@ -41,6 +41,7 @@ class GroupReader:
         require_group_ids(groups)
         from .offset_fetch import ASK_AGAIN, fetch_committed  # kafka-python: only runs that read groups
 
+        self._s.check_reachable()  # authentication failures in librdkafka's words (exit 4)
         out = fetch_committed(self._s.kafka_python(), self._s.deadline, groups, partitions)
         for o in out:
             if o.error in ASK_AGAIN:

@@ -71,6 +71,22 @@ class Session:
         self.deadline = Deadline(settings.timeout_ms / 1000)
         self._kafka_python: KafkaPython | None = None
 
+    def check_reachable(self) -> None:
+        """One cheap DescribeCluster through librdkafka, unless a request was answered already.
+
+        Before kafka-python is first asked: a wrong password, a TLS failure or an unreachable
+        cluster is then librdkafka's one line (exit 4 or 3, see :meth:`wait`), where kafka-python's
+        bootstrap would only time out. DescribeCluster goes to any broker, never a coordinator.
+        """
+        if self._answered:
+            return
+
+        def once(timeout: float) -> None:
+            with self.failing_as("describe cluster"):
+                self.wait(self.admin.describe_cluster(request_timeout=timeout), timeout)
+
+        self.asked_again(once)
+
     def kafka_python(self) -> KafkaPython:
         """The kafka-python client for the requests librdkafka cannot (or must not) send.
 
