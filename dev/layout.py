@@ -2,8 +2,9 @@
 
 The folders are the data flow (README "Development"); these rules keep them so:
 
-* only ``kafka/`` imports a Kafka client library (confluent-kafka, kafka-python), and of it
-  only ``kafka/tiered.py`` imports kafka-python (ListOffsets v8-v11, loaded for the tiered specs);
+* only ``kafka/`` imports a Kafka client library (confluent-kafka, kafka-python), and of it only
+  ``kafka/kafka_python.py`` (the adapter to its client), ``kafka/tiered.py`` (ListOffsets v8-v11)
+  and ``kafka/offset_fetch.py`` (FindCoordinator, OffsetFetch) import kafka-python;
 * only ``spark/`` imports pyspark (and py4j, pyarrow);
 * nothing outside ``cli/`` (and the ``__main__`` entry point) imports ``cli/``: the core never
   reaches up into the commands;
@@ -33,8 +34,10 @@ OWNED = {
     "py4j": "spark",
     "pyarrow": "spark",
 }
-#: third-party top-level modules -> the only module allowed to import them (within their subpackage)
-OWNED_MODULE = {"kafka": f"{PACKAGE}.kafka.tiered"}
+#: third-party top-level modules -> the only modules allowed to import them (within their subpackage)
+OWNED_MODULE = {
+    "kafka": tuple(f"{PACKAGE}.kafka.{m}" for m in ("kafka_python", "tiered", "offset_fetch")),
+}
 #: subpackage -> subpackages it must not import
 FORBIDDEN = {"render": ("kafka", "spark", "cli")}
 
@@ -107,8 +110,8 @@ def check_file(path: Path, root: Path = ROOT) -> list[Breach]:
         top = name.split(".")[0]
         if top in OWNED and area != OWNED[top]:
             breach(line, top, f"imports {top}: only {PACKAGE}/{OWNED[top]}/ may")
-        elif top in OWNED_MODULE and module != OWNED_MODULE[top]:
-            breach(line, top, f"imports {top}: only {OWNED_MODULE[top]} may")
+        elif top in OWNED_MODULE and module not in OWNED_MODULE[top]:
+            breach(line, top, f"imports {top}: only {', '.join(OWNED_MODULE[top])} may")
         if top != PACKAGE or name == module:
             continue
         target = _area(name, root)

@@ -174,8 +174,9 @@ class _Planner:
         everyone = sorted({g for gs in chosen.values() for g in gs})
         if not everyone:
             return
-        descriptions = source.describe_groups(everyone)
+        # committed offsets first: a group whose coordinator did not answer is not described (kafka/groups)
         committed = {g.group: g for g in source.committed_offsets(everyone)}
+        descriptions = source.describe_groups(everyone)
         for g, d in descriptions.items():
             for tp in d.assigned:
                 self.owners.add((cluster, g, tp))

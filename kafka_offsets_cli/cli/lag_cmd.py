@@ -222,7 +222,7 @@ class _Query:
         """Resolve the groups (regexes, or every group, again on every call) and collect their lag.
 
         Without ``--group`` and ``--group-regex`` every group of the cluster is read (ListGroups,
-        one DescribeGroups, one OffsetFetch per group, all at once); those with nothing committed
+        one DescribeGroups, one OffsetFetch per coordinator, all at once); those with nothing committed
         or assigned in the selection are left out quietly, so ``-t X`` alone lists the groups on X.
         """
         if self.groups or self.regexes:

@@ -32,7 +32,7 @@ class KafkaClient:
         self._topics = TopicReader(self._session)
         self._groups = GroupReader(self._session)
         self._markers = MarkerProbe(self._session)
-        self._tiered: TieredLister | None = None  # kafka-python, made when a tiered spec is asked
+        self._tiered: TieredLister | None = None  # made when a tiered spec is asked
 
     # -- the --timeout budget and the client's life -------------------------------
 
@@ -46,8 +46,6 @@ class KafkaClient:
 
     def close(self) -> None:
         """Release the client (librdkafka threads stop when it is collected)."""
-        if self._tiered is not None:
-            self._tiered.close()
         self._session.close()
 
     def __enter__(self) -> KafkaClient:
@@ -100,7 +98,9 @@ class KafkaClient:
         from .tiered import TieredLister
 
         if self._tiered is None:
-            self._tiered = TieredLister(self.settings, self._session.deadline)
+            self._tiered = TieredLister(
+                self._session.kafka_python(), self._session.deadline, self.settings.isolation
+            )
         rest = [r for r in requests if not (r.queries and r.queries[0][1].tiered)]
         results = self._offsets.list_offsets(rest, isolation=isolation, progress=progress) if rest else []
         return results + self._tiered.list_offsets(tiered, isolation=isolation, progress=progress)

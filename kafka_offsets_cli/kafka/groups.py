@@ -23,71 +23,31 @@ class GroupReader:
 
     def __init__(self, session: Session) -> None:
         self._s = session
-        #: groups whose coordinator has answered (see committed_offsets)
-        self._coordinator_ready: set[str] = set()
         #: each described group's members and protocol, from its last description
         self._members: dict[str, tuple[tuple[Member, ...], str | None]] = {}
+        #: groups whose coordinator did not answer the last OffsetFetch, with that error
+        self._coordinator_down: dict[str, str] = {}
 
     def committed_offsets(
         self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
     ) -> list[GroupOffsets]:
-        """Committed offsets of each group, all groups queried concurrently.
+        """Committed offsets of each group: one OffsetFetch per coordinator, all at once.
 
-        Only groups whose coordinator has answered are asked: librdkafka (through 2.16 at
-        least, confluentinc/librdkafka#5040) crashes the process when an admin client's
-        OffsetFetch is answered NOT_COORDINATOR. :meth:`describe_groups` (which handles
-        that answer, and waits while the coordinator is not ready) goes first for groups
-        not described yet; a group whose coordinator never became ready within
-        ``--timeout`` is reported with that error.
+        Sent through kafka-python (:mod:`.offset_fetch`), never librdkafka's admin
+        ListConsumerGroupOffsets, which aborts the process when a group's coordinator
+        freezes or moves while it waits (confluentinc/librdkafka#3663, #5040). A group
+        whose coordinator did not answer within ``--timeout`` carries that error.
         """
         require_group_ids(groups)
-        unknown = [g for g in dict.fromkeys(groups) if g not in self._coordinator_ready]
-        not_ready = {
-            g: d.error or "COORDINATOR_NOT_AVAILABLE"
-            for g, d in (self.describe_groups(unknown) if unknown else {}).items()
-            if g not in self._coordinator_ready
-        }
-        return self._s.asked_again(lambda t: self._fetch_offsets(groups, partitions, not_ready, t))
+        from .offset_fetch import ASK_AGAIN, fetch_committed  # kafka-python: only runs that read groups
 
-    def _fetch_offsets(
-        self,
-        groups: Sequence[str],
-        partitions: Sequence[TopicPartition] | None,
-        not_ready: Mapping[str, str],
-        timeout: float,
-    ) -> list[GroupOffsets]:
-        """One OffsetFetch round for the groups whose coordinator is ready."""
-        tps = [CTopicPartition(tp.topic, tp.partition) for tp in partitions] if partitions else None
-        futures: list[tuple[str, Any]] = []
-        for g in groups:
-            if g in not_ready:
-                futures.append((g, not_ready[g]))
-                continue
-            req = ConsumerGroupTopicPartitions(g, tps) if tps else ConsumerGroupTopicPartitions(g)
-            try:
-                fmap = self._s.admin.list_consumer_group_offsets([req], request_timeout=timeout)
-            except KafkaException as e:
-                futures.append((g, e))
-                continue
-            futures.append((g, fmap[g]))
-        out: list[GroupOffsets] = []
-        for g, f in futures:
-            if isinstance(f, str):
-                out.append(GroupOffsets(g, {}, f))
-                continue
-            if isinstance(f, BaseException):
-                out.append(GroupOffsets(g, {}, error_name(f)))
-                continue
-            try:
-                res = self._s.wait(f, timeout)
-            except (KafkaException, FutureTimeout) as e:
-                out.append(GroupOffsets(g, {}, self._s.item_error(e, "offset fetch")))
-                continue
-            offsets: dict[TopicPartition, int | None] = {}
-            for ctp in res.topic_partitions or []:
-                off = ctp.offset if ctp.offset is not None and ctp.offset >= 0 else None
-                offsets[TopicPartition(ctp.topic, ctp.partition)] = off
-            out.append(GroupOffsets(g, offsets))
+        self._s.check_reachable()  # authentication failures in librdkafka's words (exit 4)
+        out = fetch_committed(self._s.kafka_python(), self._s.deadline, groups, partitions)
+        for o in out:
+            if o.error in ASK_AGAIN:
+                self._coordinator_down[o.group] = o.error
+            else:
+                self._coordinator_down.pop(o.group, None)
         return out
 
     def group_ids(self) -> list[str]:
@@ -104,17 +64,22 @@ class GroupReader:
         """State, member count and assigned partitions of each group (all described at once).
 
         A group whose coordinator is not ready (:data:`~.errors.COORDINATOR_NOT_READY`) is asked
-        again, with a growing pause, while ``--timeout`` allows; its last answer stands.
+        again, with a growing pause, while ``--timeout`` allows; its last answer stands. A group
+        whose coordinator did not answer :meth:`committed_offsets` just before is not asked: it
+        carries that error. librdkafka's coordinator requests (this one too) abort the process
+        when the coordinator freezes under them (confluentinc/librdkafka#3663, #5040).
         """
         require_group_ids(groups)
-        pending = list(dict.fromkeys(groups))
-        out: dict[str, GroupDescription] = {}
+        out: dict[str, GroupDescription] = {
+            g: GroupDescription(g, None, 0, (), self._coordinator_down[g])
+            for g in dict.fromkeys(groups)
+            if g in self._coordinator_down
+        }
+        pending = [g for g in dict.fromkeys(groups) if g not in out]
         backoff = 0.05
         while pending:
             out.update(self._s.asked_again(functools.partial(self._describe_groups_once, pending)))
             ready = {g for g in pending if out[g].error not in COORDINATOR_NOT_READY}
-            self._coordinator_ready |= ready
-            self._coordinator_ready -= set(pending) - ready  # moved since (--watch): ask again
             pending = [g for g in pending if g not in ready]
             if not pending or self._s.deadline.remaining() <= backoff:
                 break

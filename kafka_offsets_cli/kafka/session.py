@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from confluent_kafka import KafkaError, KafkaException
 from confluent_kafka.admin import AdminClient
@@ -31,6 +31,9 @@ from .errors import (
     require_utf8_settings,
 )
 from .settings import admin_config, log, mask_secrets_in_logs, rdlog
+
+if TYPE_CHECKING:
+    from .kafka_python import KafkaPython
 
 _T = TypeVar("_T")
 
@@ -66,6 +69,35 @@ class Session:
         #: ``None`` once closed
         self.admin: Any = self._new_admin()
         self.deadline = Deadline(settings.timeout_ms / 1000)
+        self._kafka_python: KafkaPython | None = None
+
+    def check_reachable(self) -> None:
+        """One cheap DescribeCluster through librdkafka, unless a request was answered already.
+
+        Before kafka-python is first asked: a wrong password, a TLS failure or an unreachable
+        cluster is then librdkafka's one line (exit 4 or 3, see :meth:`wait`), where kafka-python's
+        bootstrap would only time out. DescribeCluster goes to any broker, never a coordinator.
+        """
+        if self._answered:
+            return
+
+        def once(timeout: float) -> None:
+            with self.failing_as("describe cluster"):
+                self.wait(self.admin.describe_cluster(request_timeout=timeout), timeout)
+
+        self.asked_again(once)
+
+    def kafka_python(self) -> KafkaPython:
+        """The kafka-python client for the requests librdkafka cannot (or must not) send.
+
+        kafka-python is imported on the first call only: runs that need neither a tiered spec nor
+        committed offsets never load it.
+        """
+        if self._kafka_python is None:
+            from .kafka_python import KafkaPython
+
+            self._kafka_python = KafkaPython(self.settings, self.deadline)
+        return self._kafka_python
 
     def _new_admin(self) -> Any:
         try:
@@ -223,6 +255,9 @@ class Session:
         """Release the client (librdkafka threads stop when it is collected)."""
         admin = self.admin
         self.admin = None
+        if self._kafka_python is not None:
+            self._kafka_python.close()
+            self._kafka_python = None
         if admin is not None:
             admin.poll(0)  # deliver pending log lines (--debug) and error callbacks
 

@@ -187,8 +187,10 @@ def collect(
     topics are left out (``exclude_system``). Then :func:`lag_rows`, and with
     ``remote_reads`` each row's ``remote_read`` (:mod:`.remote`).
     """
-    descriptions = source.describe_groups(groups)
+    # committed offsets first: a group whose coordinator did not answer is then not described
+    # through librdkafka, whose coordinator requests abort the process on a frozen coordinator
     committed = {g.group: g for g in source.committed_offsets(groups)}
+    descriptions = source.describe_groups(groups)
     metadata = selection_metadata(source, selection)
     index = partition_index(metadata, selection)  # the selection resolved once, for every group
     missing: tuple[Missing, ...] = ()

@@ -10,10 +10,13 @@ and files as session artifacts.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 import zipfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+from ..errors import ConfigError
 
 __all__ = ["SECURE_CONF", "executor_python", "is_local", "secure_conf", "zip_package"]
 
@@ -63,11 +66,28 @@ def secure_conf(master: str, conf: Sequence[tuple[str, str]]) -> list[tuple[str,
 
 
 def zip_package(workdir: Path) -> Path:
-    """The kafka_offsets_cli package as a zip for ``addPyFile`` (non-local masters)."""
-    pkg = Path(__file__).resolve().parent.parent
+    """The kafka_offsets_cli package, with kafka-python's pure-Python ``kafka`` package, as a zip for
+    ``addPyFile`` (non-local masters) and Spark Connect's artifacts.
+
+    The executors fetch committed offsets through kafka-python (``kafka/offset_fetch.py``): shipped
+    here, they need nothing beyond confluent-kafka and pyarrow (README, "check on a Spark cluster").
+    """
     out = workdir / "kafka_offsets_cli.zip"
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        for p in pkg.rglob("*"):
-            if p.is_file() and "__pycache__" not in p.parts:
-                z.write(p, Path("kafka_offsets_cli") / p.relative_to(pkg))
+        for name, pkg in (
+            ("kafka_offsets_cli", Path(__file__).resolve().parent.parent),
+            ("kafka", _kafka_python()),
+        ):
+            for p in pkg.rglob("*"):
+                if p.is_file() and "__pycache__" not in p.parts:
+                    z.write(p, Path(name) / p.relative_to(pkg))
     return out
+
+
+def _kafka_python() -> Path:
+    """Where kafka-python's ``kafka`` package is (found, not imported: the driver may never need it)."""
+    spec = importlib.util.find_spec("kafka")
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    if not locations:
+        raise ConfigError("kafka-python is not installed (the executors need it for committed offsets)")
+    return Path(locations[0])

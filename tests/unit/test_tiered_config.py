@@ -75,9 +75,9 @@ def test_oauthbearer_unsecured_jwt_makes_a_token() -> None:
     assert tc.config["sasl_mechanism"] == "OAUTHBEARER"
     assert tc.oauth is not None and tc.oauth.principal == "alice"
     assert dict(tc.oauth.extensions) == {"traceId": "7"}
-    from kafka_offsets_cli.kafka.tiered import _token_provider
+    from kafka_offsets_cli.kafka.kafka_python import _Token
 
-    token = _token_provider(tc.oauth).token()
+    token = _Token(tc.oauth).token()
     header, payload, signature = token.split(".")
     claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
     assert json.loads(base64.urlsafe_b64decode(header + "=" * (-len(header) % 4))) == {"alg": "none"}
@@ -145,7 +145,7 @@ def test_kafka_python_is_imported_only_for_a_tiered_spec() -> None:
 def test_kafka_pythons_log_is_masked_and_stops_at_its_own_logger() -> None:
     import logging
 
-    from kafka_offsets_cli.kafka.tiered import _RELAY
+    from kafka_offsets_cli.kafka.kafka_python import _RELAY
 
     class Keep(logging.Handler):
         def __init__(self) -> None:

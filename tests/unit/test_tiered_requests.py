@@ -1,4 +1,4 @@
-"""kafka/tiered.py's requests and answers, on a fake kafka-python admin client (no broker)."""
+"""kafka/tiered.py's requests and answers, on a fake route to kafka-python (no broker)."""
 
 from __future__ import annotations
 
@@ -19,15 +19,14 @@ LOCAL, TIERED, PENDING = (
 LEADERS = {("t", 0): 1, ("t", 1): 2, ("t", 2): 1, ("t", 3): -1, ("u", 0): 2}
 
 
-class FakeAdmin:
+class FakeRoute:
     """Answers metadata from LEADERS and ListOffsets per partition: offset = 100 * spec code + partition."""
 
     def __init__(self, fail_node: int | None = None, error_tp: tuple[str, int] | None = None) -> None:
         self.sent: list[tuple[int, int, list[tuple[str, int]]]] = []  # (node, min_version, partitions)
         self.fail_node, self.error_tp = fail_node, error_tp
-        self._manager = SimpleNamespace(send=self._send)
 
-    async def _get_cluster_metadata(self, topics: list[str]) -> dict[str, Any]:
+    async def metadata(self, topics: list[str]) -> dict[str, Any]:
         out = [
             {
                 "name": t,
@@ -41,7 +40,7 @@ class FakeAdmin:
         ]
         return {"topics": [*out, {"name": "gone", "error_code": 29, "partitions": []}]}
 
-    def _send(self, request: Any, node: int, timeout_ms: int) -> Any:
+    def send(self, request: Any, node: int, timeout_ms: int) -> Any:
         tps = [(t.name, p.partition_index) for t in request.topics for p in t.partitions]
         self.sent.append((node, request._min_version, tps))
 
@@ -63,14 +62,14 @@ class FakeAdmin:
         return answer()
 
 
-def ask(admin: FakeAdmin, *queries: tuple[str, int, OffsetSpec]) -> dict[tuple[str, int, str], OffsetResult]:
+def ask(admin: FakeRoute, *queries: tuple[str, int, OffsetSpec]) -> dict[tuple[str, int, str], OffsetResult]:
     keys = [(TopicPartition(t, p), s) for t, p, s in queries]
-    got = asyncio.run(_round(admin, keys, 0, 5000))
+    got = asyncio.run(_round(admin, keys, 0, 5000))  # type: ignore[arg-type]
     return {(tp.topic, tp.partition, spec.name): r for (tp, spec), r in got.items()}
 
 
 def test_one_request_per_spec_and_leader_at_the_version_the_spec_needs() -> None:
-    admin = FakeAdmin()
+    admin = FakeRoute()
     got = ask(
         admin, *[(t, p, s) for (t, p) in (("t", 0), ("t", 1), ("t", 2), ("u", 0)) for s in (LOCAL, TIERED)]
     )
@@ -85,7 +84,7 @@ def test_one_request_per_spec_and_leader_at_the_version_the_spec_needs() -> None
 
 
 def test_minus_one_is_no_offset_and_every_partition_gets_its_own_error() -> None:
-    admin = FakeAdmin(fail_node=2, error_tp=("t", 0))
+    admin = FakeRoute(fail_node=2, error_tp=("t", 0))
     got = ask(
         admin,
         ("t", 0, TIERED),
@@ -106,7 +105,7 @@ def test_minus_one_is_no_offset_and_every_partition_gets_its_own_error() -> None
 
 
 def test_a_broker_too_old_for_the_version_is_unsupported_version() -> None:
-    from kafka_offsets_cli.kafka.tiered import _name
+    from kafka_offsets_cli.kafka.kafka_python import error_name
 
-    assert _name(kerrors.IncompatibleBrokerVersion("no ListOffsets v11")) == "UNSUPPORTED_VERSION"
-    assert _name(kerrors.KafkaTimeoutError()) == "REQUEST_TIMED_OUT"
+    assert error_name(kerrors.IncompatibleBrokerVersion("no ListOffsets v11")) == "UNSUPPORTED_VERSION"
+    assert error_name(kerrors.KafkaTimeoutError()) == "REQUEST_TIMED_OUT"

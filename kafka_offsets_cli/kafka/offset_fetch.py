@@ -1,0 +1,151 @@
+"""Committed offsets (OffsetFetch), through kafka-python: never librdkafka's ListConsumerGroupOffsets.
+
+librdkafka's admin ListConsumerGroupOffsets aborts the whole process
+(``rd_kafka_enq_once_del_source_return: Assertion 'eonce->refcnt > 0' failed``, SIGABRT)
+when a group's coordinator freezes, moves or restarts while the request is in flight
+(librdkafka #3663, #5040); describing the group first does not help, because the
+coordinator can freeze after the description. A GC pause of one broker is an ordinary
+event, so the requests are built here from kafka-python's protocol classes and sent
+through the adapter :mod:`.kafka_python`:
+
+* one FindCoordinator v4+ for all the groups (KIP-699, batched), asked anew each round;
+* one OffsetFetch v8+ per coordinator carrying all its groups (KIP-709), all in flight at
+  once (librdkafka's admin client sends one per group);
+* each group keeps its own answer or error (Kafka's names); a retriable one
+  (``NOT_COORDINATOR``, ``COORDINATOR_LOAD_IN_PROGRESS``, ``COORDINATOR_NOT_AVAILABLE``,
+  a timeout or a dropped connection) is asked again, with fresh coordinators, while the
+  ``--timeout`` budget (:mod:`.deadline`) lasts, each attempt a share of it: a frozen
+  coordinator ends as its groups' error (``REQUEST_TIMED_OUT``) within ``--timeout``.
+
+Brokers older than Kafka 3.0 (no FindCoordinator v4 or OffsetFetch v8) answer every group
+``UNSUPPORTED_VERSION``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from kafka.protocol.consumer.group import OffsetFetchRequest  # type: ignore[import-untyped]
+from kafka.protocol.metadata import FindCoordinatorRequest  # type: ignore[import-untyped]
+
+from ..models.groups import GroupOffsets
+from ..models.topics import TopicPartition
+from .deadline import FIRST_ATTEMPT_S, Deadline
+from .errors import COORDINATOR_NOT_READY, RETRIABLE
+from .kafka_python import KafkaPython, RequestError, Route, code_name, error_name
+from .settings import log
+
+#: Group errors asked again with a fresh coordinator.
+ASK_AGAIN = RETRIABLE | COORDINATOR_NOT_READY
+
+_Group = OffsetFetchRequest.OffsetFetchRequestGroup
+_GroupTopic = _Group.OffsetFetchRequestTopics
+
+
+def fetch_committed(
+    kafka_python: KafkaPython,
+    deadline: Deadline,
+    groups: Sequence[str],
+    partitions: Sequence[TopicPartition] | None = None,
+) -> list[GroupOffsets]:
+    """Committed offsets of each of ``groups`` (in their order, once each), errors kept per group.
+
+    ``partitions``: only those (each answers ``None`` when nothing is committed); else every
+    partition the group committed.
+    """
+    wanted = list(dict.fromkeys(groups))
+    if not wanted:
+        return []
+    route = kafka_python.route()
+    final: dict[str, GroupOffsets] = {}
+    pending, backoff, limit = wanted, 0.1, FIRST_ATTEMPT_S
+    while pending:
+        timeout = deadline.request_timeout(limit)
+        limit *= 2
+        answers = route.run(_round, route, pending, partitions, int(timeout * 1000), timeout_s=timeout)
+        final.update(answers)
+        pending = [g for g, r in answers.items() if r.error in ASK_AGAIN]
+        if not pending or deadline.remaining() <= backoff:
+            break
+        log.debug("asking again for the committed offsets of %d group(s)", len(pending))
+        time.sleep(backoff)
+        backoff = min(backoff * 2, 1.0)
+    return [final[g] for g in wanted]
+
+
+async def _round(
+    route: Route, groups: Sequence[str], partitions: Sequence[TopicPartition] | None, timeout_ms: int
+) -> dict[str, GroupOffsets]:
+    """One attempt: the groups' coordinators, then one OffsetFetch per coordinator, all at once."""
+    out: dict[str, GroupOffsets] = {}
+    try:
+        found = await route.send(
+            FindCoordinatorRequest(key_type=0, coordinator_keys=list(groups), min_version=4),
+            None,
+            timeout_ms,
+        )
+    except RequestError as e:
+        return {g: GroupOffsets(g, {}, error_name(e)) for g in groups}
+    by_node: dict[int, list[str]] = {}
+    for c in found.coordinators:
+        if c.error_code:
+            out[c.key] = GroupOffsets(c.key, {}, code_name(c.error_code))
+        else:
+            by_node.setdefault(int(c.node_id), []).append(c.key)
+    sent = []
+    for node, node_groups in by_node.items():
+        try:
+            sent.append((node_groups, route.send(_request(node_groups, partitions), node, timeout_ms)))
+        except RequestError as e:  # kafka-python reports most on the future; never lose the others
+            out.update({g: GroupOffsets(g, {}, error_name(e)) for g in node_groups})
+    for node_groups, future in sent:
+        try:
+            response = await future
+        except RequestError as e:
+            out.update({g: GroupOffsets(g, {}, error_name(e)) for g in node_groups})
+            continue
+        answered = {g.group_id: g for g in response.groups}
+        for g in node_groups:
+            out[g] = _offsets(g, answered.get(g), partitions)
+    for g in groups:  # a group the coordinator lookup did not mention
+        out.setdefault(g, GroupOffsets(g, {}, "COORDINATOR_NOT_AVAILABLE"))
+    return out
+
+
+def _request(groups: Sequence[str], partitions: Sequence[TopicPartition] | None) -> Any:
+    topics = None
+    if partitions is not None:
+        by_topic: dict[str, list[int]] = {}
+        for tp in partitions:
+            by_topic.setdefault(tp.topic, []).append(tp.partition)
+        topics = [_GroupTopic(name=t, partition_indexes=ps) for t, ps in by_topic.items()]
+    return OffsetFetchRequest(
+        groups=[_Group(group_id=g, topics=topics) for g in groups],
+        require_stable=False,
+        min_version=8,
+        max_version=9,  # v10 names topics by id only
+    )
+
+
+def _offsets(group: str, answer: Any, partitions: Sequence[TopicPartition] | None) -> GroupOffsets:
+    """A group's answer: its committed offsets (-1: nothing committed), or its error.
+
+    A partition with an error makes it the group's: an offset is never guessed.
+    """
+    if answer is None:
+        return GroupOffsets(group, {}, "COORDINATOR_NOT_AVAILABLE")
+    if answer.error_code:
+        return GroupOffsets(group, {}, code_name(answer.error_code))
+    offsets: dict[TopicPartition, int | None] = {}
+    for t in answer.topics:
+        for p in t.partitions:
+            if p.error_code:
+                return GroupOffsets(group, {}, code_name(p.error_code))
+            offsets[TopicPartition(t.name, p.partition_index)] = (
+                p.committed_offset if p.committed_offset >= 0 else None
+            )
+    for tp in partitions or ():
+        offsets.setdefault(tp, None)
+    return GroupOffsets(group, offsets)
