@@ -65,3 +65,22 @@ def test_absolute_times_are_not_resolved_and_a_failed_export_prints_no_plan(boot
     assert full.code == 2, full
     assert full.stdout == "", full  # the plan was not shown: it was not exported
     assert_one_error_line(full.stderr, contains="cannot write /dev/full: No space left on device")
+
+
+def test_rewind_says_a_clock_time_still_to_come_is_yesterdays(bootstrap: str) -> None:
+    """``rewind --to 23:30`` before 23:30 prints the note ``list`` prints, with the resolved time."""
+    from datetime import datetime, timedelta, timezone
+
+    topic = create_topic(bootstrap, f"rwm-{uuid.uuid4().hex[:8]}", partitions=1)
+    group = f"rwm-g-{uuid.uuid4().hex[:8]}"
+    commit_group_offsets(bootstrap, group, {(topic, 0): 0})
+    now = datetime.now(timezone.utc)
+    if now.hour >= 22:  # an hour ahead would be tomorrow's clock: one 30 minutes back instead
+        clock, ahead = (now - timedelta(minutes=30)).strftime("%H:%M"), False
+    else:
+        clock, ahead = (now + timedelta(hours=1)).strftime("%H:%M"), True
+    run = run_timed("rewind", "-b", bootstrap, "-g", group, "-t", topic, "--to", clock, "--tz", "UTC")
+    assert run.code == 0, run
+    assert f"--to '{clock}' = " in run.stderr, run.stderr
+    note = f"{clock} is still to come today: read as yesterday's"
+    assert (note in run.stderr) is ahead, run.stderr

@@ -56,7 +56,7 @@ def check_selection(topics: Sequence[str], exclude_internal: bool) -> Selection:
     name, the rule of ``liveness``, ``lag`` and ``tiering`` (:mod:`kafka_offsets_cli.system_topics`).
     """
     return Selection(
-        tuple(TopicRule(t) for t in topics), topics=tuple(topics), exclude_system=exclude_internal
+        rules=tuple(TopicRule(t) for t in topics), topics=tuple(topics), exclude_system=exclude_internal
     )
 
 

@@ -62,7 +62,7 @@ def chunk_selection(partitions: Sequence[TopicPartition]) -> Selection:
         TopicRule(f"(?:{re.escape(topic)})", _ranges(sorted(set(parts))))
         for topic, parts in sorted(by_topic.items())
     ]
-    return Selection(tuple(rules))
+    return Selection(rules=tuple(rules))
 
 
 def _ranges(parts: list[int]) -> tuple[PartitionRange, ...]:

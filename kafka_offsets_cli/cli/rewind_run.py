@@ -206,16 +206,17 @@ def run(
         else:
             with progress("Finding the groups…"):
                 names = _groups(client, groups)
-        here = ClusterIdentity(client.cluster_id(), opts.profile, settings.bootstrap_servers)
-        if target.kind is TargetKind.FILE and cutover is None:
-            assert target.text is not None
-            check_cluster(target.text, made_on, here, execute=opts.execute, allowed=opts.allow_other_cluster)
         with progress(f"Planning the reset of {_who(names)}…"):
             plans = build_plans(
                 client, names, target, None if steps else opts.selection, requested, isolation=opts.isolation
             )
         if steps is not None:
             plans = with_step_errors(plans, steps)
+        # after planning: group ids and patterns are refused (exit 2) before anything is asked
+        here = ClusterIdentity(client.cluster_id(), opts.profile, settings.bootstrap_servers)
+        if target.kind is TargetKind.FILE and cutover is None:
+            assert target.text is not None
+            check_cluster(target.text, made_on, here, execute=opts.execute, allowed=opts.allow_other_cluster)
         if announce is not None:
             announce()
         one_group = len(groups.names) == 1 and not groups.regexes

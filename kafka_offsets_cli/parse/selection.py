@@ -166,7 +166,7 @@ class TopicRule:
         return f"{self.regex}:{parts}" if parts else self.regex
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Selection:
     """Which topic partitions to query: a union of :class:`TopicRule`.
 
@@ -295,8 +295,8 @@ def parse_selection(
         if topics or partitions is not None:
             raise UsageError("--topic-partitions cannot be used with --topic or --partitions")
         return Selection(
-            parse_topic_partitions(topic_partitions),
-            exclude_internal,
+            rules=parse_topic_partitions(topic_partitions),
+            exclude_internal=exclude_internal,
             topic_partitions=topic_partitions,
             exclude_system=exclude_system,
         )
@@ -304,7 +304,11 @@ def parse_selection(
     regexes = [include_list_regex(t) for t in topics] or [".*"]
     rules = tuple(TopicRule(r, ranges) for r in dict.fromkeys(regexes))
     return Selection(
-        rules, exclude_internal, topics=topics, partitions=partitions, exclude_system=exclude_system
+        rules=rules,
+        exclude_internal=exclude_internal,
+        topics=topics,
+        partitions=partitions,
+        exclude_system=exclude_system,
     )
 
 

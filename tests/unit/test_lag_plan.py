@@ -40,7 +40,7 @@ def offsets(group: str, committed: Mapping[TopicPartition, int | None]) -> Group
 
 
 def selection(*patterns: str) -> Selection:
-    return Selection(tuple(TopicRule(p) for p in patterns))
+    return Selection(rules=tuple(TopicRule(p) for p in patterns))
 
 
 # ----------------------------------------------------------------------------- plan_group
@@ -70,7 +70,7 @@ def test_a_named_group_also_gets_the_selections_literal_topics() -> None:
 
 def test_the_selection_restricts_the_rows_and_the_gone_partitions() -> None:
     offs = offsets("g", {tp("orders", 0): 5, tp("orders", 7): 1, tp("deleted", 0): 3, tp("payments", 0): 2})
-    plan = plan_group("g", offs, None, MD, Selection((TopicRule("orders|deleted"),)))
+    plan = plan_group("g", offs, None, MD, Selection(rules=(TopicRule("orders|deleted"),)))
     assert plan.partitions == (tp("orders", 0), tp("orders", 1), tp("orders", 2))
     assert plan.gone == (tp("deleted", 0), tp("orders", 7))
 

@@ -81,7 +81,7 @@ def selections(draw: Any) -> Selection | None:
         regex = draw(st.sampled_from([*NAMES, "a|b", "c.*", ".*", "a.b", "nope"]))
         ranges = draw(st.lists(st.tuples(st.integers(0, 6), st.integers(1, 3)), max_size=2))
         rules.append(TopicRule(regex, tuple(PartitionRange(lo, lo + n) for lo, n in ranges)))
-    return Selection(tuple(rules), exclude_internal=draw(st.booleans()))
+    return Selection(rules=tuple(rules), exclude_internal=draw(st.booleans()))
 
 
 touched_sets = st.lists(
@@ -148,7 +148,7 @@ def test_lag_resolves_the_selection_once_whatever_the_number_of_groups(
 ) -> None:
     calls = counting_resolve(monkeypatch)
     source = many_groups(n)
-    report = collect(source, [f"g{i}" for i in range(n)], Selection((TopicRule("t.*"),)))
+    report = collect(source, [f"g{i}" for i in range(n)], Selection(rules=(TopicRule("t.*"),)))
     assert len(report.rows) == 3 * n
     assert len(calls) == 1
 

@@ -71,7 +71,7 @@ def test_compact_index_answers_as_the_metadata(
 def test_an_index_like_another_shares_its_tables_and_resolves_its_own_selection() -> None:
     md = _metadata({"a": [(0, 1), (1, 2)], "b": [(0, 3)]})
     base = partition_index(md, None)
-    sel = Selection((TopicRule("a"),))
+    sel = Selection(rules=(TopicRule("a"),))
     index = partition_index(md, sel, like=base)
     assert index.leader_of == base.leader_of and index.existing == base.existing
     assert all(index.leader_of[t] is base.leader_of[t] for t in base.leader_of)

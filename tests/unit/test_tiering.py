@@ -216,7 +216,7 @@ def test_list_tiering_reads_the_metadata_once_and_asks_each_spec_once() -> None:
             self.rounds.append([q for r in requests for q in r.queries])
             return super().list_offsets(requests, **kwargs)
 
-    selection = Selection((TopicRule("a|b|nosuch"),))
+    selection = Selection(rules=(TopicRule("a|b|nosuch"),))
     specs = [OffsetSpec.latest(), OffsetSpec.earliest()]  # both also wanted by the view
     both = Counting()
     table, report = list_and_collect(both, selection, specs)

@@ -140,22 +140,3 @@ def test_the_warning_reaches_stderr_through_the_cli() -> None:
     assert lines[0].startswith("kafka-offsets: warning: 1795490000 is read as epoch milliseconds (1970-01-21")
     assert lines[0].endswith("write 1795490000s or @1795490000"), lines
     assert run.stdout == ""
-
-
-def test_rewind_says_a_clock_time_still_to_come_is_yesterdays() -> None:
-    """``rewind --to 23:30`` before 23:30 prints the note ``list`` prints, before connecting."""
-    from datetime import datetime, timedelta, timezone
-
-    from tests.cli_runner import cli
-
-    now = datetime.now(timezone.utc)
-    if now.hour >= 22:  # an hour ahead would be tomorrow's clock: one 30 minutes back instead
-        clock, ahead = (now - timedelta(minutes=30)).strftime("%H:%M"), False
-    else:
-        clock, ahead = (now + timedelta(hours=1)).strftime("%H:%M"), True
-    run = cli(
-        "rewind", "-b", "127.0.0.1:1", "-g", "g", "-t", "t", "--to", clock, "--tz", "UTC", "--timeout", "1s"
-    )
-    assert f"--to '{clock}' = " in run.stderr, run.stderr
-    note = f"{clock} is still to come today: read as yesterday's"
-    assert (note in run.stderr) is ahead, run.stderr
