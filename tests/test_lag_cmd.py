@@ -469,3 +469,32 @@ def test_watch_rates_match_records_produced_and_committed_between_refreshes(
         0: (25.0, 20.0, 6.0),
         1: (0.0, None, None),  # no commit step: not known yet
     }
+
+
+def test_settings_kafka_python_cannot_take_read_groups_through_librdkafka(bootstrap: str) -> None:
+    """``-X ssl.cipher.suites`` (meaningless on plaintext, unknown to kafka-python's translation): lag
+    still reads the committed offsets, through librdkafka's ListConsumerGroupOffsets (the fallback of
+    kafka/offset_fetch_rdkafka.py), and says so with --debug; the same answer as without it."""
+    from tests.cli_runner import subprocess_cli
+
+    topic = create_topic(bootstrap, f"fb-{uuid.uuid4().hex[:8]}", partitions=2)
+    produce(bootstrap, topic, [(p, None, None, "v") for p in (0, 1) for _ in range(5)])
+    group = f"fb-g-{uuid.uuid4().hex[:8]}"
+    commit_group_offsets(bootstrap, group, {(topic, 0): 3, (topic, 1): 5})
+    base = (
+        "lag",
+        "-b",
+        bootstrap,
+        "-g",
+        group,
+        "-o",
+        "jsonl",
+        "--columns",
+        "topic,partition,committed,lag",
+    )
+    plain = subprocess_cli(*base)
+    fallback = subprocess_cli(*base, "-X", "ssl.cipher.suites=HIGH", "--debug")
+    assert plain.code == 0 and fallback.code == 0, (plain, fallback)
+    assert fallback.stdout == plain.stdout, (plain.stdout, fallback.stdout)
+    assert [(r["partition"], r["committed"], r["lag"]) for r in plain.jsonl()] == [(0, 3, 2), (1, 5, 0)]
+    assert "committed offsets through librdkafka" in fallback.stderr

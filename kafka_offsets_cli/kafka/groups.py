@@ -11,11 +11,13 @@ from typing import Any
 from confluent_kafka import ConsumerGroupTopicPartitions, KafkaException
 from confluent_kafka import TopicPartition as CTopicPartition
 
+from ..errors import ConfigError
 from ..models.groups import GroupDescription, GroupMembers, GroupOffsets, Member
 from ..models.topics import TopicPartition
 from .errors import COORDINATOR_NOT_READY, error_name, require_group_ids
 from .session import Session
 from .settings import log
+from .tiered_config import kafka_python_config
 
 
 class GroupReader:
@@ -27,6 +29,8 @@ class GroupReader:
         self._members: dict[str, tuple[tuple[Member, ...], str | None]] = {}
         #: groups whose coordinator did not answer the last OffsetFetch, with that error
         self._coordinator_down: dict[str, str] = {}
+        #: whether kafka-python can take the settings (decided on the first committed_offsets)
+        self._fits: bool | None = None
 
     def committed_offsets(
         self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
@@ -39,6 +43,10 @@ class GroupReader:
         whose coordinator did not answer within ``--timeout`` carries that error.
         """
         require_group_ids(groups)
+        if not self._kafka_python_fits():
+            from .offset_fetch_rdkafka import fetch_committed_rdkafka
+
+            return fetch_committed_rdkafka(self._s, self.describe_groups, groups, partitions)
         from .offset_fetch import ASK_AGAIN, fetch_committed  # kafka-python: only runs that read groups
 
         self._s.check_reachable()  # authentication failures in librdkafka's words (exit 4)
@@ -49,6 +57,17 @@ class GroupReader:
             else:
                 self._coordinator_down.pop(o.group, None)
         return out
+
+    def _kafka_python_fits(self) -> bool:
+        """Whether kafka-python can take the client settings (else librdkafka's route, said with --debug)."""
+        if self._fits is None:
+            try:
+                kafka_python_config(self._s.settings)
+                self._fits = True
+            except ConfigError as e:
+                log.debug("committed offsets through librdkafka (kafka-python cannot take: %s)", e)
+                self._fits = False
+        return self._fits
 
     def group_ids(self) -> list[str]:
         """The ids of the cluster's consumer groups, sorted (used by shell completion)."""
