@@ -160,10 +160,18 @@ def _properties(path: Path, secret: str | None) -> Path:
     return path
 
 
+def outermost(paths: Sequence[Path]) -> list[Path]:
+    """``paths`` resolved, without those inside another: a tmpfs over a directory already hides what
+    is under it, and mounting on a path the first tmpfs hid fails ("mount point does not exist"; a venv
+    inside the checkout, as in CI's clone)."""
+    unique = list(dict.fromkeys(Path(p).resolve() for p in paths))
+    return [p for p in unique if not any(p != q and p.is_relative_to(q) for q in unique)]
+
+
 def _worker_script(spark_home: Path, mount_point: Path, hidden: Sequence[Path]) -> str:
     """The shell run inside a worker's namespace: bind SPARK_HOME, hide the driver's paths, exec."""
     lines = ["set -e", f"mount --bind '{spark_home}' '{mount_point}'"]
-    lines += [f"mount -t tmpfs -o size=1m,mode=0755 tmpfs '{h}'" for h in hidden]
+    lines += [f"mount -t tmpfs -o size=1m,mode=0755 tmpfs '{h}'" for h in outermost(hidden)]
     lines.append(f'exec "{mount_point}/bin/spark-class" "$@"')
     return "\n".join(lines)
 
