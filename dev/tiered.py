@@ -161,9 +161,21 @@ def create_topic(
         **(TOPIC_CONFIG if tiered else {"internal.segment.bytes": str(SEGMENT_BYTES)}),
         **(config or {}),
     }
+    from confluent_kafka import KafkaException
+
     admin = AdminClient({"bootstrap.servers": bootstrap})
-    futures = admin.create_topics([NewTopic(topic, partitions, replication, config=config)])
-    futures[topic].result(60)
+    for attempt in range(3):  # a cluster that just started may drop the first request (_DESTROY_BROKER)
+        futures = admin.create_topics([NewTopic(topic, partitions, replication, config=config)])
+        try:
+            futures[topic].result(60)
+            break
+        except KafkaException as e:
+            err = e.args[0]
+            if attempt and err.name() == "TOPIC_ALREADY_EXISTS":
+                break  # the earlier attempt did create it
+            if attempt == 2 or not (err.retriable() or err.name() in ("_DESTROY_BROKER", "_TRANSPORT")):
+                raise
+            time.sleep(1)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:  # metadata reaches every broker shortly after
         md = admin.list_topics(topic, timeout=10).topics.get(topic)

@@ -78,7 +78,9 @@ def test_the_tiered_topic_has_remote_local_and_pending_records_and_is_seeded_onc
     seeding again adds nothing."""
     client = admin(tiered_bootstrap)
     try:
-        note = seed.seed_tiered(tiered_bootstrap, client)
+        note = seed.seed_tiered(
+            tiered_bootstrap, client, wait_s=360
+        )  # a loaded CI machine: 180 s was once short
         assert "produced now" in note and "segments in remote storage" in note, note
         expected = {
             "earliest": 0,
