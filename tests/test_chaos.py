@@ -451,7 +451,9 @@ def test_chaos_answers_are_right_or_clearly_unknown(cluster3: dev_kafka.Cluster,
         print(f"  WRONG {w}")
     for m in mismatches:
         print(f"  SETTLED {m}")
-    assert len(chaos.events) >= 4, chaos.events
+    # both kinds of event happened (a restart takes 10-45 s on a loaded 2-core machine, so the 90 s
+    # window holds 3 to 6 events)
+    assert {e.split()[0] for e in chaos.events} == {"kill+restart", "freeze"}, chaos.events
     assert sum(tally.runs.values()) >= 9, tally.runs
     assert not tally.wrong, f"{len(tally.wrong)} wrong answers, first: {tally.wrong[0]}"
     assert not mismatches, mismatches
