@@ -230,10 +230,16 @@ def _tiered_offsets(bootstrap: str) -> dict[tuple[int, str], int | None]:
 
 
 def _moved(seen: dict[tuple[int, str], int | None]) -> bool:
-    """Every partition has uploaded segments and no local copy of them: 0 < latest-tiered < earliest-local."""
+    """Every partition's first ``TIERED_RECORDS`` records are in remote storage only: latest-tiered is
+    the last of them and earliest-local the next one.
+
+    Kafka rolls the active segment too once its records are older than local retention (1 s), so
+    that is where uploading ends; a looser test (some segments moved) let the seed set local
+    retention to unlimited while the last segment was still on its way, and the upload backlog
+    came out empty."""
     for p in range(TIERED_PARTITIONS):
         tiered_to, local_from = seen.get((p, "latest-tiered")), seen.get((p, "earliest-local"))
-        if tiered_to is None or local_from is None or not 0 < tiered_to < local_from:
+        if tiered_to != TIERED_RECORDS - 1 or local_from != TIERED_RECORDS:
             return False
     return True
 
@@ -274,9 +280,9 @@ def seed_tiered(bootstrap: str, client: AdminClient, *, wait_s: float = TIERED_W
         time.sleep(1)
         seen = _tiered_offsets(bootstrap)
     if produced:
-        # a few records more that stay local: with local retention at 1 s Kafka would roll the active
-        # segment once its records are 1 s old and upload it too, so local retention goes to the
-        # topic's (unlimited) first
+        # a few records more that stay local: with local retention at 1 s Kafka would roll their
+        # segment once they are 1 s old and upload it too, so local retention goes to the topic's
+        # (unlimited) first
         _keep_local(client)
         late: list[tuple[int, int | None, str, str]] = [
             (p, None, f"late-{p}-{i}", json.dumps({"late": i}))

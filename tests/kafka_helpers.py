@@ -161,3 +161,18 @@ def wait_moved_to_remote(
             return
         assert time.monotonic() < deadline, f"segments did not move to remote storage: {seen or run.stderr}"
         time.sleep(0.5)
+
+
+def broker_warnings(cluster: dev_kafka.Cluster, last: int = 40) -> str:
+    """The last ``last`` WARN and ERROR lines of each node's server.log, for a failing test's report."""
+    out = []
+    for node in cluster.nodes:
+        try:
+            lines = node.log_file.read_text(errors="replace").splitlines()
+        except OSError as exc:
+            out.append(f"node {node.node_id}: no server.log ({exc})")
+            continue
+        picked = [ln for ln in lines if " WARN " in ln or " ERROR " in ln][-last:]
+        out.append(f"node {node.node_id}: {len(picked)} warnings and errors (last {last}):")
+        out.extend(picked)
+    return "\n".join(out)

@@ -7,8 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from dev import kafka as dev_kafka
 from dev import seed
 from dev.kafka_data import admin, commit_group_offsets
+from tests.kafka_helpers import broker_warnings
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,16 +74,18 @@ def _tiered_offsets(bootstrap: str) -> dict[tuple[int, str], int | None]:
 
 
 def test_the_tiered_topic_has_remote_local_and_pending_records_and_is_seeded_once(
-    tiered_bootstrap: str,
+    fresh_tiered_cluster: dev_kafka.Cluster,
 ) -> None:
-    """On make demo's tiered broker: offsets 0-199 remote only, 200-204 local only (the upload backlog);
-    seeding again adds nothing."""
+    """On a tiered broker as make demo starts it: offsets 0-199 remote only, 200-204 local only (the
+    upload backlog); seeding again adds nothing."""
+    tiered_bootstrap = fresh_tiered_cluster.bootstrap
     client = admin(tiered_bootstrap)
     try:
         note = seed.seed_tiered(
             tiered_bootstrap, client, wait_s=360
         )  # a loaded CI machine: 180 s was once short
-        assert "produced now" in note and "segments in remote storage" in note, note
+        moved = "produced now" in note and "segments in remote storage" in note
+        assert moved, f"{note}\n{broker_warnings(fresh_tiered_cluster)}"
         expected = {
             "earliest": 0,
             "earliest-local": seed.TIERED_RECORDS,
