@@ -66,3 +66,55 @@ checks:
     assert p.stderr.strip().splitlines()[-1] == "pandas loaded: False", p.stderr
     if extra:
         assert list((tmp_path / "out").glob("*.parquet")), list((tmp_path / "out").iterdir())
+
+
+def _site_without_pandas(where: Path) -> Path:
+    """A copy of this interpreter's site-packages (symlinks) without pandas: what a user has who
+    added pyspark and pyarrow by hand but not the ``[spark]`` extra."""
+    import sysconfig
+
+    site = Path(sysconfig.get_paths()["purelib"])
+    overlay = where / "site-without-pandas"
+    overlay.mkdir()
+    for entry in site.iterdir():
+        if entry.name == "pandas" or entry.name.startswith("pandas-"):
+            continue
+        (overlay / entry.name).symlink_to(entry)
+    return overlay
+
+
+def test_without_pandas_check_stops_before_spark_with_the_install_hint(
+    bootstrap: str, tmp_path: Path
+) -> None:
+    """pyspark's Arrow functions need pandas on the driver: without it ``check`` says so in one line and
+    how to install it, exit 3, before a Spark session starts (rather than every job failing after)."""
+    i = uuid.uuid4().hex[:6]
+    topic = create_topic(bootstrap, f"nopd-{i}", 2)
+    spec = tmp_path / "s.yaml"
+    spec.write_text(
+        f'clusters: {{local: {{bootstrap_servers: "{bootstrap}"}}}}\n'
+        f"checks:\n  - {{name: alive, type: liveness, topics: [{topic}], warn: 1h, crit: 1d}}\n"
+    )
+    overlay = _site_without_pandas(tmp_path)
+    repo = Path(__file__).resolve().parent.parent
+    p = subprocess.run(
+        # -S: not the real site-packages (it holds pandas); the overlay and the checkout instead
+        [sys.executable, "-S", "-m", "kafka_offsets_cli", "check", str(spec), "--master", "local[1]"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": f"{repo}:{overlay}",
+            "HOME": str(tmp_path),
+            "NO_COLOR": "1",
+        },
+        cwd=tmp_path,
+    )
+    assert p.returncode == 3, p.stderr
+    assert p.stdout == "", p.stdout
+    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+    assert "needs pandas, which is not installed" in lines[0], p.stderr
+    assert "pandas>=2.2,<3" in p.stderr and "pip install '.[spark]'" in p.stderr, p.stderr
+    assert "SparkContext" not in p.stderr and "Running Spark version" not in p.stderr, p.stderr
+    assert not list(tmp_path.glob("spark-*")), list(tmp_path.iterdir())
