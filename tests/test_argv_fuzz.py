@@ -4,7 +4,8 @@ The option names come from the Typer app itself (its click commands and their pa
 option is fuzzed the day it is added. Values are hostile: empty, ``-``, huge and negative numbers,
 durations past what the client accepts (``2h``, ``61m``, ``100d``), epoch seconds and milliseconds, ISO
 times with odd zones, regex metacharacters, bytes that are not UTF-8 (argv is passed as bytes), very
-long strings, unicode, device nodes, a FIFO, a symlink, a directory, a missing directory and ``--``.
+long strings, unicode, device nodes, a FIFO, a symlink, a directory, a missing directory and ``--``;
+a cluster profile's ``_file`` secret reference points at each of those paths and at ``/dev/zero``.
 Lines run against a real broker (``-b`` is the session's broker) so the valid ones really connect, two
 children at a time, each with ``--timeout 3s`` where the command connects.
 
@@ -309,6 +310,8 @@ class Line:
     argv: list[Arg]
     cmd: Cmd
     stdout: str  # pipe, full (/dev/full), closed
+    #: a config file (KAFKA_OFFSETS_CONFIG) for this line and what it holds, shown with the line
+    config: tuple[Path, str] | None = None
 
     @property
     def watches(self) -> bool:
@@ -321,7 +324,10 @@ class Line:
         out = " ".join(_show(a.replace(w, "$WORK") if isinstance(a, str) else a) for a in self.argv)
         if len(out) > 300:
             out = out[:300] + "…"
-        return out + {"pipe": "", "full": " >/dev/full", "closed": " >&-"}[self.stdout]
+        out += {"pipe": "", "full": " >/dev/full", "closed": " >&-"}[self.stdout]
+        if self.config is not None:
+            out += f"  [KAFKA_OFFSETS_CONFIG: {self.config[1].replace(w, '$WORK')}]"
+        return out
 
 
 def _show(a: Arg) -> str:
@@ -430,12 +436,37 @@ def plan(rng: random.Random, cmds: Sequence[Cmd], box: Sandbox) -> list[Line]:
         for value in box.paths():
             cmd, opt = _having(rng, cmds, name)
             lines.append(generate(rng, cmd, box, (opt, value), stdout="pipe", clean=True))
+    lines += file_reference_lines(rng, cmds, box)
     for value in HOSTILE:
         cmd = rng.choice([c for c in cmds if any(not o.flag for o in c.options)])
         opt = rng.choice([o for o in cmd.options if not o.flag])
         lines.append(generate(rng, cmd, box, (opt, value), clean=True))
     lines += [generate(rng, c, box, extra=rng.choice((1, 2, 3))) for c in rng.choices(cmds, k=EXTRA_LINES)]
     rng.shuffle(lines)
+    return lines
+
+
+def file_reference_lines(rng: random.Random, cmds: Sequence[Cmd], box: Sandbox) -> list[Line]:
+    """A profile whose secret is a ``_file`` reference to each special path (and ``/dev/zero``), used
+    through ``--cluster`` by a connecting command: a FIFO nobody writes to or an endless device must
+    end like any unreadable secret file, within the timeout (issue 27 item 2)."""
+    import json  # JSON strings are TOML basic strings
+
+    keys = ("sasl.password_file", "ssl.key.password_file", "sasl.oauthbearer.client.secret_file")
+    connecting = [c for c in cmds if c.name in CONNECTING and any("--cluster" in o.names for o in c.options)]
+    lines = []
+    for n, target in enumerate([*box.paths(), "/dev/zero"]):
+        key = rng.choice(keys)
+        profile = box.dir / f"profile-{n}.toml"
+        profile.write_text(
+            'default = "fz"\n[clusters.fz]\n'
+            f"bootstrap_servers = {json.dumps(box.bootstrap)}\n[clusters.fz.properties]\n"
+            f'"security.protocol" = "SASL_PLAINTEXT"\n{json.dumps(key)} = {json.dumps(target)}\n'
+        )
+        cmd = rng.choice(connecting)
+        base = generate(rng, cmd, box, stdout="pipe", clean=True).argv
+        argv = [a for k, a in enumerate(base) if a != "-b" and (k == 0 or base[k - 1] != "-b")]
+        lines.append(Line([*argv, "--cluster", "fz"], cmd, "pipe", (profile, f"{key} = {target!r}")))
     return lines
 
 
@@ -474,6 +505,8 @@ def run_line(line: Line, cwd: Path) -> Outcome:
     argv = [os.fsencode(sys.executable), b"-m", b"kafka_offsets_cli"]
     argv += [a if isinstance(a, bytes) else os.fsencode(a) for a in line.argv]
     env = child_env(PYTHONPATH=str(REPO_ROOT))
+    if line.config is not None:
+        env["KAFKA_OFFSETS_CONFIG"] = str(line.config[0])
     with contextlib.ExitStack() as stack:
         if line.stdout == "full":
             out: Any = stack.enter_context(open("/dev/full", "wb"))

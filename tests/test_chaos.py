@@ -2,7 +2,8 @@
 tool's answers checked against the producer's truth, then against Kafka's own GetOffsetShell.
 
 Two topics: ``rf3`` (RF=3, leaders spread over the three nodes) and ``rf1`` (RF=1, both partitions on
-node 2, so they go offline whenever node 2 does). While the producer runs, a chaos thread makes at most
+node 2, so they go offline whenever node 2 does); the group's coordinator is node 2 as well, so
+``lag`` meets a killed and a frozen coordinator. While the producer runs, a chaos thread makes at most
 :data:`EVENTS` events on node 2 within :data:`CHAOS_S` seconds (SIGKILL + restart, SIGSTOP + SIGCONT,
 alternately) and the test runs ``list`` (earliest, latest, max-timestamp), ``liveness`` and ``lag`` one
 after the other (at most :data:`MAX_RUNS` runs) through the command line.
@@ -48,7 +49,7 @@ import pytest
 from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
 
 from dev import kafka as dev_kafka
-from dev.kafka_data import commit_group_offsets
+from dev.kafka_data import admin, commit_group_offsets
 from tests.fault_helpers import create_assigned, delete_topics, heal, run_timed
 from tests.kafka_helpers import get_offset_shell
 
@@ -432,15 +433,32 @@ def read_back(bootstrap: str, ends: dict[TP, int]) -> dict[TP, list[int]]:
 # ----------------------------------------------------------------------------- the test
 
 
+def group_coordinated_by(bootstrap: str, node: int, prefix: str, tps: list[TP]) -> str:
+    """A group (its offsets committed) whose coordinator is ``node``, so that ``lag`` meets its
+    coordinator killed and frozen along with the RF=1 partitions (issue 27 item 1: librdkafka
+    aborted the process when the coordinator froze). Names are tried until one hashes there."""
+    client = admin(bootstrap)
+    seen = []
+    for i in range(40):
+        group = f"{prefix}-{i}"
+        commit_group_offsets(bootstrap, group, dict.fromkeys(tps, COMMITTED))
+        coordinator = client.describe_consumer_groups([group], request_timeout=15)[group].result().coordinator
+        if coordinator.id == node:
+            return group
+        seen.append(coordinator.id)
+        client.delete_consumer_groups([group], request_timeout=15)[group].result()
+    raise AssertionError(f"no group coordinated by node {node} in 40 names: {seen}")
+
+
 @pytest.fixture
 def layout(cluster3: dev_kafka.Cluster) -> Iterator[Layout]:
     heal(cluster3)
     prefix = f"chaos-{uuid.uuid4().hex[:6]}"
-    lay = Layout(cluster3.bootstrap, f"{prefix}-rf3", f"{prefix}-rf1", f"{prefix}-group")
-    create_assigned(
-        lay.bootstrap, lay.rf3, [[1 + (p + k) % 3 for k in range(3)] for p in range(RF3_PARTITIONS)]
-    )
-    create_assigned(lay.bootstrap, lay.rf1, [[VICTIM]] * RF1_PARTITIONS)
+    bootstrap, rf3, rf1 = cluster3.bootstrap, f"{prefix}-rf3", f"{prefix}-rf1"
+    create_assigned(bootstrap, rf3, [[1 + (p + k) % 3 for k in range(3)] for p in range(RF3_PARTITIONS)])
+    create_assigned(bootstrap, rf1, [[VICTIM]] * RF1_PARTITIONS)
+    tps = [(t, p) for t, n in ((rf3, RF3_PARTITIONS), (rf1, RF1_PARTITIONS)) for p in range(n)]
+    lay = Layout(bootstrap, rf3, rf1, group_coordinated_by(bootstrap, VICTIM, f"{prefix}-group", tps))
     try:
         yield lay
     finally:

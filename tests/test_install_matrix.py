@@ -279,8 +279,39 @@ def _readme_executor_list() -> set[str]:
     return {_norm(re.split(r"[<>=\[]", req.strip("'"))[0]) for req in line.group(1).split()}
 
 
+@dataclass(frozen=True)
+class Isolated:
+    """The unauthenticated standalone cluster both Spark install lines run on, and a directory for
+    their spec files that its workers cannot see."""
+
+    cluster: spark_cluster.SparkCluster
+    out: Path
+
+
+@pytest.fixture(scope="module")
+def isolated(venvs: Callable[[str], Venv], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Isolated]:
+    """One isolated cluster without authentication for the module: its workers see neither the
+    checkout, nor either install's venv, nor this interpreter, nor the spec files."""
+    roots = [venvs(name).root for name in ("spark", "connect")]
+    why = spark_cluster.namespaces_work()
+    if why is not None:
+        unavailable(f"the Spark cluster needs mount namespaces: {why}")
+    out = tmp_path_factory.mktemp("spark-out")
+    try:
+        state = tmp_path_factory.mktemp("noauth-cluster")
+        cluster = spark_cluster.up(
+            state, hidden=[ROOT, *roots, Path(sys.prefix), out], secret=None, timeout_s=240
+        )
+    except Exception as exc:
+        unavailable(f"Spark standalone cluster could not be started: {exc}")
+    try:
+        yield Isolated(cluster, out)
+    finally:
+        cluster.down()
+
+
 def test_spark_check_on_an_unauthenticated_standalone_cluster(
-    venvs: Callable[[str], Venv], data: Data, tmp_path_factory: pytest.TempPathFactory
+    venvs: Callable[[str], Venv], data: Data, isolated: Isolated
 ) -> None:
     """``--conf spark.authenticate=false``, as the README says for a cluster without a secret; the
     workers see neither the checkout nor the driver's venv; executors hold just the README's list."""
@@ -289,54 +320,60 @@ def test_spark_check_on_an_unauthenticated_standalone_cluster(
     assert not venv.distributions() & {"grpcio", "zstandard"}  # Connect's, not this line's
     readme = _readme_executor_list()
     assert readme == {_norm(d) for d in spark_cluster.EXECUTOR_DISTRIBUTIONS}, readme
-    why = spark_cluster.namespaces_work()
-    if why is not None:
-        unavailable(f"the Spark cluster needs mount namespaces: {why}")
-    out = tmp_path_factory.mktemp("spark-out")
-    hidden = [ROOT, venv.root, Path(sys.prefix), out]
-    try:
-        state = tmp_path_factory.mktemp("noauth-cluster")
-        cluster = spark_cluster.up(state, hidden=hidden, secret=None, timeout_s=240)
-    except Exception as exc:
-        unavailable(f"Spark standalone cluster could not be started: {exc}")
-    try:
-        executors = Venv("executor", cluster.executor_python.parent.parent, 0.0).distributions()
-        assert executors == readme, executors  # exactly the README's list (pip, setuptools: none)
-        assert not cluster.worker_sees(venv.root / "bin" / "python")
-        group = f"inst-g-{uuid.uuid4().hex[:6]}"
-        commit_group_offsets(data.bootstrap, group, {(data.topic, 0): 1, (data.topic, 1): 0})
-        conf = [a for c in cluster.spark_conf() for a in ("--conf", c)]
-        run = venv.run(
-            "check", str(_spec(out.parent, data, group)), "--master", cluster.master_url,
-            "--conf", "spark.authenticate=false", *conf, "-o", "json", timeout=600,
-        )  # fmt: skip
-        assert run.code == 0, run.stderr + cluster.logs()[-3000:]
-        assert _records(run) == {("alive", 0): "ok", ("alive", 1): "ok", ("lag", 0): 1, ("lag", 1): 3}
-    finally:
-        cluster.down()
+    cluster = isolated.cluster
+    executors = Venv("executor", cluster.executor_python.parent.parent, 0.0).distributions()
+    assert executors == readme, executors  # exactly the README's list (pip, setuptools: none)
+    assert not cluster.worker_sees(venv.root / "bin" / "python")
+    group = f"inst-g-{uuid.uuid4().hex[:6]}"
+    commit_group_offsets(data.bootstrap, group, {(data.topic, 0): 1, (data.topic, 1): 0})
+    conf = [a for c in cluster.spark_conf() for a in ("--conf", c)]
+    run = venv.run(
+        "check", str(_spec(isolated.out, data, group)), "--master", cluster.master_url,
+        "--conf", "spark.authenticate=false", *conf, "-o", "json", timeout=600,
+    )  # fmt: skip
+    assert run.code == 0, run.stderr + cluster.logs()[-3000:]
+    assert _records(run) == {("alive", 0): "ok", ("alive", 1): "ok", ("lag", 0): 1, ("lag", 1): 3}
     assert "pandas" in venv.distributions()  # pyspark's sql extra, which mapInArrow checks for on the driver
 
 
 # ------------------------------------------------------------------------- [spark,connect]: check --remote
 
 
-def test_connect_check_remote_on_a_connect_server(
-    venvs: Callable[[str], Venv], data: Data, tmp_path_factory: pytest.TempPathFactory
+def _applications(cluster: spark_cluster.SparkCluster) -> set[str]:
+    """The applications whose executors the cluster's workers started (their work directories)."""
+    return {
+        p.parent.parent.name for p in cluster.state.rglob("stderr") if p.parent.parent.name.startswith("app-")
+    }
+
+
+def test_connect_check_remote_on_a_connect_server_over_the_isolated_cluster(
+    venvs: Callable[[str], Venv], data: Data, isolated: Isolated, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
+    """``check --remote`` on a Spark Connect server whose master is the isolated cluster: the tool's
+    code reaches the executors only as the session's artifact, as on a real deployment."""
     venv = venvs("connect")
     assert {"pyspark", "pyarrow", "pandas", "grpcio", "grpcio-status", "zstandard"} <= venv.distributions()
+    cluster = isolated.cluster
     state = tmp_path_factory.mktemp("connect")
     try:
-        python = spark_cluster.executor_venv(state / "worker-venv", spark_connect.EXECUTOR_DISTRIBUTIONS)
-        server = spark_connect.up(state, python=python, timeout_s=300)
+        server = spark_connect.up(
+            state,
+            master=cluster.master_url,
+            python=cluster.executor_python,
+            conf=[*cluster.spark_conf(), "spark.authenticate=false"],
+            timeout_s=300,
+        )
     except Exception as exc:
         unavailable(f"Spark Connect server could not be started: {exc}")
     try:
         group = f"inst-g-{uuid.uuid4().hex[:6]}"
         commit_group_offsets(data.bootstrap, group, {(data.topic, 0): 1, (data.topic, 1): 0})
-        spec = _spec(state, data, group)
-        run = venv.run("check", str(spec), "--remote", server.url, "-o", "json", timeout=600)
-        assert run.code == 0, run.stderr + server.log_tail()
+        run = venv.run(
+            "check", str(_spec(state, data, group)), "--remote", server.url, "-o", "json", timeout=600
+        )
+        assert run.code == 0, run.stderr + server.log_tail() + cluster.logs()[-3000:]
         assert _records(run) == {("alive", 0): "ok", ("alive", 1): "ok", ("lag", 0): 1, ("lag", 1): 3}
+        # the executors were the isolated workers', not local ones of the server
+        assert any(p.name == "stderr" for p in cluster.state.rglob("stderr")), cluster.logs()[-2000:]
     finally:
         server.down()

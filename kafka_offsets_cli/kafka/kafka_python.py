@@ -153,16 +153,17 @@ class KafkaPython:
         servers = list(conf["bootstrap_servers"])
         cap = FIRST_ATTEMPT_S
         for attempt in itertools.count():
-            # a frozen bootstrap server holds kafka-python's whole bootstrap timeout: each attempt gets
-            # a share of --timeout (doubling) and starts from the next server
+            # a frozen bootstrap server holds kafka-python's whole bootstrap timeout, and within one
+            # attempt kafka-python picks servers at random: each attempt gets a share of --timeout
+            # (doubling); the first may use every server (past a refused connection at once), each
+            # later one names a single server, in turn, so a frozen one is tried at most once a round
             budget_ms = max(1000, int(self._deadline.request_timeout() * 1000))
             boot_ms = max(
                 1000, int(self._deadline.request_timeout(min(cap, self._deadline.seconds / 3)) * 1000)
             )
             cap *= 2
-            k = attempt % len(servers)
             conf.update(
-                bootstrap_servers=servers[k:] + servers[:k],
+                bootstrap_servers=bootstrap_order(servers, attempt),
                 bootstrap_timeout_ms=boot_ms,
                 request_timeout_ms=budget_ms,
             )
@@ -186,6 +187,14 @@ class KafkaPython:
                     f"(kafka-python: {type(e).__name__})"
                 ) from None
         return self._admin
+
+
+def bootstrap_order(servers: list[str], attempt: int) -> list[str]:
+    """The bootstrap servers kafka-python is given on its ``attempt``-th bootstrap (from 0): all of
+    them first, then one at a time in turn."""
+    if attempt == 0 or len(servers) == 1:
+        return list(servers)
+    return [servers[(attempt - 1) % len(servers)]]
 
 
 def error_name(e: BaseException) -> str:
