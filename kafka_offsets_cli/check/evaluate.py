@@ -13,7 +13,7 @@ Per roll-up (:mod:`.rollups`, from statistics declared once in :mod:`kafka_offse
 :func:`~kafka_offsets_cli.liveness.report.age_of` per liveness topic (as ``kafka-offsets
 liveness``), :data:`kafka_offsets_cli.lag.rows.TOTAL_STATS` per lag group (as ``lag``),
 :func:`kafka_offsets_cli.check.history.group_history` for the history, and
-:func:`~kafka_offsets_cli.liveness.rules.worst` for every status roll-up. Nothing is
+:func:`~kafka_offsets_cli.severity.worst` for every status roll-up. Nothing is
 decided here that those modules do not decide.
 """
 
@@ -25,8 +25,9 @@ from dataclasses import dataclass, replace
 from ..decide import Rule
 from ..errors import MonitoringStatus
 from ..lag.summary import lag_rule, lag_status
-from ..liveness.rules import liveness_row, liveness_rule, row_status, worst
+from ..liveness.rules import liveness_row, liveness_rule, row_status
 from ..parse.durations import format_duration
+from ..severity import worst
 from .collect import LiveSample
 from .collect import Sample as CollectSample
 from .history import HistoryStatus, PartitionHistory, Sample, evaluate_partition

@@ -21,7 +21,8 @@ from typing import Any
 from ..errors import MonitoringStatus
 from ..lag.rows import TOTAL_STATS, LagState
 from ..liveness.report import age_of, age_stats
-from ..liveness.rules import LiveState, status_at, worst
+from ..liveness.rules import LiveState, status_at
+from ..severity import worst
 from ..tally import Pred, Stat, count_each, tally, within
 from .history import GROUP_STATS, GroupHistory, PartitionHistory, evaluate_group, group_history
 from .records import PartitionRecord

@@ -3,7 +3,7 @@
 The status of a row is :func:`kafka_offsets_cli.lag.summary.lag_status`, the rule the Spark
 ``check`` command applies to its lag checks (defined there once; this module only rolls it
 up). A group's status is its worst row's (or its problem's); the run's is the worst of all,
-with :func:`kafka_offsets_cli.liveness.rules.worst` (CRITICAL > WARNING > UNKNOWN > OK), as
+with :func:`kafka_offsets_cli.severity.worst` (CRITICAL > WARNING > UNKNOWN > OK), as
 ``liveness`` and ``check`` roll up:
 
 * a row: ``lag_status`` (lag or time lag above a threshold; ``below-start`` CRITICAL,
@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import MonitoringStatus
-from ..liveness.rules import worst
+from ..severity import worst
 from .rows import GroupProblem, LagRow, LagState
 from .summary import lag_status
 

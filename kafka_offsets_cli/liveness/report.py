@@ -8,6 +8,7 @@ from typing import Any, cast
 
 from ..errors import MonitoringStatus
 from ..models.offsets import OffsetResult
+from ..severity import worst
 from ..tally import Pred, Stat, Where, tally
 from .rules import (
     DEFAULT_EMPTY_STATUS,
@@ -18,7 +19,6 @@ from .rules import (
     liveness_row,
     row_status,
     topic_status,
-    worst,
 )
 
 

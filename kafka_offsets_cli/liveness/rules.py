@@ -37,7 +37,7 @@ How ``empty`` and ``future`` count (:data:`DEFAULT_EMPTY_STATUS`,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -48,6 +48,7 @@ from ..errors import MonitoringStatus
 from ..models.offsets import OffsetResult
 from ..models.topics import TopicPartition
 from ..plan.settle import PENDING
+from ..severity import severity, worst
 from ..tally import EVERY, Pred, Where
 
 #: Timestamps up to this far after now are small clock differences, not ``future``.
@@ -61,14 +62,6 @@ DEFAULT_FUTURE_STATUS = MonitoringStatus.WARNING
 
 #: Keys of the liveness record, in order.
 COLUMNS = ("topic", "partition", "offset", "timestamp", "age_ms", "state", "timestamp_type", "error")
-
-#: Severity order for roll-ups (monitoring-plugins' max_state_alt): CRITICAL > WARNING > UNKNOWN > OK.
-_SEVERITY = {
-    MonitoringStatus.OK: 0,
-    MonitoringStatus.UNKNOWN: 1,
-    MonitoringStatus.WARNING: 2,
-    MonitoringStatus.CRITICAL: 3,
-}
 
 
 class LiveState(str, Enum):
@@ -243,16 +236,6 @@ def row_status(
 ) -> MonitoringStatus:
     """A row's status: ok/warning/critical as named, error and pending UNKNOWN, empty and future as given."""
     return _statuses(empty, future)[row.state]
-
-
-def severity(status: MonitoringStatus) -> int:
-    """Rank for roll-ups: OK < UNKNOWN < WARNING < CRITICAL."""
-    return _SEVERITY[status]
-
-
-def worst(statuses: Iterable[MonitoringStatus]) -> MonitoringStatus:
-    """The most severe status (CRITICAL > WARNING > UNKNOWN > OK); OK for none."""
-    return max(statuses, key=severity, default=MonitoringStatus.OK)
 
 
 def topic_status(

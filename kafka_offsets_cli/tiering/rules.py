@@ -21,7 +21,7 @@ log end: the next offset to be written).
 States: ``ok``; ``warning`` / ``critical`` (backlog records or age above ``--warn-*`` /
 ``--crit-*``, whichever is worse); ``not-tiered`` (the topic's ``remote.storage.enable`` is
 not true: OK, no numbers invented); ``error`` (an answer the numbers need failed: UNKNOWN).
-Roll-ups use :func:`kafka_offsets_cli.liveness.rules.worst`, like ``liveness``.
+Roll-ups use :func:`kafka_offsets_cli.severity.worst`, like ``liveness``.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from enum import Enum
 from typing import Any
 
 from ..errors import MonitoringStatus
-from ..liveness.rules import worst
+from ..severity import worst
 
 #: The topic config that turns tiered storage on (DescribeConfigs).
 REMOTE_KEY = "remote.storage.enable"
