@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine 
 
 from ..errors import MonitoringStatus
 from ..liveness.report import LivenessReport
-from ..liveness.rules import COLUMNS, LiveState
+from ..measures.liveness import COLUMNS, LiveState
 from ..models.topics import TopicPartition
 from ..parse.durations import format_duration
 from ..severity import severity

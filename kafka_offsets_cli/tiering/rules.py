@@ -34,9 +34,6 @@ from typing import Any
 from ..errors import MonitoringStatus
 from ..severity import worst
 
-#: The topic config that turns tiered storage on (DescribeConfigs).
-REMOTE_KEY = "remote.storage.enable"
-
 #: Keys of a partition record, in order.
 COLUMNS = (
     "topic",
@@ -128,11 +125,6 @@ class TierRow:
         rec = asdict(self)
         rec["state"] = self.state.value
         return {k: rec[k] for k in COLUMNS}
-
-
-def remote_enabled(value: str | None) -> bool | None:
-    """A topic's ``remote.storage.enable`` value read as Kafka reads it; ``None``: not known."""
-    return None if value is None else value.strip().lower() == "true"
 
 
 def first_pending(a: Answers) -> int | None:

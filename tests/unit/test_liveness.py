@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kafka_offsets_cli.errors import MonitoringStatus as S
-from kafka_offsets_cli.liveness.report import LivenessReport, build_report, deciding_age
-from kafka_offsets_cli.liveness.rules import (
+from kafka_offsets_cli.liveness.report import LivenessReport, build_report
+from kafka_offsets_cli.measures.liveness import (
     DEFAULT_EMPTY_STATUS,
     DEFAULT_FUTURE_TOLERANCE_MS,
     LiveRow,
@@ -17,6 +17,7 @@ from kafka_offsets_cli.liveness.rules import (
     row_status,
     topic_status,
 )
+from kafka_offsets_cli.measures.liveness_age import deciding_age
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.render.liveness import nagios_summary, summary_line
 from kafka_offsets_cli.severity import worst

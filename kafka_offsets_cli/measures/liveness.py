@@ -1,6 +1,8 @@
 """Partition liveness: how old is the newest record of each partition, and is that alarming.
 
-Shared by ``kafka-offsets liveness`` and the Spark ``check`` command.
+Shared by ``kafka-offsets liveness`` and the Spark ``check`` command: both apply these rules
+(``check`` compiles :func:`liveness_rule` for the JVM), so they sit here, below both features,
+and neither imports the other. The age behind a topic's status is :mod:`.liveness_age`.
 
 The newest record is the one ListOffsets ``max-timestamp`` (KIP-734) returns: the
 record with the highest timestamp, its offset and timestamp. Its *age* is
@@ -50,6 +52,9 @@ from ..models.topics import TopicPartition
 from ..plan.settle import PENDING
 from ..severity import severity, worst
 from ..tally import EVERY, Pred, Where
+
+#: The topic config that says what record timestamps mean (each liveness record's ``timestamp_type``).
+TIMESTAMP_TYPE_KEY = "message.timestamp.type"
 
 #: Timestamps up to this far after now are small clock differences, not ``future``.
 DEFAULT_FUTURE_TOLERANCE_MS = 60_000
