@@ -15,8 +15,9 @@ log end: the next offset to be written).
   segment is always part of it (a segment is uploaded only once it rolls), so thresholds must
   leave room for one segment's worth (``segment.bytes`` / ``segment.ms``);
 * backlog age: ``now − M(F)``, M(F) the newest timestamp of the records up to F (the same
-  M that ``lag``'s time lag uses for a committed offset; with ``LogAppendTime``, or producers
-  whose clocks agree, it is F's own timestamp). 0 records: no age.
+  M that ``lag``'s time lag uses for a committed offset,
+  :mod:`kafka_offsets_cli.measures.timestamps`; with ``LogAppendTime``, or producers whose
+  clocks agree, it is F's own timestamp). 0 records: no age.
 
 States: ``ok``; ``warning`` / ``critical`` (backlog records or age above ``--warn-*`` /
 ``--crit-*``, whichever is worse); ``not-tiered`` (the topic's ``remote.storage.enable`` is
