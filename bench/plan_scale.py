@@ -8,8 +8,8 @@ leading them in turn; group ``bench.g.NN`` committed to all partitions of ``benc
 ``bench.p1``. An in-memory source answers every Kafka call at once, so what is timed is the
 product's own CPU work:
 
-* ``lag.plan``: :func:`kafka_offsets_cli.lag.collect.collect`'s planning (every group's
-  :func:`~kafka_offsets_cli.lag.plan.plan_group` with the selection ``bench\\.m\\..*``);
+* ``lag.plan``: :func:`kafka_offsets_cli.measures.lag.collect.collect`'s planning (every group's
+  :func:`~kafka_offsets_cli.measures.lag.plan.plan_group` with the selection ``bench\\.m\\..*``);
 * ``lag.collect``: the whole direct ``lag`` use case (planning, ListOffsets request planning,
   rows) against the in-memory source, selection ``bench\\.m\\..*``; ``lag.collect.all``: the
   same without a selection;
@@ -135,8 +135,8 @@ def _spec() -> CheckSpec:
 
 def _cases(src: MemorySource) -> dict[str, Callable[[], object]]:
     from kafka_offsets_cli.check.plan import plan_checks
-    from kafka_offsets_cli.lag.collect import collect
-    from kafka_offsets_cli.lag.plan import plan_group
+    from kafka_offsets_cli.measures.lag.collect import collect
+    from kafka_offsets_cli.measures.lag.plan import plan_group
     from kafka_offsets_cli.plan.queries import selection_metadata
 
     groups = sorted(src.groups)
@@ -147,7 +147,7 @@ def _cases(src: MemorySource) -> dict[str, Callable[[], object]]:
         md = selection_metadata(src, sel)
         descriptions = src.describe_groups(groups)
         try:  # the selection resolved once per cluster (before: once per group, inside plan_group)
-            from kafka_offsets_cli.lag.plan import partition_index
+            from kafka_offsets_cli.measures.lag.plan import partition_index
         except ImportError:
             return [plan_group(g, src.groups[g], descriptions[g], md, sel) for g in groups]
         index = partition_index(md, sel)

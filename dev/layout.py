@@ -9,6 +9,9 @@ The folders are the data flow (README "Development"); these rules keep them so:
 * nothing outside ``cli/`` (and the ``__main__`` entry point) imports ``cli/``: the core never
   reaches up into the commands;
 * ``render/`` is pure: it imports neither ``kafka/``, ``spark/`` nor ``cli/``;
+* the features (``lag/``, ``liveness/``, ``tiering/``, ``rewind/``, ``check/``) are siblings: none
+  imports another, and ``measures/``, the floor below them that holds what more than one of them
+  measures, imports none of them;
 * no module is over :data:`MAX_LINES` lines.
 
 Every import counts, including the lazy ones inside functions.
@@ -38,8 +41,14 @@ OWNED = {
 OWNED_MODULE = {
     "kafka": tuple(f"{PACKAGE}.kafka.{m}" for m in ("kafka_python", "tiered", "offset_fetch")),
 }
+#: the feature subpackages: siblings over measures/, none imports another
+FEATURES = ("lag", "liveness", "tiering", "rewind", "check")
 #: subpackage -> subpackages it must not import
-FORBIDDEN = {"render": ("kafka", "spark", "cli")}
+FORBIDDEN = {
+    "render": ("kafka", "spark", "cli"),
+    "measures": FEATURES,
+    **{f: tuple(g for g in FEATURES if g != f) for f in FEATURES},
+}
 
 
 @dataclass(frozen=True)

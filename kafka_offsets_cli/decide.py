@@ -15,7 +15,8 @@ tally's for the conditions; a value of a null field is null, and so is ``base - 
 ``tests/test_decide_spark.py`` compares Python and the JVM on random records.
 
 The rules themselves are declared by the modules that own them
-(:func:`kafka_offsets_cli.liveness.rules.liveness_rule`, :func:`kafka_offsets_cli.lag.summary.lag_rule`).
+(:func:`kafka_offsets_cli.measures.liveness.liveness_rule`,
+:func:`kafka_offsets_cli.measures.lag.rule.lag_rule`).
 """
 
 from __future__ import annotations

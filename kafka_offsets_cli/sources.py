@@ -126,7 +126,7 @@ class MarkerSource(Protocol):
 
 
 class LagSource(OffsetSource, GroupReader, MarkerSource, ConfigSource, Protocol):
-    """What the lag use case needs (:func:`kafka_offsets_cli.lag.collect.collect`)."""
+    """What the lag use case needs (:func:`kafka_offsets_cli.measures.lag.collect.collect`)."""
 
 
 class RewindSource(OffsetSource, GroupLister, GroupReader, GroupWriter, GroupMemberSource, Protocol):

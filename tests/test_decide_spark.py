@@ -24,7 +24,7 @@ from kafka_offsets_cli.check.collect import LagSample, LiveSample, Sample
 from kafka_offsets_cli.check.evaluate import EvalContext, RouteIndex, check_rules, evaluate_sample
 from kafka_offsets_cli.check.spec import CheckDefinition, LagCheck, LivenessCheck
 from kafka_offsets_cli.decide import Arm, Const, Field, Minus, Rule, compile_rule, decide
-from kafka_offsets_cli.lag.rows import LagRow, LagState
+from kafka_offsets_cli.measures.lag.rows import LagRow, LagState
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.plan.settle import PENDING
 from kafka_offsets_cli.spark.decide import sql_rule

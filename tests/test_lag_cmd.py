@@ -15,8 +15,8 @@ from confluent_kafka import TopicPartition as CTP
 from dev.kafka_data import admin, commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.connection.settings import build_settings
 from kafka_offsets_cli.kafka import KafkaClient
-from kafka_offsets_cli.lag.rows import lag_row
-from kafka_offsets_cli.lag.timelag import time_lags
+from kafka_offsets_cli.measures.lag.rows import lag_row
+from kafka_offsets_cli.measures.lag.timelag import time_lags
 from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.plan.requests import OffsetRequest

@@ -22,8 +22,8 @@ from kafka_offsets_cli.check.report import TopicResult
 from kafka_offsets_cli.check.rollups import group_rollup, rollup_stats, topic_rollup
 from kafka_offsets_cli.check.spec import CheckDefinition, HistoryRules, LagCheck, LivenessCheck
 from kafka_offsets_cli.errors import MonitoringStatus
-from kafka_offsets_cli.lag.rows import LagState
-from kafka_offsets_cli.liveness.rules import LiveState
+from kafka_offsets_cli.measures.lag.rows import LagState
+from kafka_offsets_cli.measures.liveness import LiveState
 from kafka_offsets_cli.spark.frames import RECORD_COLUMNS, VERDICT_COLUMNS, ddl, record_row, verdicts
 from kafka_offsets_cli.spark.stages import rollup_frame, rollup_results
 from kafka_offsets_cli.tally import Pred, Stat, tally

@@ -12,9 +12,9 @@ The engine, which :mod:`kafka_offsets_cli.spark` runs on Spark:
 
 - :mod:`.plan` (pure, on the driver) — expand the spec's regexes against each cluster into work units;
 - :mod:`.collect` (in Spark tasks) — one Kafka client per unit, the same fan-out as the direct
-  commands (:mod:`kafka_offsets_cli.plan.queries`, :mod:`kafka_offsets_cli.lag`);
-- :mod:`.evaluate` (pure) — the rules of :mod:`kafka_offsets_cli.lag`, :mod:`kafka_offsets_cli.liveness`
-  and :mod:`.history` per record and per roll-up;
+  commands (:mod:`kafka_offsets_cli.plan.queries`, :mod:`kafka_offsets_cli.measures.lag`);
+- :mod:`.evaluate` (pure) — the rules of :mod:`kafka_offsets_cli.measures.lag`,
+  :mod:`kafka_offsets_cli.measures.liveness` and :mod:`.history` per record and per roll-up;
 - :mod:`.history` — Burrow-style verdicts over a partition's lag samples;
 - :mod:`.report` — the report's records and its JSON document.
 

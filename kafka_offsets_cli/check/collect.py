@@ -3,7 +3,7 @@
 Liveness partitions get one max-timestamp round
 (:func:`kafka_offsets_cli.plan.queries.fetch_offsets`, as ``kafka-offsets liveness``);
 lag groups get the rows planned for them through
-:func:`kafka_offsets_cli.lag.collect.lag_rows` (committed offsets, log start and end,
+:func:`kafka_offsets_cli.measures.lag.collect.lag_rows` (committed offsets, log start and end,
 the transaction-marker check and the time-lag bisection, as ``kafka-offsets lag``).
 No pyspark here: the functions run inside Spark's Python workers, and in unit tests
 without Spark.
@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import KafkaOffsetsError
-from ..lag.collect import lag_rows
-from ..lag.plan import planned_rows
-from ..lag.rows import LagRow, error_row
+from ..measures.lag.collect import lag_rows
+from ..measures.lag.plan import planned_rows
+from ..measures.lag.rows import LagRow, error_row
 from ..models.offsets import OffsetResult, OffsetSpec
 from ..plan.queries import fetch_offsets
 from ..sources import LagSource
@@ -111,14 +111,14 @@ def unit_samples(source: LagSource, unit: WorkUnit) -> list[Sample]:
 def _lag_rows(source: LagSource, unit: WorkUnit) -> tuple[LagRow, ...]:
     """The unit's planned lag rows, made as ``kafka-offsets lag`` makes them.
 
-    The driver planned each group's rows (:func:`kafka_offsets_cli.lag.plan.plan_group`)
+    The driver planned each group's rows (:func:`kafka_offsets_cli.measures.lag.plan.plan_group`)
     and put in the unit which of them were gone and every partition's leader, so the
-    task describes no topic (:func:`kafka_offsets_cli.lag.plan.planned_rows`: a gone
+    task describes no topic (:func:`kafka_offsets_cli.measures.lag.plan.planned_rows`: a gone
     partition is an ``error`` row). It reads the groups' committed offsets now, just
     before their log ends, as ``kafka-offsets lag`` does: offsets read on the driver
     before the Spark session started would overstate every lag by the records
     produced since (a group whose offsets cannot be read has its error on every
-    planned row). Then :func:`kafka_offsets_cli.lag.collect.lag_rows`.
+    planned row). Then :func:`kafka_offsets_cli.measures.lag.collect.lag_rows`.
     """
     committed = {o.group: o for o in source.committed_offsets([g for g, _ in unit.groups])}
     plans = [planned_rows(g, committed.get(g), tps, unit.gone) for g, tps in unit.groups]

@@ -1,19 +1,21 @@
 """Evaluate samples with the shared rules (pure; no pyspark).
 
 Per record: each check's rule (:func:`check_rules`: the decision lists
-:func:`kafka_offsets_cli.liveness.rules.liveness_rule` and :func:`kafka_offsets_cli.lag.summary.lag_rule`,
-with the check's thresholds), routed to the record by :class:`EvalContext`'s routes. In Python
-:func:`evaluate_sample` applies them through :func:`~kafka_offsets_cli.liveness.rules.liveness_row`,
-:func:`~kafka_offsets_cli.liveness.rules.row_status` and :func:`~kafka_offsets_cli.lag.lag_status`
-(computed from those rules, as ``liveness`` and ``lag``); Spark's ``check`` compiles the same
-rules into one JVM ``select`` (:mod:`kafka_offsets_cli.spark.decide`), each sample carrying the
-index of its route (:class:`RouteIndex`), computed in the task that collected it.
+:func:`kafka_offsets_cli.measures.liveness.liveness_rule` and
+:func:`kafka_offsets_cli.measures.lag.rule.lag_rule`, with the check's thresholds), routed to the
+record by :class:`EvalContext`'s routes. In Python :func:`evaluate_sample` applies them through
+:func:`~kafka_offsets_cli.measures.liveness.liveness_row`,
+:func:`~kafka_offsets_cli.measures.liveness.row_status` and
+:func:`~kafka_offsets_cli.measures.lag.rule.lag_status` (computed from those rules, as
+``liveness`` and ``lag``); Spark's ``check`` compiles the same rules into one JVM ``select``
+(:mod:`kafka_offsets_cli.spark.decide`), each sample carrying the index of its route
+(:class:`RouteIndex`), computed in the task that collected it.
 Per roll-up (:mod:`.rollups`, from statistics declared once in :mod:`kafka_offsets_cli.tally`):
-:func:`~kafka_offsets_cli.liveness.rules.status_at` and
-:func:`~kafka_offsets_cli.liveness.report.age_of` per liveness topic (as ``kafka-offsets
-liveness``), :data:`kafka_offsets_cli.lag.rows.TOTAL_STATS` per lag group (as ``lag``),
+:func:`~kafka_offsets_cli.measures.liveness.status_at` and
+:func:`~kafka_offsets_cli.measures.liveness_age.age_of` per liveness topic (as ``kafka-offsets
+liveness``), :data:`kafka_offsets_cli.measures.lag.rows.TOTAL_STATS` per lag group (as ``lag``),
 :func:`kafka_offsets_cli.check.history.group_history` for the history, and
-:func:`~kafka_offsets_cli.liveness.rules.worst` for every status roll-up. Nothing is
+:func:`~kafka_offsets_cli.severity.worst` for every status roll-up. Nothing is
 decided here that those modules do not decide.
 """
 
@@ -24,9 +26,10 @@ from dataclasses import dataclass, replace
 
 from ..decide import Rule
 from ..errors import MonitoringStatus
-from ..lag.summary import lag_rule, lag_status
-from ..liveness.rules import liveness_row, liveness_rule, row_status, worst
+from ..measures.lag.rule import lag_rule, lag_status
+from ..measures.liveness import liveness_row, liveness_rule, row_status
 from ..parse.durations import format_duration
+from ..severity import worst
 from .collect import LiveSample
 from .collect import Sample as CollectSample
 from .history import HistoryStatus, PartitionHistory, Sample, evaluate_partition
@@ -59,7 +62,7 @@ class EvalContext:
 
 def check_rules(checks: Iterable[CheckDefinition], now_ms: int) -> dict[str, Rule]:
     """Each check's per-record rule at the run's clock ``now_ms``: a liveness check's
-    :data:`~kafka_offsets_cli.liveness.rules.LIVE_OUTPUTS`, a lag check's ``status`` (of the
+    :data:`~kafka_offsets_cli.measures.liveness.LIVE_OUTPUTS`, a lag check's ``status`` (of the
     record's ``time_lag_ms``, null for a check without ``time_lag``)."""
     out: dict[str, Rule] = {}
     for c in checks:

@@ -7,14 +7,14 @@ Runs on the driver, each cluster in a thread of its own with one client (anythin
 * liveness checks: the topic patterns are resolved against the cluster's
   metadata (:func:`kafka_offsets_cli.plan.resolve.resolve`); selected topics that do
   not exist become error records;
-* lag checks: groups by name or pattern (:func:`kafka_offsets_cli.lag.collect.resolve_groups`),
+* lag checks: groups by name or pattern (:func:`kafka_offsets_cli.measures.lag.collect.resolve_groups`),
   then each group's partitions by the function ``kafka-offsets lag`` chooses them with
-  (:func:`kafka_offsets_cli.lag.plan.plan_group`): every partition of each topic the
+  (:func:`kafka_offsets_cli.measures.lag.plan.plan_group`): every partition of each topic the
   group committed to or is assigned, within the check's topics (all such topics when
   the check names none), plus the check's literal topics.
 
 Each check's selection is resolved once per cluster
-(:func:`kafka_offsets_cli.lag.plan.partition_index`), so planning costs in proportion
+(:func:`kafka_offsets_cli.measures.lag.plan.partition_index`), so planning costs in proportion
 to the groups' own partitions, not groups x partitions. All partitions a cluster
 needs are ordered by leader and cut into as many balanced units as the executors
 run at once (``parallelism``; more when a unit would exceed ``task_size``, fewer when
@@ -30,10 +30,10 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..errors import KafkaOffsetsError, MonitoringStatus, NotFound, UsageError
-from ..lag.collect import resolve_groups
-from ..lag.plan import PartitionIndex, partition_index, plan_group
-from ..lag.rows import GroupProblem
-from ..liveness.collect import TIMESTAMP_TYPE_KEY
+from ..measures.lag.collect import resolve_groups
+from ..measures.lag.plan import PartitionIndex, partition_index, plan_group
+from ..measures.lag.rows import GroupProblem
+from ..measures.liveness import TIMESTAMP_TYPE_KEY
 from ..models.topics import ClusterMetadata, TopicPartition
 from ..parse.selection import Selection, TopicRule
 from ..plan.queries import with_named_errors

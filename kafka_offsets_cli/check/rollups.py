@@ -1,9 +1,9 @@
 """A check's roll-ups: per liveness topic and per lag group, by the shared rules (pure).
 
 A topic is decided as ``kafka-offsets liveness`` decides it
-(:func:`~kafka_offsets_cli.liveness.rules.status_at`,
-:func:`~kafka_offsets_cli.liveness.report.age_of`, ``min_alive`` included); a group is totalled
-as ``kafka-offsets lag`` totals it (:data:`kafka_offsets_cli.lag.rows.TOTAL_STATS`), with its worst
+(:func:`~kafka_offsets_cli.measures.liveness.status_at`,
+:func:`~kafka_offsets_cli.measures.liveness_age.age_of`, ``min_alive`` included); a group is totalled
+as ``kafka-offsets lag`` totals it (:data:`kafka_offsets_cli.measures.lag.rows.TOTAL_STATS`), with its worst
 record status and, with history, Burrow's verdict
 (:func:`kafka_offsets_cli.check.history.group_history`).
 
@@ -19,9 +19,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..errors import MonitoringStatus
-from ..lag.rows import TOTAL_STATS, LagState
-from ..liveness.report import age_of, age_stats
-from ..liveness.rules import LiveState, status_at, worst
+from ..measures.lag.rows import TOTAL_STATS, LagState
+from ..measures.liveness import LiveState, status_at
+from ..measures.liveness_age import age_of, age_stats
+from ..severity import worst
 from ..tally import Pred, Stat, count_each, tally, within
 from .history import GROUP_STATS, GroupHistory, PartitionHistory, evaluate_group, group_history
 from .records import PartitionRecord

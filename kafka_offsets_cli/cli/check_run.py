@@ -15,11 +15,11 @@ from ..check.evaluate import check_result
 from ..check.plan import plan_checks
 from ..check.report import CheckReport
 from ..errors import KafkaOffsetsError, MonitoringStatus, interrupted
-from ..liveness.rules import worst
 from ..parse.times import now_ms
 from ..render.check import json_chunks, rich_summary
 from ..render.check_monitoring import SERVICE, nagios, prometheus_chunks, prometheus_down
 from ..render.monitoring import nagios_line
+from ..severity import worst
 from .options import Format
 from .output import err_console, print_renderable, stderr_is_tty, write, write_chunks
 from .textfile import write_down

@@ -10,8 +10,8 @@ import typer
 
 from ..errors import ClusterError, KafkaOffsetsError, MonitoringStatus, NotFound, PartialFailure, UsageError
 from ..gcpause import gc_paused
-from ..lag.collect import LagReport, collect, resolve_groups
 from ..lag.summary import SortKey
+from ..measures.lag.collect import LagReport, collect, resolve_groups
 from ..models.offsets import Isolation
 from ..parse.durations import parse_duration
 from ..parse.times import now_ms

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..lag.collect import GROUP_ID_NOT_FOUND, LagReport
+from ..measures.lag.collect import GROUP_ID_NOT_FOUND, LagReport
 from ..render.lag import time_lag_note
 from .lag_view import LagView
 from .options import Format

@@ -19,11 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import MonitoringStatus
-from ..lag.collect import LagReport
 from ..lag.monitor import LagStatus, LagThresholds, lag_statuses, shown_state
 from ..lag.rates import MIN_STEPS, window_for
-from ..lag.rows import COLUMNS, LagRow, LagState
 from ..lag.summary import SortKey, sort_rows
+from ..measures.lag.collect import LagReport
+from ..measures.lag.rows import COLUMNS, LagRow, LagState
 from ..parse import times  # called as times.now_ms(): tests pin the clock there
 from ..parse.durations import format_duration
 from ..render import lag as render_lag

@@ -9,7 +9,7 @@ import typer
 
 from ..errors import ClusterError, KafkaOffsetsError, MonitoringStatus, NotFound, UsageError
 from ..liveness.collect import collect, collect_with_ends
-from ..liveness.rules import COLUMNS, DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
+from ..measures.liveness import COLUMNS, DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
 from ..models.offsets import Isolation
 from ..parse.durations import parse_duration
 from ..parse.times import now_ms, parse_tz

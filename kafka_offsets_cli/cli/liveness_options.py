@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ..errors import MonitoringStatus, UsageError
-from ..liveness.rules import LiveState
+from ..measures.liveness import LiveState
 from .options import OUT, SEL
 
 __all__ = [

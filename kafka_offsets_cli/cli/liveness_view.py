@@ -20,7 +20,7 @@ from datetime import tzinfo
 from typing import Any
 
 from ..liveness.report import LivenessReport
-from ..liveness.rules import COLUMNS
+from ..measures.liveness import COLUMNS
 from ..models.topics import TopicPartition
 from ..render import liveness as render_liveness
 from ..render.liveness import summary_line, topic_lines

@@ -81,7 +81,7 @@ def _groups(source: RewindSource, groups: Groups) -> list[str]:
         if not found:
             raise NotFound("the cluster has no consumer groups")
         return found
-    from ..lag.collect import resolve_groups  # the same rules as lag's (Java regexes)
+    from ..measures.lag.collect import resolve_groups  # the same rules as lag's (Java regexes)
 
     return resolve_groups(source, groups.names, groups.regexes)
 

@@ -1,9 +1,9 @@
 """Lag as a monitoring check (pure): thresholds, each row's status, the run's status and shown states.
 
-The status of a row is :func:`kafka_offsets_cli.lag.summary.lag_status`, the rule the Spark
+The status of a row is :func:`kafka_offsets_cli.measures.lag.rule.lag_status`, the rule the Spark
 ``check`` command applies to its lag checks (defined there once; this module only rolls it
 up). A group's status is its worst row's (or its problem's); the run's is the worst of all,
-with :func:`kafka_offsets_cli.liveness.rules.worst` (CRITICAL > WARNING > UNKNOWN > OK), as
+with :func:`kafka_offsets_cli.severity.worst` (CRITICAL > WARNING > UNKNOWN > OK), as
 ``liveness`` and ``check`` roll up:
 
 * a row: ``lag_status`` (lag or time lag above a threshold; ``below-start`` CRITICAL,
@@ -23,9 +23,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import MonitoringStatus
-from ..liveness.rules import worst
-from .rows import GroupProblem, LagRow, LagState
-from .summary import lag_status
+from ..measures.lag.rows import GroupProblem, LagRow, LagState
+from ..measures.lag.rule import lag_status
+from ..severity import worst
 
 __all__ = ["LagStatus", "LagThresholds", "lag_statuses", "shown_state"]
 
@@ -54,7 +54,7 @@ class LagThresholds:
         return (self.warn_lag, self.crit_lag, self.warn_time_lag_ms, self.crit_time_lag_ms)
 
     def status(self, row: LagRow) -> MonitoringStatus:
-        """The row's status: :func:`~kafka_offsets_cli.lag.summary.lag_status` with these thresholds."""
+        """The row's status: :func:`~kafka_offsets_cli.measures.lag.rule.lag_status` with these thresholds."""
         return lag_status(row, *self._values)
 
 

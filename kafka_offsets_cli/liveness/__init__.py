@@ -1,2 +1,5 @@
-"""Partition liveness: the states and rules per partition and topic (:mod:`.rules`), a run's
-report (:mod:`.report`) and the ``liveness`` use case (:mod:`.collect`)."""
+"""``kafka-offsets liveness``: a run's report (:mod:`.report`) and the use case (:mod:`.collect`).
+
+The states and rules per partition and topic are shared with ``check``, so they live one floor
+down: :mod:`kafka_offsets_cli.measures.liveness` and :mod:`kafka_offsets_cli.measures.liveness_age`.
+"""

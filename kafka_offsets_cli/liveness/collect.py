@@ -5,6 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import MonitoringStatus
+from ..measures.liveness import (
+    DEFAULT_EMPTY_STATUS,
+    DEFAULT_FUTURE_STATUS,
+    DEFAULT_FUTURE_TOLERANCE_MS,
+    TIMESTAMP_TYPE_KEY,
+)
 from ..models.offsets import Isolation, OffsetSpec
 from ..models.topics import TopicPartition
 from ..parse.selection import Selection
@@ -12,10 +18,6 @@ from ..parse.times import now_ms
 from ..plan.queries import fetch_offsets, missing_results, missing_topics, resolve_selection
 from ..sources import LivenessSource
 from .report import LivenessReport, build_report
-from .rules import DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
-
-#: The topic config that says what record timestamps mean.
-TIMESTAMP_TYPE_KEY = "message.timestamp.type"
 
 
 def collect(

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, cast
 
 from ..errors import MonitoringStatus
-from ..models.offsets import OffsetResult
-from ..tally import Pred, Stat, Where, tally
-from .rules import (
+from ..measures.liveness import (
     DEFAULT_EMPTY_STATUS,
     DEFAULT_FUTURE_STATUS,
     DEFAULT_FUTURE_TOLERANCE_MS,
@@ -18,8 +15,10 @@ from .rules import (
     liveness_row,
     row_status,
     topic_status,
-    worst,
 )
+from ..measures.liveness_age import deciding_age
+from ..models.offsets import OffsetResult
+from ..severity import worst
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -88,36 +87,6 @@ class LivenessReport:
             if t.topic == topic:
                 return t.timestamp_type
         return None
-
-
-#: the ages that decide a topic's: known, and not of a timestamp ahead of now (its age says nothing)
-AGED: Where = ((Pred("age_ms", "present"), Pred("state", "not_in", (LiveState.FUTURE.value,))),)
-
-
-def age_stats(min_alive: int | None) -> tuple[Stat, ...]:
-    """What :func:`age_of` reads: the oldest deciding age, and the ``min_alive`` youngest."""
-    return (
-        Stat("age_max", "max", "age_ms", AGED),
-        Stat("age_lowest", "smallest", "age_ms", AGED, max(min_alive or 0, 0)),
-    )
-
-
-def age_of(t: Mapping[str, Any], min_alive: int | None = None) -> int | None:
-    """The age behind a topic's status from its tally (:func:`age_stats`): the oldest, or with
-    ``min_alive = N`` the N-th youngest (the oldest when fewer than N partitions have an age)."""
-    if min_alive is None or min_alive <= 0:
-        return cast("int | None", t["age_max"])
-    lowest = t["age_lowest"]
-    return cast("int | None", lowest[min_alive - 1] if len(lowest) >= min_alive else t["age_max"])
-
-
-def deciding_age(rows: Sequence[LiveRow], min_alive: int | None = None) -> int | None:
-    """The age behind a topic's status: the oldest, or with ``min_alive = N`` the N-th youngest."""
-    cols: dict[str, Sequence[Any]] = {
-        "age_ms": [r.age_ms for r in rows],
-        "state": [r.state.value for r in rows],
-    }
-    return age_of(tally(age_stats(min_alive), cols), min_alive)
 
 
 def build_report(

@@ -23,8 +23,8 @@ from ..check.history import sparkline
 from ..check.records import RECORD_KEYS, PartitionRecord, column_slices
 from ..check.report import CheckReport, CheckResult, GroupResult, TopicResult
 from ..errors import MonitoringStatus
-from ..liveness.rules import severity
 from ..parse.durations import format_duration
+from ..severity import severity
 from .fit import Column, Forms, Kind, Time
 from .fitted import FittedTable
 from .flat_json import to_json

@@ -8,12 +8,13 @@ Record schema (json, jsonl, csv), one record per group and partition::
      "resume_timestamp": int|null, "taken_at_ms": int|null, "remote_read": bool|null}
 
 ``state`` is ``ok``, ``no-commit``, ``below-start``, ``ahead``, ``marker`` or
-``error`` (see :mod:`kafka_offsets_cli.lag`). ``time_lag_ms`` is ``null`` unless
+``error`` (see :mod:`kafka_offsets_cli.measures.lag`). ``time_lag_ms`` is ``null`` unless
 ``--time-lag`` was given (and for states without a lag); so are ``resume_timestamp``
-(a DR cutover's resume time, :func:`~kafka_offsets_cli.lag.timelag.search_offset`) and
-``taken_at_ms`` (the "now" of ``time_lag_ms``). ``remote_read`` (:mod:`kafka_offsets_cli.lag.remote`):
-the group's next fetch is below ``earliest-local``, from remote storage (the table's STATE says
-``(remote read)``); ``false`` when not, ``null`` when unknown.
+(a DR cutover's resume time, :func:`~kafka_offsets_cli.measures.lag.timelag.search_offset`) and
+``taken_at_ms`` (the "now" of ``time_lag_ms``). ``remote_read``
+(:mod:`kafka_offsets_cli.measures.lag.remote`): the group's next fetch is below
+``earliest-local``, from remote storage (the table's STATE says ``(remote read)``); ``false`` when
+not, ``null`` when unknown.
 
 The table mirrors ``kafka-consumer-groups --describe`` with a line of totals per
 topic and per group. Under ``--watch`` it has two more columns, IN/S (records/s
@@ -29,8 +30,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine output)
     from rich.text import Text
 
-from ..lag.rows import COLUMNS, LagRow, LagState
 from ..lag.summary import LagTotal, totals
+from ..measures.lag.rows import COLUMNS, LagRow, LagState
 from ..parse.durations import format_duration
 from .fit import Column, Forms, Kind
 from .fitted import FittedTable

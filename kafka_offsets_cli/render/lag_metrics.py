@@ -11,8 +11,8 @@ from typing import Any
 
 from ..errors import MonitoringStatus
 from ..lag.monitor import LagStatus, LagThresholds
-from ..lag.rows import LagRow
 from ..lag.summary import LagTotal, totals
+from ..measures.lag.rows import LagRow
 from ..parse.durations import format_duration
 from .monitoring import MetricFamily, PerfDatum, Sample, nagios_line, prometheus_text, status_families
 

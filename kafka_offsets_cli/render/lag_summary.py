@@ -13,8 +13,8 @@ null until both rates are known).
 (``classic``, or ``consumer`` for KIP-848 groups; null when not known); ``status`` the group's
 monitoring status (:mod:`kafka_offsets_cli.lag.monitor`: ok without thresholds unless a
 partition is below-start, no-commit, ahead or error); ``remote_reads`` the partitions the group reads
-below ``earliest-local``, from remote storage (:mod:`kafka_offsets_cli.lag.remote`; REMOTE in the table,
-shown when a group has one).
+below ``earliest-local``, from remote storage (:mod:`kafka_offsets_cli.measures.lag.remote`; REMOTE in
+the table, shown when a group has one).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from typing import Any
 
 from ..errors import MonitoringStatus
 from ..lag.monitor import LagStatus
-from ..lag.rows import GroupProblem, LagRow
 from ..lag.summary import totals, trend
+from ..measures.lag.rows import GroupProblem, LagRow
 from ..models.groups import GroupDescription
 from ..parse.durations import format_duration
 from .fit import Column, Kind

@@ -26,9 +26,10 @@ if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine 
 
 from ..errors import MonitoringStatus
 from ..liveness.report import LivenessReport
-from ..liveness.rules import COLUMNS, LiveState, severity
+from ..measures.liveness import COLUMNS, LiveState
 from ..models.topics import TopicPartition
 from ..parse.durations import format_duration
+from ..severity import severity
 from .fit import Column, Kind, Time
 from .fitted import FittedTable
 from .liveness_metrics import PREFIX, prometheus, prometheus_down, prometheus_families

@@ -2,13 +2,13 @@
 saved ``lag -o json --time-lag``: :mod:`.lagfile`): where a group stopped on the primary cluster,
 found again on the DR cluster by record timestamp (README: "Disaster-recovery cutover per
 partition"). The resume times are ``lag --time-lag``'s ``resume_timestamp``
-(:func:`~kafka_offsets_cli.lag.timelag.search_offset`, the one rule for both).
+(:func:`~kafka_offsets_cli.measures.lag.timelag.search_offset`, the one rule for both).
 
 MirrorMaker 2 copies each record of a primary partition to the same partition of the DR topic
 (``--remote-topic-prefix`` + name), keeping its timestamp and the partition's order (a retry copies
 a stretch again; the first copy of each record still comes in order). For committed offset ``c``:
 
-* records left (``c < end``): ``T = M(c)`` (:mod:`kafka_offsets_cli.lag`, "Time lag"). Some record
+* records left (``c < end``): ``T = M(c)`` (:mod:`kafka_offsets_cli.measures.lag`, "Time lag"). Some record
   at an offset ``<= c`` carries ``T``, so the first DR record stamped ``>= T`` is at or before the
   copy of record ``c``, and every unread record (copied after it) is read: nothing is skipped.
   ``T`` is the latest such time, so of all timestamp lookups it re-reads the fewest: the records
@@ -29,8 +29,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..errors import KafkaOffsetsError, NotFound
-from ..lag.rows import LagRow
-from ..lag.timelag import TimeLag, Why, search_offset
+from ..measures.lag.rows import LagRow
+from ..measures.lag.timelag import Why, search_offset
+from ..measures.timestamps import TimeLag
 from ..models.offsets import Isolation, OffsetResult, OffsetSpec
 from ..models.topics import TopicPartition
 from ..plan.requests import plan_queries
@@ -107,7 +108,7 @@ def primary_resumes(
 ) -> tuple[list[Resume], list[str]]:
     """Each group's resume point on every partition it committed on the primary (the selection's),
     and the groups that still have members there (they keep consuming after this is read)."""
-    from ..lag.collect import collect
+    from ..measures.lag.collect import collect
 
     report = collect(source, groups, selection, isolation=isolation, time_lag=True)
     for p in report.problems:

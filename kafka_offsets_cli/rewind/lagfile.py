@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import NotFound, UsageError
-from ..lag.rows import LagRow
+from ..measures.lag.rows import LagRow
 from .cutover import Resume, row_resume
 
 if TYPE_CHECKING:

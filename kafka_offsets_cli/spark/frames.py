@@ -16,7 +16,7 @@ from typing import Any
 from ..check.collect import LagSample, LiveSample, Sample
 from ..check.history import HistoryStatus, PartitionHistory
 from ..check.records import PartitionRecord
-from ..lag.rows import LagRow
+from ..measures.lag.rows import LagRow
 from ..models.offsets import OffsetResult, OffsetSpec
 from .arrow_build import record_batch_of
 

@@ -46,8 +46,8 @@ from ..check.report import CheckReport, GroupResult, TopicResult
 from ..check.rollups import rollup_stats
 from ..check.spec import CheckSpec, LagCheck
 from ..errors import KafkaOffsetsError, MonitoringStatus, interrupted
-from ..liveness.rules import severity, worst
 from ..parse.times import now_ms
+from ..severity import severity, worst
 from .frames import RECORD_DDL, SAMPLE_DDL, record_row, records
 from .history_stage import join_history
 from .preflight import preflight

@@ -36,7 +36,7 @@ from ..check.rollups import rollup_result, state_counts
 from ..check.spec import CheckDefinition, LagCheck
 from ..decide import Rule
 from ..errors import MonitoringStatus
-from ..liveness.rules import severity
+from ..severity import severity
 from ..tally import Stat
 from .decide import sql_by_check, sql_routes
 from .frames import RECORD_COLUMNS, SAMPLE_DDL, sample_batches

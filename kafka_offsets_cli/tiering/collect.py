@@ -1,11 +1,12 @@
 """The ``tiering`` use case: five offsets per partition, the topics' ``remote.storage.enable``, the
-backlog's oldest timestamp by :func:`~kafka_offsets_cli.lag.timelag.newest_timestamps`, the report."""
+backlog's oldest timestamp by :func:`~kafka_offsets_cli.measures.timestamps.newest_timestamps`, the report."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..lag.timelag import newest_timestamps
+from ..measures.remote_storage import REMOTE_KEY, remote_enabled
+from ..measures.timestamps import newest_timestamps
 from ..models.offsets import OffsetResult, OffsetSpec, OffsetTable, SpecKind
 from ..models.topics import ClusterMetadata, TopicPartition
 from ..parse.selection import Selection
@@ -14,9 +15,9 @@ from ..plan.queries import fetch_offsets, missing_results, missing_topics, resol
 from ..plan.resolve import Resolution
 from ..sources import LivenessSource
 from .report import TieringReport, build_report
-from .rules import REMOTE_KEY, Answers, Thresholds, first_pending, remote_enabled, tier_row
+from .rules import Answers, Thresholds, first_pending, tier_row
 
-__all__ = ["REMOTE_KEY", "SPECS", "answers_of", "collect", "list_and_collect"]
+__all__ = ["SPECS", "answers_of", "collect", "list_and_collect"]
 
 SPECS = {
     "earliest": OffsetSpec.earliest(),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..errors import MonitoringStatus
-from ..liveness.rules import worst
+from ..severity import worst
 from .rules import Thresholds, TierRow, TopicTiering, topic_rollup
 
 

@@ -15,13 +15,14 @@ log end: the next offset to be written).
   segment is always part of it (a segment is uploaded only once it rolls), so thresholds must
   leave room for one segment's worth (``segment.bytes`` / ``segment.ms``);
 * backlog age: ``now − M(F)``, M(F) the newest timestamp of the records up to F (the same
-  M that ``lag``'s time lag uses for a committed offset; with ``LogAppendTime``, or producers
-  whose clocks agree, it is F's own timestamp). 0 records: no age.
+  M that ``lag``'s time lag uses for a committed offset,
+  :mod:`kafka_offsets_cli.measures.timestamps`; with ``LogAppendTime``, or producers whose
+  clocks agree, it is F's own timestamp). 0 records: no age.
 
 States: ``ok``; ``warning`` / ``critical`` (backlog records or age above ``--warn-*`` /
 ``--crit-*``, whichever is worse); ``not-tiered`` (the topic's ``remote.storage.enable`` is
 not true: OK, no numbers invented); ``error`` (an answer the numbers need failed: UNKNOWN).
-Roll-ups use :func:`kafka_offsets_cli.liveness.rules.worst`, like ``liveness``.
+Roll-ups use :func:`kafka_offsets_cli.severity.worst`, like ``liveness``.
 """
 
 from __future__ import annotations
@@ -32,10 +33,7 @@ from enum import Enum
 from typing import Any
 
 from ..errors import MonitoringStatus
-from ..liveness.rules import worst
-
-#: The topic config that turns tiered storage on (DescribeConfigs).
-REMOTE_KEY = "remote.storage.enable"
+from ..severity import worst
 
 #: Keys of a partition record, in order.
 COLUMNS = (
@@ -128,11 +126,6 @@ class TierRow:
         rec = asdict(self)
         rec["state"] = self.state.value
         return {k: rec[k] for k in COLUMNS}
-
-
-def remote_enabled(value: str | None) -> bool | None:
-    """A topic's ``remote.storage.enable`` value read as Kafka reads it; ``None``: not known."""
-    return None if value is None else value.strip().lower() == "true"
 
 
 def first_pending(a: Answers) -> int | None:

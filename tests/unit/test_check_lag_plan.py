@@ -1,6 +1,6 @@
 """`check`'s lag path without a broker or Spark: the driver's plan and a task's rows, on a fake cluster.
 
-Both go through the lag core (:mod:`kafka_offsets_cli.lag.plan`), so a check's
+Both go through the lag core (:mod:`kafka_offsets_cli.measures.lag.plan`), so a check's
 rows are the rows ``kafka-offsets lag`` shows for the same groups and topics.
 """
 

@@ -21,7 +21,7 @@ from kafka_offsets_cli.check.plan import chunk_selection
 from kafka_offsets_cli.check.records import RECORD_KEYS, PartitionRecord
 from kafka_offsets_cli.check.report import CheckReport
 from kafka_offsets_cli.errors import MonitoringStatus
-from kafka_offsets_cli.lag.rows import LagRow, LagState
+from kafka_offsets_cli.measures.lag.rows import LagRow, LagState
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.plan.resolve import resolve

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from kafka_offsets_cli.errors import NotFound, UsageError
-from kafka_offsets_cli.lag.rows import LagRow, LagState
-from kafka_offsets_cli.lag.timelag import TimeLag
+from kafka_offsets_cli.measures.lag.rows import LagRow, LagState
+from kafka_offsets_cli.measures.timestamps import TimeLag
 from kafka_offsets_cli.models.groups import GroupOffsets
 from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
 from kafka_offsets_cli.models.topics import ClusterMetadata, TopicPartition
@@ -219,7 +219,7 @@ def test_cutover_usage_errors(args: list[str], message: str) -> None:
 
 def lag_file(cluster: FakeCluster, groups: Sequence[str], taken: int = 5_000) -> list[dict[str, object]]:
     """``lag -o json --time-lag`` of ``cluster``, through JSON text as a file holds it."""
-    from kafka_offsets_cli.lag.collect import collect
+    from kafka_offsets_cli.measures.lag.collect import collect
     from kafka_offsets_cli.render.lag import records
 
     with pytest.MonkeyPatch.context() as mp:

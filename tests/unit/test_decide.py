@@ -16,9 +16,9 @@ from kafka_offsets_cli.check.collect import LagSample, LiveSample
 from kafka_offsets_cli.check.evaluate import EvalContext, RouteIndex
 from kafka_offsets_cli.decide import Arm, Const, Field, Minus, Rule, compile_rule, decide
 from kafka_offsets_cli.errors import MonitoringStatus
-from kafka_offsets_cli.lag.rows import LagRow, LagState, error_row
-from kafka_offsets_cli.lag.summary import lag_rule, lag_status
-from kafka_offsets_cli.liveness.rules import LiveState, liveness_row, row_status
+from kafka_offsets_cli.measures.lag.rows import LagRow, LagState, error_row
+from kafka_offsets_cli.measures.lag.rule import lag_rule, lag_status
+from kafka_offsets_cli.measures.liveness import LiveState, liveness_row, row_status
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.plan.settle import PENDING

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from kafka_offsets_cli.lag.collect import GROUP_ID_NOT_FOUND, collect, group_missing
-from kafka_offsets_cli.lag.rows import LagState
+from kafka_offsets_cli.measures.lag.collect import GROUP_ID_NOT_FOUND, collect, group_missing
+from kafka_offsets_cli.measures.lag.rows import LagState
 from kafka_offsets_cli.models.groups import GroupDescription, GroupOffsets
 from kafka_offsets_cli.models.topics import ClusterMetadata, TopicPartition
 from kafka_offsets_cli.parse.selection import parse_selection

@@ -9,10 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kafka_offsets_cli.errors import MonitoringStatus
-from kafka_offsets_cli.lag.markers import marker_candidates
-from kafka_offsets_cli.lag.rows import LagRow, LagState, lag_row
-from kafka_offsets_cli.lag.summary import SortKey, lag_status, sort_rows, totals
-from kafka_offsets_cli.lag.timelag import MAX_TIMESTAMP, Bisection, TimeLag, with_time_lags
+from kafka_offsets_cli.lag.summary import SortKey, sort_rows, totals
+from kafka_offsets_cli.measures.lag.markers import marker_candidates
+from kafka_offsets_cli.measures.lag.rows import LagRow, LagState, lag_row
+from kafka_offsets_cli.measures.lag.rule import lag_status
+from kafka_offsets_cli.measures.lag.timelag import with_time_lags
+from kafka_offsets_cli.measures.timestamps import MAX_TIMESTAMP, Bisection, TimeLag
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
 

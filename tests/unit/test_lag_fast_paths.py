@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kafka_offsets_cli.kafka.list_offsets import OFFSET_INVALID, _collect_one_future, _to_result
-from kafka_offsets_cli.lag.plan import GroupPlan, assemble_rows
-from kafka_offsets_cli.lag.rows import COLUMNS, LagRow, LagState, lag_row
+from kafka_offsets_cli.measures.lag.plan import GroupPlan, assemble_rows
+from kafka_offsets_cli.measures.lag.rows import COLUMNS, LagRow, LagState, lag_row
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.plan.requests import OffsetRequest

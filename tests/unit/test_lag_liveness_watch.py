@@ -15,9 +15,9 @@ from kafka_offsets_cli.cli import lag_view, liveness_view
 from kafka_offsets_cli.cli.options import Format
 from kafka_offsets_cli.cli.watch import Counters, Rates, run_watch
 from kafka_offsets_cli.errors import MonitoringStatus
-from kafka_offsets_cli.lag.collect import LagReport
-from kafka_offsets_cli.lag.rows import GroupProblem, LagRow, LagState
 from kafka_offsets_cli.liveness.report import LivenessReport, build_report
+from kafka_offsets_cli.measures.lag.collect import LagReport
+from kafka_offsets_cli.measures.lag.rows import GroupProblem, LagRow, LagState
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
 

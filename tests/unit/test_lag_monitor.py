@@ -10,8 +10,8 @@ from kafka_offsets_cli.check.spec import LagCheck
 from kafka_offsets_cli.cli.lag_options import parse_thresholds
 from kafka_offsets_cli.errors import MonitoringStatus, UsageError
 from kafka_offsets_cli.lag.monitor import LagThresholds, lag_statuses, shown_state
-from kafka_offsets_cli.lag.rows import GroupProblem, LagRow, LagState
 from kafka_offsets_cli.lag.summary import trend
+from kafka_offsets_cli.measures.lag.rows import GroupProblem, LagRow, LagState
 from kafka_offsets_cli.models.groups import GroupDescription
 from kafka_offsets_cli.render import lag_metrics
 from kafka_offsets_cli.render.lag_summary import summary_records

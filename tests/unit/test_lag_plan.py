@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from kafka_offsets_cli.lag.collect import collect
-from kafka_offsets_cli.lag.markers import count_markers, with_markers
-from kafka_offsets_cli.lag.plan import GroupPlan, assemble_rows, offsets_needed, plan_group, planned_group
-from kafka_offsets_cli.lag.rows import GroupProblem, LagRow, LagState
-from kafka_offsets_cli.lag.timelag import TimeLag, with_time_lag_errors
+from kafka_offsets_cli.measures.lag.collect import collect
+from kafka_offsets_cli.measures.lag.markers import count_markers, with_markers
+from kafka_offsets_cli.measures.lag.plan import (
+    GroupPlan,
+    assemble_rows,
+    offsets_needed,
+    plan_group,
+    planned_group,
+)
+from kafka_offsets_cli.measures.lag.rows import GroupProblem, LagRow, LagState
+from kafka_offsets_cli.measures.lag.timelag import with_time_lag_errors
+from kafka_offsets_cli.measures.timestamps import TimeLag
 from kafka_offsets_cli.models.groups import GroupDescription, GroupOffsets
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import ClusterMetadata, TopicPartition

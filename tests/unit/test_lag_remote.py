@@ -1,4 +1,4 @@
-"""The remote-read rule of ``lag`` (lag/remote.py): which rows read below earliest-local, at what cost."""
+"""The remote-read rule of ``lag`` (measures.lag.remote): rows read below earliest-local; the cost."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from kafka_offsets_cli.errors import ClusterUnreachable, ConfigError
-from kafka_offsets_cli.lag.remote import remote_read, with_remote_reads
-from kafka_offsets_cli.lag.rows import LagRow, LagState, lag_row
+from kafka_offsets_cli.measures.lag.remote import remote_read, with_remote_reads
+from kafka_offsets_cli.measures.lag.rows import LagRow, LagState, lag_row
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec, SpecKind
 from kafka_offsets_cli.models.topics import ClusterMetadata, TopicPartition
 from kafka_offsets_cli.plan.requests import OffsetRequest

@@ -65,6 +65,24 @@ def test_renderers_stay_pure(fake: Path) -> None:
     ]
 
 
+def test_features_are_siblings(fake: Path) -> None:
+    _tree(
+        fake,
+        {
+            "check/__init__.py": "",
+            "check/plan.py": "def f():\n    from ..lag.plan import plan_group\n",
+            "measures/__init__.py": "",
+            "measures/lag.py": "from ..check import plan\n",
+            "lag/rows.py": "from ..measures.lag import x\n",
+        },
+    )
+    assert messages(fake) == [
+        "kafka_offsets_cli/check/plan.py:2: imports kafka_offsets_cli.lag.plan: check/ must not import lag/",
+        "kafka_offsets_cli/measures/lag.py:1: imports kafka_offsets_cli.check: "
+        "measures/ must not import check/",
+    ]
+
+
 def test_long_modules(fake: Path) -> None:
     _tree(fake, {"lag/long.py": "x = 1\n" * (layout.MAX_LINES + 1)})
     (only,) = messages(fake)

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kafka_offsets_cli.errors import MonitoringStatus as S
-from kafka_offsets_cli.liveness.report import LivenessReport, build_report, deciding_age
-from kafka_offsets_cli.liveness.rules import (
+from kafka_offsets_cli.liveness.report import LivenessReport, build_report
+from kafka_offsets_cli.measures.liveness import (
     DEFAULT_EMPTY_STATUS,
     DEFAULT_FUTURE_TOLERANCE_MS,
     LiveRow,
@@ -16,10 +16,11 @@ from kafka_offsets_cli.liveness.rules import (
     liveness_row,
     row_status,
     topic_status,
-    worst,
 )
+from kafka_offsets_cli.measures.liveness_age import deciding_age
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.render.liveness import nagios_summary, summary_line
+from kafka_offsets_cli.severity import worst
 
 NOW = 1_800_000_000_000
 MIN = 60_000
@@ -118,7 +119,7 @@ def test_min_alive_takes_the_nth_best_partition() -> None:
 @given(st.lists(st.sampled_from([0, 6 * MIN, 20 * MIN, -10 * MIN, None]), min_size=1, max_size=12))
 def test_min_alive_is_monotonic_and_all_equals_worst(ages: list[int | None]) -> None:
     rows = [live(a, offset=None) if a is None else live(a) for a in ages]
-    from kafka_offsets_cli.liveness.rules import severity
+    from kafka_offsets_cli.severity import severity
 
     levels = [severity(topic_status(rows, n)) for n in range(1, len(rows) + 1)]
     assert levels == sorted(levels)

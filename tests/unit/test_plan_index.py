@@ -1,7 +1,7 @@
 """Planning is linear: a selection is resolved once per cluster, and gives the rows per-group resolution gave.
 
 The reference below is the per-group planner as it was (each group's selection resolved
-against the whole metadata): the index (:func:`~kafka_offsets_cli.lag.plan.partition_index`)
+against the whole metadata): the index (:func:`~kafka_offsets_cli.measures.lag.plan.partition_index`)
 must give the same rows and gone partitions on any metadata and selection, and ``lag`` and
 ``check`` must resolve once per cluster (and check), whatever the number of groups.
 """
@@ -16,12 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import kafka_offsets_cli.check.plan as check_plan
-import kafka_offsets_cli.lag.index as lag_index
+import kafka_offsets_cli.measures.lag.index as lag_index
 from kafka_offsets_cli.check.collect import LagSample, unit_samples
 from kafka_offsets_cli.check.load import parse_spec_text
 from kafka_offsets_cli.check.plan import plan_checks, unit_chunks
-from kafka_offsets_cli.lag.collect import collect
-from kafka_offsets_cli.lag.plan import (
+from kafka_offsets_cli.measures.lag.collect import collect
+from kafka_offsets_cli.measures.lag.plan import (
     group_partitions,
     index_partitions,
     partition_index,

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kafka_offsets_cli.check.records import RECORD_KEYS
-from kafka_offsets_cli.lag.index import Leaders, partition_index
+from kafka_offsets_cli.measures.lag.index import Leaders, partition_index
 from kafka_offsets_cli.models.topics import ClusterMetadata, PartitionInfo, TopicInfo, TopicPartition
 from kafka_offsets_cli.parse.selection import Selection, TopicRule
 from kafka_offsets_cli.render.check import _records_text

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from kafka_offsets_cli.errors import MonitoringStatus
 from kafka_offsets_cli.liveness.report import build_report
-from kafka_offsets_cli.liveness.rules import LiveState
+from kafka_offsets_cli.measures.liveness import LiveState
 from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.plan.requests import OffsetRequest

@@ -9,7 +9,7 @@ from kafka_offsets_cli.check.collect import LagSample, LiveSample, Sample
 from kafka_offsets_cli.check.history import HistoryStatus, PartitionHistory
 from kafka_offsets_cli.check.records import PartitionRecord
 from kafka_offsets_cli.errors import MonitoringStatus
-from kafka_offsets_cli.lag.rows import LagRow, LagState
+from kafka_offsets_cli.measures.lag.rows import LagRow, LagState
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.spark.frames import (
     RECORD_COLUMNS,

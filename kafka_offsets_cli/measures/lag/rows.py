@@ -1,7 +1,7 @@
 """The lag row model: a group's lag on one partition, its state, and a group with nothing to show.
 
 :func:`lag_row` is the one place that decides a partition's lag and state (the rules
-are in :mod:`kafka_offsets_cli.lag`). Pure: no I/O.
+are in :mod:`kafka_offsets_cli.measures.lag`). Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from ..errors import MonitoringStatus
-from ..models.offsets import OffsetResult
-from ..models.topics import TopicPartition
-from ..tally import Pred, Stat, Where, holds
+from ...errors import MonitoringStatus
+from ...models.offsets import OffsetResult
+from ...models.topics import TopicPartition
+from ...tally import Pred, Stat, Where, holds
 
 #: Error for committed offsets on a topic or partition that no longer exists.
 UNKNOWN_TOPIC = "UNKNOWN_TOPIC_OR_PARTITION"
@@ -41,7 +41,7 @@ COLUMNS = (
 
 
 class LagState(str, Enum):
-    """Why a partition's lag is what it is (see :mod:`kafka_offsets_cli.lag`)."""
+    """Why a partition's lag is what it is (see :mod:`kafka_offsets_cli.measures.lag`)."""
 
     OK = "ok"
     NO_COMMIT = "no-commit"
@@ -179,7 +179,7 @@ def lag_row(
     watermark or LSO); ``committed`` the group's committed offset (``None``: none).
     ``marker`` says whether the record at ``committed`` is a control record, when
     known (it matters only when ``committed == end - 1``). Time lag is left
-    ``None`` (see :func:`~kafka_offsets_cli.lag.timelag.time_lags`), except 0 where
+    ``None`` (see :func:`~kafka_offsets_cli.measures.lag.timelag.time_lags`), except 0 where
     nothing is left to consume.
     """
     err = earliest[6] or latest[6]  # OffsetResult fields by index: 50,000 rows a run

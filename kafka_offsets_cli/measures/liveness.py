@@ -1,6 +1,8 @@
 """Partition liveness: how old is the newest record of each partition, and is that alarming.
 
-Shared by ``kafka-offsets liveness`` and the Spark ``check`` command.
+Shared by ``kafka-offsets liveness`` and the Spark ``check`` command: both apply these rules
+(``check`` compiles :func:`liveness_rule` for the JVM), so they sit here, below both features,
+and neither imports the other. The age behind a topic's status is :mod:`.liveness_age`.
 
 The newest record is the one ListOffsets ``max-timestamp`` (KIP-734) returns: the
 record with the highest timestamp, its offset and timestamp. Its *age* is
@@ -37,7 +39,7 @@ How ``empty`` and ``future`` count (:data:`DEFAULT_EMPTY_STATUS`,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -48,7 +50,11 @@ from ..errors import MonitoringStatus
 from ..models.offsets import OffsetResult
 from ..models.topics import TopicPartition
 from ..plan.settle import PENDING
+from ..severity import severity, worst
 from ..tally import EVERY, Pred, Where
+
+#: The topic config that says what record timestamps mean (each liveness record's ``timestamp_type``).
+TIMESTAMP_TYPE_KEY = "message.timestamp.type"
 
 #: Timestamps up to this far after now are small clock differences, not ``future``.
 DEFAULT_FUTURE_TOLERANCE_MS = 60_000
@@ -61,14 +67,6 @@ DEFAULT_FUTURE_STATUS = MonitoringStatus.WARNING
 
 #: Keys of the liveness record, in order.
 COLUMNS = ("topic", "partition", "offset", "timestamp", "age_ms", "state", "timestamp_type", "error")
-
-#: Severity order for roll-ups (monitoring-plugins' max_state_alt): CRITICAL > WARNING > UNKNOWN > OK.
-_SEVERITY = {
-    MonitoringStatus.OK: 0,
-    MonitoringStatus.UNKNOWN: 1,
-    MonitoringStatus.WARNING: 2,
-    MonitoringStatus.CRITICAL: 3,
-}
 
 
 class LiveState(str, Enum):
@@ -243,16 +241,6 @@ def row_status(
 ) -> MonitoringStatus:
     """A row's status: ok/warning/critical as named, error and pending UNKNOWN, empty and future as given."""
     return _statuses(empty, future)[row.state]
-
-
-def severity(status: MonitoringStatus) -> int:
-    """Rank for roll-ups: OK < UNKNOWN < WARNING < CRITICAL."""
-    return _SEVERITY[status]
-
-
-def worst(statuses: Iterable[MonitoringStatus]) -> MonitoringStatus:
-    """The most severe status (CRITICAL > WARNING > UNKNOWN > OK); OK for none."""
-    return max(statuses, key=severity, default=MonitoringStatus.OK)
 
 
 def topic_status(

@@ -1,10 +1,10 @@
-"""The lag use case's I/O shell: read the cluster around the pure steps of :mod:`kafka_offsets_cli.lag`.
+"""Reading lag from a cluster: the I/O shell around the pure steps of :mod:`kafka_offsets_cli.measures.lag`.
 
 :func:`collect` is the whole ``kafka-offsets lag``: read the groups and the
-metadata, plan each group's rows (:func:`~kafka_offsets_cli.lag.plan.plan_group`),
+metadata, plan each group's rows (:func:`~kafka_offsets_cli.measures.lag.plan.plan_group`),
 then :func:`lag_rows`, which a Spark ``check`` task also runs on the rows planned
 for it: one ListOffsets round for log start and end, the rows
-(:func:`~kafka_offsets_cli.lag.plan.assemble_rows`), the transaction-marker check
+(:func:`~kafka_offsets_cli.measures.lag.plan.assemble_rows`), the transaction-marker check
 and the time-lag bisection.
 """
 
@@ -14,17 +14,17 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import NotFound
-from ..models.groups import GroupDescription, GroupMembers, Member
-from ..models.offsets import Isolation, OffsetSpec
-from ..models.topics import TopicPartition
-from ..parse import times  # called as times.now_ms(): tests pin the clock there
-from ..parse.java_regex import compile_java_regex
-from ..parse.selection import Selection
-from ..plan.queries import fetch_offsets, selection_metadata
-from ..plan.requests import DEFAULT_CHUNK
-from ..plan.resolve import Missing
-from ..sources import GroupLister, LagSource
+from ...errors import NotFound
+from ...models.groups import GroupDescription, GroupMembers, Member
+from ...models.offsets import Isolation, OffsetSpec
+from ...models.topics import TopicPartition
+from ...parse import times  # called as times.now_ms(): tests pin the clock there
+from ...parse.java_regex import compile_java_regex
+from ...parse.selection import Selection
+from ...plan.queries import fetch_offsets, selection_metadata
+from ...plan.requests import DEFAULT_CHUNK
+from ...plan.resolve import Missing
+from ...sources import GroupLister, LagSource
 from .markers import MarkerCount, count_markers, marker_candidates, with_markers
 from .plan import GROUP_ID_NOT_FOUND as GROUP_ID_NOT_FOUND  # re-exported: lag's notes import it from here
 from .plan import GroupPlan, assemble_rows, offsets_needed, partition_index, plan_group
@@ -177,12 +177,12 @@ def collect(
 ) -> LagReport:
     """The whole ``lag`` use case for already resolved ``groups``.
 
-    Each group's rows are planned by :func:`~kafka_offsets_cli.lag.plan.plan_group`
+    Each group's rows are planned by :func:`~kafka_offsets_cli.measures.lag.plan.plan_group`
     (restricted to ``selection``). For ``named`` groups (default: all of
     ``groups``; the CLI passes those given with ``--group``, not those a regex
     matched) the selection's literal topics are shown even if the group never
     touched them, and a group with nothing to show is reported as a
-    :class:`~kafka_offsets_cli.lag.rows.GroupProblem`; other groups without
+    :class:`~kafka_offsets_cli.measures.lag.rows.GroupProblem`; other groups without
     anything in the selection are left out quietly; without a selection Kafka's system
     topics are left out (``exclude_system``). Then :func:`lag_rows`, and with
     ``remote_reads`` each row's ``remote_read`` (:mod:`.remote`).

@@ -1,7 +1,7 @@
 """The transaction-marker check, pure: which rows need it and what its answers change.
 
 A row with lag exactly 1 may be a group that has consumed everything but a
-transaction marker (state ``marker``, see :mod:`kafka_offsets_cli.lag`). Only a
+transaction marker (state ``marker``, see :mod:`kafka_offsets_cli.measures.lag`). Only a
 fetch can tell (:meth:`kafka_offsets_cli.sources.MarkerSource.control_records`);
 these functions choose what to fetch and apply the answers.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ..models.topics import TopicPartition
+from ...models.topics import TopicPartition
 from .rows import LagRow, LagState
 
 #: The marker check's answer for each (partition, offset): control record or not, or an error name.

@@ -1,7 +1,7 @@
 """Which rows a group gets, and the rows assembled from ListOffsets answers (pure: no I/O).
 
 The one place both lag paths decide a group's rows and problems: ``kafka-offsets
-lag`` (:func:`kafka_offsets_cli.lag.collect.collect`) plans each group with
+lag`` (:func:`kafka_offsets_cli.measures.lag.collect.collect`) plans each group with
 :func:`plan_group`, as the Spark planner does for each lag check
 (:mod:`kafka_offsets_cli.check.plan`); a Spark task re-plans its chunk of those
 rows with :func:`planned_rows` (the partitions gone known from planning). Every
@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..models.groups import GroupDescription, GroupOffsets
-from ..models.offsets import OffsetResult, OffsetSpec
-from ..models.topics import ClusterMetadata, TopicPartition
-from ..parse.selection import Selection
-from ..system_topics import is_system_topic
+from ...models.groups import GroupDescription, GroupOffsets
+from ...models.offsets import OffsetResult, OffsetSpec
+from ...models.topics import ClusterMetadata, TopicPartition
+from ...parse.selection import Selection
+from ...system_topics import is_system_topic
 from .index import PartitionIndex as PartitionIndex  # re-exported: the planners import it from here
 from .index import partition_index as partition_index
 from .rows import NO_ANSWER, UNKNOWN_TOPIC, GroupProblem, LagRow, error_row, lag_row

@@ -1,7 +1,7 @@
 """One cluster's metadata indexed for planning: each topic's partitions and leaders, a selection resolved.
 
 Built once per cluster and selection (:func:`partition_index`) and looked up by every group's
-plan (:mod:`kafka_offsets_cli.lag.plan`) and by the ``check`` planner. Compact on purpose: a
+plan (:mod:`kafka_offsets_cli.measures.lag.plan`) and by the ``check`` planner. Compact on purpose: a
 topic's partitions are ``range(n)`` and its leaders one tuple when the partitions are 0..n-1
 (as Kafka makes them), so a 50,000-partition cluster is a few hundred objects, not a set entry
 and a dict entry per partition.
@@ -13,9 +13,9 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..models.topics import ClusterMetadata, TopicInfo, TopicPartition
-from ..parse.selection import Selection
-from ..plan.resolve import Resolution, resolve
+from ...models.topics import ClusterMetadata, TopicInfo, TopicPartition
+from ...parse.selection import Selection
+from ...plan.resolve import Resolution, resolve
 
 __all__ = ["LeaderTable", "Leaders", "PartitionIndex", "partition_index"]
 

@@ -24,13 +24,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from ..errors import ClusterError, ConfigError
-from ..models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
-from ..models.topics import TopicPartition
-from ..plan.queries import fetch_offsets
-from ..plan.requests import DEFAULT_CHUNK
-from ..sources import ConfigSource, OffsetSource
-from ..tiering.rules import REMOTE_KEY, remote_enabled
+from ...errors import ClusterError, ConfigError
+from ...models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
+from ...models.topics import TopicPartition
+from ...plan.queries import fetch_offsets
+from ...plan.requests import DEFAULT_CHUNK
+from ...sources import ConfigSource, OffsetSource
+from ..remote_storage import REMOTE_KEY, remote_enabled
 from .rows import LagRow, LagState
 
 __all__ = ["RemoteSource", "remote_read", "with_remote_reads"]
