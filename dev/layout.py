@@ -22,7 +22,9 @@ reported under its rule's name:
   v8-v11) and ``kafka/offset_fetch.py`` (FindCoordinator, OffsetFetch) import kafka-python; only
   ``spark/`` imports pyspark (and py4j, pyarrow);
 * ``pure``: ``render/`` imports neither ``kafka/`` nor ``spark/`` (nor ``cli/``: a higher layer);
-* ``size``: no module is over :data:`MAX_LINES` lines.
+* ``size``: no module is over :data:`MAX_LINES` lines;
+* ``readme``: README.md's package tree (its "Development" section) lists every folder and root
+  module of the package and nothing else (:mod:`dev.layout_readme`).
 
 Every import counts, including the lazy ones inside functions and those under ``TYPE_CHECKING``
 (:mod:`dev.layout_graph`). Today's breaches are allowed by the list in :mod:`dev.layout_known`, each
@@ -43,6 +45,7 @@ from pathlib import Path
 
 from dev.layout_graph import Graph, area, components, cycles, imports, module_name, short_name, targets
 from dev.layout_known import KNOWN, Known
+from dev.layout_readme import check_tree
 
 PACKAGE = "kafka_offsets_cli"
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,7 +84,7 @@ OWNED_MODULE = {"kafka": ("kafka.kafka_python", "kafka.tiered", "kafka.offset_fe
 FORBIDDEN = {"render": ("kafka", "spark")}
 
 #: the rules in the order the summary counts them
-RULES = ("layer", "sibling", "cycle", "command", "owner", "pure", "size", "allowlist")
+RULES = ("layer", "sibling", "cycle", "command", "owner", "pure", "size", "readme", "allowlist")
 
 
 @dataclass(frozen=True, order=True)
@@ -117,7 +120,7 @@ class Report:
 
 
 def check(root: Path = ROOT, package: str = PACKAGE, known: Sequence[Known] = KNOWN) -> Report:
-    """Every breach in ``root/package``, sorted out by the allowlist."""
+    """Every breach in ``root/package`` (and ``root/README.md``), sorted out by the allowlist."""
     return apply(breaches(root, package), known)
 
 
@@ -139,6 +142,7 @@ def breaches(root: Path, package: str) -> list[Breach]:
         graph[short] = {short_name(t, package): line for t, line in edges.items()}
     out += _layers(graph, files)
     out += _cycles(graph, files)
+    out += [Breach("README.md", n, "readme", m) for n, m in check_tree(root / "README.md", root / package)]
     return sorted(out)
 
 

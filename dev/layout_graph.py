@@ -18,7 +18,7 @@ from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 
 #: at most this many cycles are spelt out per strongly connected component (the rest is summed up)
-MAX_CYCLES = 20
+MAX_CYCLES = 10
 
 #: module -> {module it imports: line of the first such import}
 Graph = Mapping[str, Mapping[str, int]]

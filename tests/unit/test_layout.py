@@ -1,7 +1,7 @@
 """The layout rules of dev/layout.py: each rule caught on a small made-up package, and the real one clean.
 
-The made-up package is ``shop`` under ``tmp_path``: the check takes the root and the package's
-name, so nothing here reads the real package but the last test.
+The made-up package is ``shop`` under ``tmp_path``, with its own README.md: the check takes the root
+and the package's name, so nothing here reads the real package but the last test.
 """
 
 from __future__ import annotations
@@ -40,6 +40,30 @@ CLEAN = {
     "__main__.py": "from .cli.lag_cmd import f\n",
 }
 
+README = """# shop
+
+## Commands
+
+## Development
+
+- Layout:
+
+  ```
+  shop/
+    models/      frozen results
+    kafka/       the one client;
+                 kafka_python
+    lag/ liveness/   the rules
+    spark/       only what imports pyspark
+    render/      pure renderers
+    cli/         thin commands
+    errors.py    the exceptions
+  ```
+
+## Licence
+"""
+TREE_LINE = 10  # the README line of `shop/`
+
 
 def write(root: Path, files: dict[str, str]) -> None:
     """Write (or overwrite) modules of the made-up package."""
@@ -51,8 +75,9 @@ def write(root: Path, files: dict[str, str]) -> None:
 
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
-    """A clean made-up package under ``tmp_path``."""
+    """A clean made-up package and its README, under ``tmp_path``."""
     write(tmp_path, CLEAN)
+    (tmp_path / "README.md").write_text(README)
     return tmp_path
 
 
@@ -83,7 +108,10 @@ def test_the_core_never_imports_the_commands_even_lazily(shop: Path) -> None:
 
 def test_a_module_outside_the_layers_must_be_placed(shop: Path) -> None:
     write(shop, {"newthing/__init__.py": "", "newthing/a.py": ""})
-    assert new(shop) == ["shop/newthing/__init__.py:1: layer: newthing is in no layer: place it in LAYERS"]
+    assert new(shop) == [
+        f"README.md:{TREE_LINE}: readme: the package tree omits newthing/",
+        "shop/newthing/__init__.py:1: layer: newthing is in no layer: place it in LAYERS",
+    ]
 
 
 def test_a_feature_imports_a_sibling(shop: Path) -> None:
@@ -120,7 +148,11 @@ def test_cycles_beyond_the_limit_are_summed_up() -> None:
     (component,) = layout_graph.components(graph)
     found, complete = layout_graph.cycles(graph, component, limit=5)
     assert (len(found), complete) == (5, False)
-    assert layout_graph.cycles(graph, component)[1] is True  # 20 elementary cycles: all of them
+    triangle = {m: {n: 1 for n in "abc" if n != m} for m in "abc"}
+    assert layout_graph.cycles(triangle, "abc") == (
+        [["a", "b"], ["a", "b", "c"], ["a", "c"], ["a", "c", "b"], ["b", "c"]],
+        True,
+    )
 
 
 def test_an_oversized_command(shop: Path) -> None:
@@ -186,6 +218,32 @@ def test_an_allowlisted_command_may_not_grow(shop: Path) -> None:
         "shop/cli/lag_cmd.py:1: command: 161 lines (a command at most 150): move its work below cli/; "
         "allowlisted at 160 lines, not more"
     ]
+
+
+def test_the_readme_tree_missing_a_folder_or_a_module(shop: Path) -> None:
+    write(shop, {"tiering/__init__.py": "", "tally.py": ""})
+    (shop / PKG / "schemas").mkdir()  # package data counts too
+    (shop / PKG / "schemas" / "spec.json").write_text("{}")
+    assert new(shop) == [
+        f"README.md:{TREE_LINE}: readme: the package tree omits schemas/",
+        f"README.md:{TREE_LINE}: readme: the package tree omits tally.py",
+        f"README.md:{TREE_LINE}: readme: the package tree omits tiering/",
+    ]
+
+
+def test_the_readme_tree_listing_what_is_not_there(shop: Path) -> None:
+    errors = "    errors.py    the exceptions\n"
+    text = README.replace(errors, f"{errors}    gone/ old.py  x\n")
+    (shop / "README.md").write_text(text)
+    assert new(shop) == [
+        f"README.md:{TREE_LINE + 9}: readme: the package tree lists gone/, not in shop/",
+        f"README.md:{TREE_LINE + 9}: readme: the package tree lists old.py, not in shop/",
+    ]
+
+
+def test_a_readme_without_a_tree(shop: Path) -> None:
+    (shop / "README.md").write_text("# shop\n\n## Development\n\nNo tree.\n\n## Licence\n\n```\nshop/\n```\n")
+    assert new(shop) == ["README.md: readme: no fenced package tree in the '## Development' section"]
 
 
 def test_the_real_repository_passes(capsys: pytest.CaptureFixture[str]) -> None:
