@@ -5,8 +5,9 @@ reported under its rule's name:
 
 * ``layer``: the package is the stack of :data:`LAYERS` (lowest first) and a module imports only
   from its own layer or a lower one, so an upward import is a breach naming both modules; every
-  subpackage and root module has its place in the table (a new one is a breach until placed).
-  The order is the import order, the data flow read backwards: the frozen ``models/`` are low
+  subpackage and root module has its place in the table (a new one is a breach until placed):
+  base < models < parse < connection < plan < kafka < rules < features < spark < render < cli <
+  entry. The order is the import order, the data flow read backwards: the frozen ``models/`` are low
   because everything above them speaks them, ``parse`` < ``connection`` < ``plan`` < ``kafka/``
   (the client runs planned requests), then the rules' vocabulary (``tally``, ``decide``), the
   features, ``spark/`` that runs ``check`` on a cluster, the pure ``render/``, the commands in
@@ -55,7 +56,7 @@ MAX_COMMAND_LINES = 150
 #: The layers, lowest first: (name, its subpackages and root modules). ``__init__`` is the
 #: package's own ``__init__.py`` (its version).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("base", ("__init__", "errors", "lazyimport", "gcpause", "system_topics")),  # import nothing of ours
+    ("base", ("__init__", "errors", "lazyimport", "gcpause", "system_topics")),  # leaves: nothing below
     ("models", ("models",)),  # frozen results: the vocabulary of everything above
     ("parse", ("parse",)),  # times, offset specs, the selection grammar
     ("connection", ("connection",)),  # client settings, properties, profiles
