@@ -119,21 +119,27 @@ def _heal_cluster3(request: pytest.FixtureRequest) -> Iterator[None]:
     cluster.wait_ready()
 
 
-@pytest.fixture(scope="session")
-def tiered_bootstrap() -> Iterator[str]:
-    """Bootstrap servers of a single-node Kafka with tiered storage (LocalTieredStorage, dev/tiered.py)."""
+@contextlib.contextmanager
+def _tiered_broker(name: str) -> Iterator[dev_kafka.Cluster]:
+    """A single-node broker with tiered storage (LocalTieredStorage, dev/tiered.py), stopped after."""
     from dev import tiered
 
-    name = f"pytest-tiered-{os.getpid()}"
     try:
         cluster = tiered.up(name, nodes=1, owner_pid=os.getpid())
     except Exception as exc:
         _cleanup(name)
         _unavailable("Kafka broker with tiered storage", exc)
     try:
-        yield cluster.bootstrap
+        yield cluster
     finally:
         dev_kafka.down(name)
+
+
+@pytest.fixture(scope="session")
+def tiered_bootstrap() -> Iterator[str]:
+    """Bootstrap servers of a single-node Kafka with tiered storage, shared by the session."""
+    with _tiered_broker(f"pytest-tiered-{os.getpid()}") as cluster:
+        yield cluster.bootstrap
 
 
 @pytest.fixture
@@ -145,18 +151,8 @@ def fresh_tiered_cluster() -> Iterator[dev_kafka.Cluster]:
     the same of Kafka: out-of-retention local segments of a partition left until its leader
     restarts). :func:`tests.kafka_helpers.broker_warnings` gives a failing test the broker's side.
     """
-    from dev import tiered
-
-    name = f"pytest-fresh-tiered-{os.getpid()}"
-    try:
-        cluster = tiered.up(name, nodes=1, owner_pid=os.getpid())
-    except Exception as exc:
-        _cleanup(name)
-        _unavailable("Kafka broker with tiered storage", exc)
-    try:
+    with _tiered_broker(f"pytest-fresh-tiered-{os.getpid()}") as cluster:
         yield cluster
-    finally:
-        dev_kafka.down(name)
 
 
 @pytest.fixture(scope="session")
