@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from ..check.spec import CheckSpec
     from ..spark.progress import StageProgress
     from ..spark.session import SparkRuntime
-    from .check_cmd import WriteFormat
 
 __all__ = ["CheckRun", "run", "show", "show_timings", "unknown", "validated"]
 
@@ -44,7 +43,9 @@ class CheckRun:
     conf: tuple[tuple[str, str], ...] = ()
     ui: bool = False
     history: str | None = None
-    write: WriteFormat | None = None
+    #: ``--write``'s format by name (parquet, csv), as the pipeline takes it; the option's enum stays
+    #: the command's (typing it here made check_run import check_cmd: a cycle)
+    write: str | None = None
     write_dir: str | None = None
     everything: bool = False
     worst: int
@@ -179,7 +180,7 @@ def _spark(
 
     options = RunOptions(
         history_dir=how.history,
-        write_format=how.write.value if how.write else None,
+        write_format=how.write,
         write_dir=how.write_dir,
         all_records=how.everything,
         worst=how.worst,
