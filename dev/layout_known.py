@@ -33,7 +33,6 @@ _UNLISTED = "not in issue 28's list yet (found by this check)"
 
 KNOWN: tuple[Known, ...] = (
     # --- cycle: each elementary cycle, from its smallest module (lazy and TYPE_CHECKING imports count)
-    Known("cycle", ("cli.complete", "cli.connection"), f"{_CYCLES}: completion reads connection options"),
     Known("cycle", ("cli.rewind_lagfile", "cli.rewind_run"), f"{_CYCLES}: rewind_lagfile types RunOptions"),
     Known("cycle", ("cli.rewind_notes", "cli.rewind_run"), f"{_CYCLES}: rewind_notes types RunOptions"),
     Known("cycle", ("spark.connect", "spark.session"), f"{_UNLISTED}: session starts connect, types it"),
