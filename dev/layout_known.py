@@ -33,8 +33,6 @@ _UNLISTED = "not in issue 28's list yet (found by this check)"
 
 KNOWN: tuple[Known, ...] = (
     # --- cycle: each elementary cycle, from its smallest module (lazy and TYPE_CHECKING imports count)
-    Known("cycle", ("cli.rewind_lagfile", "cli.rewind_run"), f"{_CYCLES}: rewind_lagfile types RunOptions"),
-    Known("cycle", ("cli.rewind_notes", "cli.rewind_run"), f"{_CYCLES}: rewind_notes types RunOptions"),
     Known("cycle", ("spark.connect", "spark.session"), f"{_UNLISTED}: session starts connect, types it"),
     Known("cycle", ("spark.failure", "spark.session"), f"{_UNLISTED}: failure raises SparkJobFailed"),
     # --- command: cli/*_cmd.py over 150 lines; `lines` is today's size, a ceiling
