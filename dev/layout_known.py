@@ -27,14 +27,9 @@ class Known:
 
 
 # The items of issue 28 that move them (one place to name each item).
-_CYCLES = "moves in issue 28.1 (use cases out of cli/: no import cycles)"
 _COMMANDS = "moves in issue 28.1 (thin commands)"
-_UNLISTED = "not in issue 28's list yet (found by this check)"
 
 KNOWN: tuple[Known, ...] = (
-    # --- cycle: each elementary cycle, from its smallest module (lazy and TYPE_CHECKING imports count)
-    Known("cycle", ("spark.connect", "spark.session"), f"{_UNLISTED}: session starts connect, types it"),
-    Known("cycle", ("spark.failure", "spark.session"), f"{_UNLISTED}: failure raises SparkJobFailed"),
     # --- command: cli/*_cmd.py over 150 lines; `lines` is today's size, a ceiling
     Known("command", ("cli.check_cmd",), f"{_COMMANDS}: --example and --conf parsing in the command", 274),
     Known("command", ("cli.lag_cmd",), f"{_COMMANDS}: the query, collect and watch in the command", 300),

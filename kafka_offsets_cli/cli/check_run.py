@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..check.plan import CheckPlan
     from ..check.spec import CheckSpec
     from ..spark.progress import StageProgress
-    from ..spark.session import SparkRuntime
+    from ..spark.runtime import SparkRuntime
 
 __all__ = ["CheckRun", "run", "show", "show_timings", "unknown", "validated"]
 
@@ -103,7 +103,8 @@ def run(spec: CheckSpec, how: CheckRun) -> CheckReport:
 
 
 def _start(how: CheckRun) -> SparkRuntime:
-    from ..spark.session import SessionOptions, start_session
+    from ..spark.runtime import SessionOptions
+    from ..spark.session import start_session
 
     return start_session(
         SessionOptions(master=how.master, remote=how.remote, debug=how.debug, ui=how.ui, conf=how.conf)
@@ -175,8 +176,8 @@ def _spark(
     spec: CheckSpec, plan: CheckPlan, progress: StageProgress, how: CheckRun, runtime: SparkRuntime
 ) -> CheckReport:
     """Run the pipeline on the started session; a failed job is one line."""
+    from ..spark.failure import job_failure
     from ..spark.pipeline import RunOptions, run_check
-    from ..spark.session import job_failure
 
     options = RunOptions(
         history_dir=how.history,
