@@ -111,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from kafka_offsets_cli.spark.history_store import load_window
-    from kafka_offsets_cli.spark.session import SessionOptions, start_session
+    from kafka_offsets_cli.spark.runtime import SessionOptions
+    from kafka_offsets_cli.spark.session import start_session
 
     t0 = (int(time.time() * 1000) // DAY - 1) * DAY  # yesterday 00:00 UTC: the whole day of runs
     now = t0 + (args.runs - 1) * RUN

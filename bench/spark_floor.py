@@ -34,7 +34,8 @@ def _nothing(batches: Iterator[Any]) -> Iterator[Any]:
 
 def main(argv: list[str]) -> int:
     """Start, run the two empty jobs, stop; print each step's seconds."""
-    from kafka_offsets_cli.spark.session import SessionOptions, start_session
+    from kafka_offsets_cli.spark.runtime import SessionOptions
+    from kafka_offsets_cli.spark.session import start_session
 
     master = argv[0] if argv else "local[*]"
     times: dict[str, float] = {}

@@ -27,18 +27,9 @@ class Known:
 
 
 # The items of issue 28 that move them (one place to name each item).
-_CYCLES = "moves in issue 28.1 (use cases out of cli/: no import cycles)"
 _COMMANDS = "moves in issue 28.1 (thin commands)"
-_UNLISTED = "not in issue 28's list yet (found by this check)"
 
 KNOWN: tuple[Known, ...] = (
-    # --- cycle: each elementary cycle, from its smallest module (lazy and TYPE_CHECKING imports count)
-    Known("cycle", ("cli.check_cmd", "cli.check_run"), f"{_CYCLES}: check_run types check_cmd's WriteFormat"),
-    Known("cycle", ("cli.complete", "cli.connection"), f"{_CYCLES}: completion reads connection options"),
-    Known("cycle", ("cli.rewind_lagfile", "cli.rewind_run"), f"{_CYCLES}: rewind_lagfile types RunOptions"),
-    Known("cycle", ("cli.rewind_notes", "cli.rewind_run"), f"{_CYCLES}: rewind_notes types RunOptions"),
-    Known("cycle", ("spark.connect", "spark.session"), f"{_UNLISTED}: session starts connect, types it"),
-    Known("cycle", ("spark.failure", "spark.session"), f"{_UNLISTED}: failure raises SparkJobFailed"),
     # --- command: cli/*_cmd.py over 150 lines; `lines` is today's size, a ceiling
     Known("command", ("cli.check_cmd",), f"{_COMMANDS}: --example and --conf parsing in the command", 274),
     Known("command", ("cli.lag_cmd",), f"{_COMMANDS}: the query, collect and watch in the command", 300),

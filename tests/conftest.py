@@ -196,13 +196,14 @@ def tiered_cluster3() -> Iterator[dev_kafka.Cluster]:
 
 @pytest.fixture(scope="module")
 def spark_runtime() -> Iterator[Any]:
-    """A local[2] Spark session (the package's :class:`~kafka_offsets_cli.spark.session.SparkRuntime`)
+    """A local[2] Spark session (the package's :class:`~kafka_offsets_cli.spark.runtime.SparkRuntime`)
     for one test module, stopped after it; ``check`` run in-process joins it and leaves it running.
 
     One per module, not per run: a module that starts Spark its own way (a cluster, Connect)
     finds no session left behind. Under CI=true a session that cannot start fails the tests.
     """
-    from kafka_offsets_cli.spark.session import SessionOptions, start_session
+    from kafka_offsets_cli.spark.runtime import SessionOptions
+    from kafka_offsets_cli.spark.session import start_session
 
     try:
         runtime = start_session(SessionOptions(master="local[2]", shuffle_partitions=2))

@@ -24,7 +24,8 @@ pytestmark = pytest.mark.spark
 
 @pytest.fixture(scope="module")
 def connect(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from kafka_offsets_cli.spark.session import SessionOptions, start_session
+    from kafka_offsets_cli.spark.runtime import SessionOptions
+    from kafka_offsets_cli.spark.session import start_session
 
     state = tmp_path_factory.mktemp("spark-connect")
     try:

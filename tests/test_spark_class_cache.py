@@ -22,7 +22,8 @@ from tests.availability import unavailable
 
 SESSION = """
 import sys
-from kafka_offsets_cli.spark.session import SessionOptions, start_session
+from kafka_offsets_cli.spark.runtime import SessionOptions
+from kafka_offsets_cli.spark.session import start_session
 conf = (("spark.driver.extraJavaOptions", sys.argv[1]),) if len(sys.argv) > 1 else ()
 rt = start_session(SessionOptions(master="local[1]", conf=conf))
 rt.spark.range(3).count()

@@ -66,7 +66,8 @@ def connect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
 @pytest.fixture
 def runtime(connect_server: Server) -> Iterator[Any]:
     """A client session of the module's server (stopped after the test)."""
-    from kafka_offsets_cli.spark.session import SessionOptions, start_session
+    from kafka_offsets_cli.spark.runtime import SessionOptions
+    from kafka_offsets_cli.spark.session import start_session
 
     rt = start_session(SessionOptions(remote=connect_server.url))
     try:
@@ -193,7 +194,7 @@ def test_preflight_over_connect(connect_server: Server, runtime: Any) -> None:
 @pytest.mark.spark
 def test_preflight_names_what_the_servers_python_lacks(connect_server: Server, runtime: Any) -> None:
     from kafka_offsets_cli.spark.preflight import preflight
-    from kafka_offsets_cli.spark.session import SparkUnavailable
+    from kafka_offsets_cli.spark.runtime import SparkUnavailable
 
     site = next((connect_server.python.parent.parent / "lib").glob("python3*/site-packages"))
     package, hidden = site / "confluent_kafka", site / "confluent_kafka.hidden-by-test"
@@ -251,7 +252,8 @@ def test_a_job_failing_on_the_server_names_its_cause_and_debug_shows_the_server_
 
 def _preflight(connect_server: Server) -> list[Any]:
     from kafka_offsets_cli.spark.preflight import preflight
-    from kafka_offsets_cli.spark.session import SessionOptions, start_session
+    from kafka_offsets_cli.spark.runtime import SessionOptions
+    from kafka_offsets_cli.spark.session import start_session
 
     with start_session(SessionOptions(remote=connect_server.url)) as rt:
         return preflight(rt)
@@ -260,7 +262,8 @@ def _preflight(connect_server: Server) -> list[Any]:
 @pytest.mark.spark
 def test_debug_asks_the_server_for_its_stack_traces(connect_server: Server) -> None:
     from kafka_offsets_cli.spark.connect import DEBUG_CONF
-    from kafka_offsets_cli.spark.session import SessionOptions, start_session
+    from kafka_offsets_cli.spark.runtime import SessionOptions
+    from kafka_offsets_cli.spark.session import start_session
 
     with start_session(SessionOptions(remote=connect_server.url, debug=True)) as rt:
         assert [(k, rt.spark.conf.get(k)) for k, _ in DEBUG_CONF] == list(DEBUG_CONF)
@@ -313,7 +316,8 @@ def test_files_and_secrets_reach_tasks_as_session_files(
 
 @pytest.mark.spark
 def test_stopping_the_runtime_leaves_the_server_running(connect_server: Server) -> None:
-    from kafka_offsets_cli.spark.session import SessionOptions, start_session
+    from kafka_offsets_cli.spark.runtime import SessionOptions
+    from kafka_offsets_cli.spark.session import start_session
 
     first = start_session(
         SessionOptions(remote=connect_server.url, conf=[("spark.sql.shuffle.partitions", "3")])

@@ -226,7 +226,7 @@ def check_cmd(
                 conf=tuple(spark_conf),
                 ui=spark_ui,
                 history=history,
-                write=write,
+                write=write.value if write is not None else None,
                 write_dir=write_dir,
                 everything=everything,
                 worst=worst,

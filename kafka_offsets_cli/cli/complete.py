@@ -29,29 +29,6 @@ from ..connection.profiles import load_file
 #: How long a completion may wait for the cluster.
 COMPLETION_TIMEOUT = "2s"
 
-_BOOTSTRAP = ("-b", "--bootstrap-server", "--broker-list")
-
-
-def context_connection(ctx: Any) -> dict[str, Any]:
-    """The connection options parsed so far (click's resilient parsing), found by option name."""
-    found: dict[str, Any] = {"bootstrap": None, "cluster": None, "command_config": None, "overrides": []}
-    while ctx is not None:
-        for param in getattr(ctx.command, "params", ()):
-            opts = set(getattr(param, "opts", ()))
-            value = ctx.params.get(param.name) if param.name else None
-            if value is None or value == ():
-                continue
-            if opts & set(_BOOTSTRAP):
-                found["bootstrap"] = found["bootstrap"] or value
-            elif "--cluster" in opts:
-                found["cluster"] = found["cluster"] or value
-            elif "--command-config" in opts:
-                found["command_config"] = found["command_config"] or value
-            elif "-X" in opts:
-                found["overrides"].extend(value)
-        ctx = ctx.parent
-    return found
-
 
 def _quietly(fetch: Callable[[Any], list[str]], ctx: Any) -> list[str]:
     """Run ``fetch(client)`` against the cluster typed so far; [] on any failure, nothing printed."""
@@ -61,8 +38,10 @@ def _quietly(fetch: Callable[[Any], list[str]], ctx: Any) -> list[str]:
     log.addHandler(quiet)
     log.propagate = False
     try:
-        from ..kafka import KafkaClient  # confluent_kafka loads only when a completion needs the cluster
-        from .connection import connection_options, settings_from  # here: import cycle with cli.connection
+        # confluent_kafka and the resolver load only when a completion needs the cluster (every
+        # command imports this module, through the options' completion callbacks)
+        from ..kafka import KafkaClient
+        from .connection import connection_options, settings_from
 
         with redirect_stderr(io.StringIO()):
             settings = settings_from(connection_options(ctx, timeout=COMPLETION_TIMEOUT))

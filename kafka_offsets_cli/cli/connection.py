@@ -10,22 +10,25 @@ what a command would use.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import typer
 
 from ..connection.resolver import Connection, ConnectionOptions, resolve_connection
 from ..connection.settings import ClientSettings
 from ..models.offsets import Isolation
-from .complete import context_connection
 from .output import warn
+
+#: the names of the bootstrap option (one option, its aliases)
+_BOOTSTRAP = ("-b", "--bootstrap-server", "--broker-list")
 
 
 def connection_options(ctx: typer.Context, *, timeout: str | None = None) -> ConnectionOptions:
     """The shared connection options of the command in ``ctx``, read once by option name.
 
     Commands declare them for typer (``BootstrapOpt``, ``ClusterOpt``…) and read
-    them here, as shell completion does (:func:`.complete.context_connection`),
-    so that both resolve the same options the same way. ``timeout`` replaces
+    them here, by option name (:func:`context_connection`), as shell completion
+    does, so that both resolve the same options the same way. ``timeout`` replaces
     ``--timeout`` (completion has its own short limit).
     """
     typed = context_connection(ctx)
@@ -38,6 +41,31 @@ def connection_options(ctx: typer.Context, *, timeout: str | None = None) -> Con
         isolation=Isolation(given.get("isolation") or ConnectionOptions.isolation),
         cluster=typed["cluster"],
     )
+
+
+def context_connection(ctx: Any) -> dict[str, Any]:
+    """The connection options parsed so far (click's resilient parsing), found by option name.
+
+    By name, not by parameter: each command declares its own; shell completion reads them here too,
+    from a context typer gives it while the command line is still being typed.
+    """
+    found: dict[str, Any] = {"bootstrap": None, "cluster": None, "command_config": None, "overrides": []}
+    while ctx is not None:
+        for param in getattr(ctx.command, "params", ()):
+            opts = set(getattr(param, "opts", ()))
+            value = ctx.params.get(param.name) if param.name else None
+            if value is None or value == ():
+                continue
+            if opts & set(_BOOTSTRAP):
+                found["bootstrap"] = found["bootstrap"] or value
+            elif "--cluster" in opts:
+                found["cluster"] = found["cluster"] or value
+            elif "--command-config" in opts:
+                found["command_config"] = found["command_config"] or value
+            elif "-X" in opts:
+                found["overrides"].extend(value)
+        ctx = ctx.parent
+    return found
 
 
 def connect(options: ConnectionOptions, environ: Mapping[str, str] | None = None) -> Connection:

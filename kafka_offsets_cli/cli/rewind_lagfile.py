@@ -10,12 +10,17 @@ from ..errors import UsageError
 from .output import warn
 
 if TYPE_CHECKING:
+    from datetime import tzinfo
+
+    from ..parse.selection import Selection
     from ..rewind.cutover import Resume
-    from .rewind_run import RunOptions
 
 
-def file_resumes(path: str, names: Sequence[str], patterns: bool, opts: RunOptions) -> list[Resume]:
-    """The resume points the file recorded for the ``-g`` groups (the selection's partitions)."""
+def file_resumes(
+    path: str, names: Sequence[str], patterns: bool, selection: Selection | None, *, now: int, zone: tzinfo
+) -> list[Resume]:
+    """The resume points the file recorded for the ``-g`` groups (the selection's partitions); how
+    old the file is at ``now`` (ms) is said on stderr, its time shown in ``zone``."""
     from ..connection.files import read_regular_file
     from ..parse.times import format_time
     from ..rewind.lagfile import file_resumes as resumes_of
@@ -27,10 +32,10 @@ def file_resumes(path: str, names: Sequence[str], patterns: bool, opts: RunOptio
         text = read_regular_file(path, limit=256 << 20).decode("utf-8")
     except (OSError, ValueError, UnicodeDecodeError) as e:
         raise UsageError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
-    resumes, taken = resumes_of(parse_records(text, path), path, names, opts.selection)
-    age = max(0, opts.now - taken) // 1000
+    resumes, taken = resumes_of(parse_records(text, path), path, names, selection)
+    age = max(0, now - taken) // 1000
     warn(
-        f"{path} was taken at {format_time(taken, opts.zone)} ({age}s ago): what the groups read on the "
+        f"{path} was taken at {format_time(taken, zone)} ({age}s ago): what the groups read on the "
         "primary after that is re-read on DR (nothing is skipped)"
     )
     return resumes

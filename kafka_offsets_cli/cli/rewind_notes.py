@@ -15,8 +15,6 @@ from .output import warn
 if TYPE_CHECKING:
     from datetime import tzinfo
 
-    from .rewind_run import RunOptions
-
 
 def export_gaps(plans: Sequence[Plan], export: str) -> None:
     """Name, on one line, every topic and partition the exported plan file leaves out."""
@@ -25,12 +23,12 @@ def export_gaps(plans: Sequence[Plan], export: str) -> None:
         warn(f"{export} leaves out what could not be planned: {', '.join(gaps)}")
 
 
-def show_plans(plans: Sequence[Plan], opts: RunOptions) -> None:
-    """The plans on stdout, as a table or records."""
-    if opts.fmt is Format.table:
-        show(r.rich_table(plans, header=not opts.no_headers, columns=opts.cols))
+def show_plans(plans: Sequence[Plan], fmt: Format, cols: list[str] | None, *, header: bool) -> None:
+    """The plans on stdout, as a table or records (``cols``: ``--columns``, ``None`` for all)."""
+    if fmt is Format.table:
+        show(r.rich_table(plans, header=header, columns=cols))
     else:
-        show(records_text(r.records(plans), opts.fmt, COLUMNS, opts.cols, header=not opts.no_headers))
+        show(records_text(r.records(plans), fmt, COLUMNS, cols, header=header))
 
 
 def plan_warnings(plans: Sequence[Plan], zone: tzinfo) -> None:

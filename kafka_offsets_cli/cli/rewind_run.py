@@ -138,7 +138,8 @@ def _cutover(client: RewindSource, groups: Groups, cut: Cutover, opts: RunOption
         from .rewind_lagfile import file_resumes
 
         names = groups.names
-        resumes = file_resumes(cut.lag_file, names, bool(groups.regexes) or groups.all_groups, opts)
+        patterns = bool(groups.regexes) or groups.all_groups
+        resumes = file_resumes(cut.lag_file, names, patterns, opts.selection, now=opts.now, zone=opts.zone)
         return _dr(client, resumes, names, cut, opts)
     assert cut.settings is not None
     try:
@@ -222,7 +223,7 @@ def run(
         one_group = len(groups.names) == 1 and not groups.regexes
         if opts.export and opts.export != "-":  # first: a plan on stdout means a plan in the file
             write_export(opts.export, plans, single=one_group, now_ms=opts.now, cluster=here)
-        show_plans(plans, opts)
+        show_plans(plans, opts.fmt, opts.cols, header=not opts.no_headers)
         plan_warnings(plans, opts.zone)
         drift = _drift(plans, seen, target) if cutover is None else []
         if opts.export:

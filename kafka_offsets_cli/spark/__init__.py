@@ -4,8 +4,10 @@ This package is the only place that imports pyspark, and only the ``check``
 command imports it, lazily. The engine it runs (plan, collect, evaluate) is
 :mod:`kafka_offsets_cli.check`. Modules:
 
+* :mod:`.runtime`: the session as ``check`` holds it (its options, the running one, none);
 * :mod:`.session`: start and stop a quiet Spark session (:mod:`.gateway`: its JVM);
 * :mod:`.connect`: ``--remote``, a client session of a Spark Connect server;
+* :mod:`.failure`: a failed Spark job, one readable line;
 * :mod:`.deploy`: local or cluster, the executors' Python, Spark's RPC security;
 * :mod:`.preflight`: can a cluster's executors import the executor side?
 * :mod:`.ship`: files and secrets of cluster settings, out of the pickled work units;

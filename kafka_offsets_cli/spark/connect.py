@@ -32,13 +32,11 @@ import urllib.parse
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import UsageError
 from .deploy import zip_package
-
-if TYPE_CHECKING:
-    from .session import SessionOptions, SparkRuntime
+from .runtime import SessionOptions, SparkRuntime, SparkUnavailable
 
 __all__ = ["CONNECT_TIMEOUT_S", "DEBUG_CONF", "RETRIES", "Remote", "parse_remote", "start_connect"]
 
@@ -112,8 +110,6 @@ def parse_remote(url: str) -> Remote:
 
 def _reachable(remote: Remote) -> None:
     """:class:`SparkUnavailable` at once when nothing accepts TCP connections at the server's address."""
-    from .session import SparkUnavailable
-
     try:
         with socket.create_connection((remote.host, remote.port), timeout=CONNECT_TIMEOUT_S):
             pass
@@ -148,8 +144,6 @@ def _short_retries(spark: Any) -> None:
 
 def start_connect(options: SessionOptions) -> SparkRuntime:
     """A client session of the Spark Connect server ``options.remote``; :class:`SparkUnavailable` if not."""
-    from .session import SparkRuntime, SparkUnavailable
-
     assert options.remote is not None
     t0 = time.monotonic()
     remote = parse_remote(options.remote)

@@ -22,12 +22,11 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .session import SparkJobFailed
+from ..errors import KafkaOffsetsError
 
-__all__ = ["connect_detail", "job_failure"]
+__all__ = ["SparkJobFailed", "connect_detail", "job_failure"]
 
 _JAVA = ("org.", "java.", "javax.", "scala.", "py4j.")
 #: ``...(TID 3) (10.0.0.5 executor 1): java.io.IOException: ...``: the failed task's own error.
@@ -39,13 +38,15 @@ _TRACEBACK = "Traceback (most recent call last):"
 _LIMIT = 400
 
 
+class SparkJobFailed(KafkaOffsetsError):
+    """A Spark job failed (a task raised, an executor died): the check has no verdict (UNKNOWN)."""
+
+
 def job_failure(e: BaseException) -> SparkJobFailed:
     """One readable line for a failed Spark job: the Python error raised in a task if there is one,
     else the Java-side cause (the failed task's exception, where it ran; the innermost ``Caused by``).
 
     A Spark Connect error also gets the server's detail as a note (shown by ``--debug``)."""
-    from .session import SparkJobFailed
-
     if is_connect(e):
         detail = _connect_cause(e)
         note = connect_detail(e)

@@ -17,7 +17,7 @@ def quiet_python_side(debug: bool) -> None:
     pyspark's SIGINT handler cancels jobs from inside the signal handler, which
     re-enters the py4j connection the main thread is blocked on and prints
     tracebacks; the default handler raises KeyboardInterrupt and
-    :meth:`.session.SparkRuntime.stop` then stops the context (cancelling its jobs).
+    :meth:`.runtime.SparkRuntime.stop` then stops the context (cancelling its jobs).
     py4j logs with the root logger's module functions, which would install a
     stderr handler: a NullHandler on the root logger keeps that off the terminal.
     """

@@ -129,7 +129,7 @@ def append_samples(spark: Any, path: str, rows: Any, run_ms: int) -> None:
     """
     from pyspark.sql import functions as F
 
-    from .session import SparkJobFailed
+    from .failure import SparkJobFailed
 
     df = rows if hasattr(rows, "write") else spark.createDataFrame(rows, history_schema())
     df = df.select(*[F.col(n).cast(t).alias(n) for n, t in COLUMNS[:-1]])

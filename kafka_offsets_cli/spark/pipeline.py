@@ -48,12 +48,13 @@ from ..check.spec import CheckSpec, LagCheck
 from ..errors import KafkaOffsetsError, MonitoringStatus, interrupted
 from ..parse.times import now_ms
 from ..severity import severity, worst
+from .failure import job_failure
 from .frames import RECORD_DDL, SAMPLE_DDL, record_row, records
 from .history_stage import join_history
 from .preflight import preflight
 from .progress import StageProgress
 from .records import collect_records
-from .session import SparkUnavailable, job_failure
+from .runtime import SparkUnavailable
 from .ship import ship_units
 from .stages import collect_frame, record_columns, records_frame, rollup_frame, rollup_results, worst_first
 from .write import RECORD_SCHEMA, is_uri, write_table
@@ -109,7 +110,7 @@ def run_check(
 
     On a cluster (or Spark Connect) a failed job is followed by the preflight
     (:mod:`.preflight`): when the executors' Python cannot import the executor side, that is
-    the one line to show (:class:`.session.SparkUnavailable` naming the module, the python and
+    the one line to show (:class:`.runtime.SparkUnavailable` naming the module, the python and
     the host); when the probe cannot run either, its failure (chained to the job's); otherwise
     the job's own failure. Run only then, it costs nothing on the runs that work (on a warm
     Spark Connect server it was 1.6 s of a 5 s run at 10,000 partitions).

@@ -9,7 +9,7 @@ side -- :mod:`kafka_offsets_cli.check.collect` and :mod:`kafka_offsets_cli.check
 Kafka client library -- and answers with the python that ran it and what could not be imported.
 The probe never raises: a missing module is an answer, not a task failure Spark would retry
 four times. The first missing module is one line naming it, the executor's python and host.
-A python that does not start at all fails the job; :func:`.session.job_failure` names it.
+A python that does not start at all fails the job; :func:`.failure.job_failure` names it.
 
 On Spark Connect (no SparkContext) the same probe runs as a small DataFrame job
 (``spark.range(n).mapInArrow``, a task per core of the server) on the server's Python workers,
@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .session import SparkUnavailable
+from .runtime import SparkUnavailable
 
 __all__ = ["EXECUTOR_MODULES", "PROBE_ROWS", "preflight"]
 
@@ -81,7 +81,7 @@ def _arrow_schema() -> Any:
 def preflight(target: Any) -> list[Answer]:
     """Run :func:`probe` on the executors; :class:`SparkUnavailable` naming what one of them lacks.
 
-    ``target``: a :class:`.session.SparkRuntime` (a SparkContext or, on Spark Connect, its session)
+    ``target``: a :class:`.runtime.SparkRuntime` (a SparkContext or, on Spark Connect, its session)
     or a SparkContext.
     """
     answers: list[Answer]

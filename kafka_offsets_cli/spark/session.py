@@ -15,7 +15,7 @@
   stdout/stderr (JDK warnings, startup banners) go to a log file, shown when
   the session cannot start. ``--debug`` keeps warnings and the JVM output on stderr;
 * ``--remote sc://…``: a client session of a Spark Connect server instead (:mod:`.connect`);
-* :meth:`SparkRuntime.stop` stops the session; it runs in ``finally`` and on
+* :meth:`.runtime.SparkRuntime.stop` stops the session; it runs in ``finally`` and on
   Ctrl-C (pyspark cancels running jobs on SIGINT and raises KeyboardInterrupt).
 
 An already running SparkContext in the process (tests, notebooks) is reused and
@@ -33,26 +33,19 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import KafkaOffsetsError, UsageError
+from ..errors import UsageError
 from .class_cache import archive_flags
+from .connect import start_connect
 from .deferred import defer_pandas
 from .deploy import executor_python, is_local, secure_conf, zip_package
-from .failure import _java_cause, job_failure
+from .failure import _java_cause
 from .gateway import launch_gateway, quiet_python_side
+from .runtime import SessionOptions, SparkRuntime, SparkUnavailable
 
-__all__ = [
-    "SessionOptions",
-    "SparkJobFailed",
-    "SparkRuntime",
-    "SparkUnavailable",
-    "job_failure",
-    "start_session",
-]
+__all__ = ["start_session"]
 
 #: how to get what ``check`` needs on the driver (pyproject.toml's ``spark`` extra)
 SPARK_EXTRA_HINT = (
@@ -79,87 +72,6 @@ logger.hadoop.level = error
 
 #: Driver JVM flags for local masters: quick start-up, one GC thread, shared class data.
 LOCAL_JVM_FLAGS = ("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto")
-
-
-class SparkUnavailable(KafkaOffsetsError):
-    """pyspark is missing or the Spark session could not start (monitoring: UNKNOWN)."""
-
-
-class SparkJobFailed(KafkaOffsetsError):
-    """A Spark job failed (a task raised, an executor died): the check has no verdict (UNKNOWN)."""
-
-
-@dataclass(frozen=True, kw_only=True)
-class SessionOptions:
-    """How to start Spark."""
-
-    master: str = "local[*]"
-    app_name: str = "kafka-offsets check"
-    debug: bool = False
-    ui: bool = False
-    conf: Sequence[tuple[str, str]] = ()
-    shuffle_partitions: int = 8
-    #: a Spark Connect server (``sc://HOST:PORT``) instead of a master (:mod:`.connect`)
-    remote: str | None = None
-
-
-@dataclass(kw_only=True)
-class SparkRuntime:
-    """A running session, its log and whether this process owns (and so stops) it."""
-
-    spark: Any
-    log_path: Path | None
-    owned: bool
-    started_s: float
-    workdir: Path | None = None
-    #: a local master (tasks see the driver's files and interpreter)
-    local: bool = True
-    #: a Spark Connect session: no SparkContext, DataFrames only; stop() leaves the server running
-    connect: bool = False
-    #: this runtime set SPARK_CONNECT_MODE_ENABLED (pyspark's switch to its Connect APIs): unset on stop
-    connect_mode_set: bool = False
-    _stopped: bool = field(default=False, repr=False)
-
-    @property
-    def sc(self) -> Any:
-        """The SparkContext (None on Spark Connect)."""
-        return None if self.connect else self.spark.sparkContext
-
-    def stop(self) -> None:
-        """Stop the session (when this runtime started it) and remove its temporary files
-        (on Spark Connect: release this client's session and close the channel; the server goes on)."""
-        if self._stopped:
-            return
-        self._stopped = True
-        if self.owned:
-            with contextlib.suppress(Exception):  # best effort at shutdown (the JVM may be gone)
-                _release_accumulators(self.spark)
-                self.spark.stop()
-        if self.connect_mode_set:
-            os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
-        if self.workdir is not None:
-            shutil.rmtree(self.workdir, ignore_errors=True)
-
-    def __enter__(self) -> SparkRuntime:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-
-def _release_accumulators(spark: Any) -> None:
-    """Let the context's stop skip its accumulator server's shutdown (nothing here uses accumulators).
-
-    ``SparkContext.stop`` waits for that socket server's ``serve_forever`` loop to notice, up to
-    its 0.5 s poll, plus a thread join: most of a local stop's second. The server's thread is a
-    daemon; it is shut down in another daemon thread and goes with the process.
-    """
-    sc = getattr(spark, "sparkContext", None)
-    server = getattr(sc, "_accumulatorServer", None)
-    if sc is None or server is None:
-        return
-    sc._accumulatorServer = None
-    threading.Thread(target=server.shutdown, name="accumulator-server-stop", daemon=True).start()
 
 
 #: how long the session start waits for the imports done while the JVM started (then goes on)
@@ -200,8 +112,6 @@ def _tail(path: Path | None, lines: int = 15) -> str:
 def start_session(options: SessionOptions) -> SparkRuntime:
     """Start (or join) a Spark session; raises :class:`SparkUnavailable` when it cannot."""
     if options.remote is not None:
-        from .connect import start_connect
-
         return start_connect(options)
     t0 = time.monotonic()
     defer_pandas()  # pyspark checks its version on each Arrow UDF; the driver never uses it

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from .failure import SparkJobFailed
 from .frames import RECORD_COLUMNS, RECORD_DDL, arrow_schema
-from .session import SparkJobFailed
 
 __all__ = ["RECORD_COLUMNS", "RECORD_SCHEMA", "check_write_dir", "is_uri", "probe_writable", "write_table"]
 

@@ -322,7 +322,7 @@ def test_rich_summary_renders_sparkline_with_history() -> None:
 
 def test_failed_spark_job_becomes_one_line() -> None:
     from kafka_offsets_cli.errors import KafkaOffsetsError
-    from kafka_offsets_cli.spark.session import job_failure
+    from kafka_offsets_cli.spark.failure import job_failure
 
     trace = (
         "An error occurred while calling o57.count.\n"

@@ -14,7 +14,8 @@ import typer.main
 from typer.core import TyperGroup
 
 from kafka_offsets_cli.cli.app import app
-from kafka_offsets_cli.cli.complete import complete_topic_partitions, context_connection
+from kafka_offsets_cli.cli.complete import complete_topic_partitions
+from kafka_offsets_cli.cli.connection import context_connection
 
 
 def _context(*words: str) -> object:

@@ -19,8 +19,8 @@ from kafka_offsets_cli.connection.settings import ClientSettings
 from kafka_offsets_cli.errors import ConfigError, UsageError
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.spark.deploy import executor_python, is_local, secure_conf
+from kafka_offsets_cli.spark.failure import job_failure
 from kafka_offsets_cli.spark.history_store import require_shared
-from kafka_offsets_cli.spark.session import job_failure
 from kafka_offsets_cli.spark.ship import SHIPPED, check_files, localized, strip_units
 from kafka_offsets_cli.spark.write import RECORD_COLUMNS, check_write_dir, write_table
 

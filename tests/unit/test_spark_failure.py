@@ -14,8 +14,7 @@ from typing import Any
 from google.rpc import error_details_pb2  # type: ignore[import-untyped]
 from pyspark.errors.exceptions.connect import SparkConnectGrpcException, convert_exception
 
-from kafka_offsets_cli.spark.failure import connect_detail, is_connect, job_failure
-from kafka_offsets_cli.spark.session import SparkJobFailed
+from kafka_offsets_cli.spark.failure import SparkJobFailed, connect_detail, is_connect, job_failure
 
 WORKER = "/opt/spark/python/lib/pyspark.zip/pyspark/worker.py"
 PYTHON_MESSAGE = (
