@@ -25,7 +25,7 @@ class GroupReader:
         self._s = session
         #: groups whose coordinator did not answer the last OffsetFetch, with that error
         self._coordinator_down: dict[str, str] = {}
-        #: whether kafka-python can take the settings (decided on the first committed_offsets)
+        #: whether kafka-python can take the settings (decided on the first group request)
         self._fits: bool | None = None
 
     def committed_offsets(
