@@ -19,12 +19,14 @@ import pytest
 from kafka.protocol.admin import DescribeGroupsResponse  # type: ignore[import-untyped]
 from kafka.protocol.consumer.metadata import ConsumerProtocolAssignment  # type: ignore[import-untyped]
 
+from kafka_offsets_cli.kafka.deadline import Deadline
 from kafka_offsets_cli.kafka.describe_groups import (
     ConsumerGroupDescribeRequest,
     ConsumerGroupDescribeResponse,
     _round,
     classic_group,
     consumer_group,
+    describe_groups,
     group_state,
 )
 from kafka_offsets_cli.models.groups import GroupDescription, GroupMembers, Member
@@ -238,3 +240,36 @@ def test_one_request_per_coordinator_and_every_group_keeps_its_own_answer() -> N
     assert got["frozen"].description.error == "REQUEST_TIMED_OUT"  # the frozen coordinator's groups only
     assert got["moved"].description.error == "NOT_COORDINATOR"  # asked again by describe_groups
     assert got["lost"].description.error == "COORDINATOR_NOT_AVAILABLE"
+
+
+class MovingCoordinator(FakeCoordinators):
+    """The first DescribeGroups answers ``NOT_COORDINATOR`` for "moved" (its coordinator moved), the
+    next ones describe it."""
+
+    def __init__(self) -> None:
+        super().__init__({"moved": 1, "new": 1}, consumer={"new"})
+        self.moves = 1
+
+    def send(self, request: Any, node_id: int | None, timeout_ms: int) -> Awaitable[Any]:
+        if request.API_KEY != 15 or self.moves:
+            self.moves -= request.API_KEY == 15
+            return super().send(request, node_id, timeout_ms)
+        self.sent.append(("describe", node_id, list(request.groups)))
+        described = _classic("consumer", [], state="Empty")
+        described.group_id = "moved"
+        return _answer(SimpleNamespace(groups=[described]))
+
+    def route(self) -> MovingCoordinator:
+        return self
+
+    def run(self, coro_fn: Any, *args: Any, timeout_s: float) -> Any:
+        return asyncio.run(coro_fn(*args))
+
+
+def test_a_moved_coordinator_is_asked_again_with_fresh_coordinators() -> None:
+    fake = MovingCoordinator()
+    got = describe_groups(fake, Deadline(10), ["new", "moved", "new"])  # type: ignore[arg-type]
+    assert list(got) == ["new", "moved"]
+    assert got["moved"].description == GroupDescription("moved", "empty", 0, ())
+    assert [s[0] for s in fake.sent] == ["find", "cgd", "describe", "find", "cgd", "describe"]
+    assert fake.sent[3] == ("find", None, ["moved"])  # only the group that failed, coordinator anew
