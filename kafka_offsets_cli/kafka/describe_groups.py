@@ -33,7 +33,7 @@ from kafka.protocol.metadata import FindCoordinatorRequest  # type: ignore[impor
 
 from ..models.groups import GroupDescription, GroupMembers, Member
 from ..models.topics import TopicPartition
-from .deadline import FIRST_ATTEMPT_S, Deadline
+from .deadline import FIRST_ATTEMPT_S, MIN_REQUEST_S, Deadline
 from .kafka_python import KafkaPython, RequestError, Route, code_name, error_name
 from .offset_fetch import ASK_AGAIN
 from .settings import log
@@ -86,7 +86,12 @@ def describe_groups(
 
 
 async def _round(route: Route, groups: Sequence[str], timeout_ms: int) -> dict[str, GroupMembers]:
-    """One attempt: the coordinators, then per coordinator ConsumerGroupDescribe, then DescribeGroups."""
+    """One attempt: the coordinators, then per coordinator ConsumerGroupDescribe, then DescribeGroups.
+
+    The three steps share ``timeout_ms`` (each gets what is left, at least
+    :data:`~.deadline.MIN_REQUEST_S`): the round ends within the time its caller waits for it.
+    """
+    end = time.monotonic() + timeout_ms / 1000
     try:
         found = await route.send(
             FindCoordinatorRequest(key_type=0, coordinator_keys=list(groups), min_version=4), None, timeout_ms
@@ -101,7 +106,7 @@ async def _round(route: Route, groups: Sequence[str], timeout_ms: int) -> dict[s
         else:
             by_node.setdefault(int(c.node_id), []).append(c.key)
     classic: dict[int, list[str]] = {}
-    for node, node_groups, answer in await _each(route, by_node, _consumer_request, timeout_ms):
+    for node, node_groups, answer in await _each(route, by_node, _consumer_request, _left(end)):
         if isinstance(answer, str):
             if answer == "UNSUPPORTED_VERSION":  # a broker before 4.0: classic groups only
                 classic.setdefault(node, []).extend(node_groups)
@@ -115,13 +120,18 @@ async def _round(route: Route, groups: Sequence[str], timeout_ms: int) -> dict[s
                 classic.setdefault(node, []).append(g)
             else:
                 out[g] = consumer_group(g, a)
-    for _, node_groups, answer in await _each(route, classic, _classic_request, timeout_ms):
+    for _, node_groups, answer in await _each(route, classic, _classic_request, _left(end)):
         if isinstance(answer, str):
             out.update({g: failed(g, answer) for g in node_groups})
             continue
         answered = {a.group_id: a for a in answer.groups}
         out.update({g: classic_group(g, answered.get(g)) for g in node_groups})
     return {g: out.get(g) or failed(g, "COORDINATOR_NOT_AVAILABLE") for g in groups}
+
+
+def _left(end: float) -> int:
+    """Milliseconds left of a round that ends at ``end`` (monotonic), at least MIN_REQUEST_S."""
+    return int(max(MIN_REQUEST_S, end - time.monotonic()) * 1000)
 
 
 def _consumer_request(groups: list[str]) -> Any:
