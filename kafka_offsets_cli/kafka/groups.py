@@ -61,7 +61,8 @@ class GroupReader:
                 kafka_python_config(self._s.settings)
                 self._fits = True
             except ConfigError as e:
-                log.debug("committed offsets through librdkafka (kafka-python cannot take: %s)", e)
+                why = f"kafka-python cannot take: {e}"
+                log.debug("committed offsets and group descriptions through librdkafka (%s)", why)
                 self._fits = False
         return self._fits
 
