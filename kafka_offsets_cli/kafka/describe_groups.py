@@ -11,8 +11,13 @@ so descriptions go the same way, through the adapter :mod:`.kafka_python`:
   (a broker before 4.0 lacks the request: every group is then classic);
 * one DescribeGroups v0-v5 per coordinator for the rest: v5 and before answer a group that does
   not exist ``Dead`` without an error, as librdkafka's describe did (v6 says ``GROUP_ID_NOT_FOUND``);
-* each group keeps its own answer or error; a retriable one (:data:`.offset_fetch.ASK_AGAIN`)
-  is asked again, with fresh coordinators, while ``--timeout`` lasts.
+* each group keeps its own answer or error; a coordinator that is not ready (``NOT_COORDINATOR``,
+  ``COORDINATOR_NOT_AVAILABLE``, ``COORDINATOR_LOAD_IN_PROGRESS``), or a coordinator lookup that
+  failed, is asked again, with fresh coordinators, while ``--timeout`` lasts. A coordinator that
+  does not answer the describe (``REQUEST_TIMED_OUT``) is not: the committed offsets just before
+  already waited for it, and the rest of the run (metadata, end offsets) needs what is left of
+  ``--timeout`` (asked again, a frozen coordinator took all of it, and the run ended as if the
+  whole cluster did not answer).
 
 kafka-python (3.0, and 3.1 to come) has no ConsumerGroupDescribe: its classes are made here from
 Kafka's own schema (``ConsumerGroupDescribe{Request,Response}.json`` beside this module), which
@@ -34,8 +39,8 @@ from kafka.protocol.metadata import FindCoordinatorRequest  # type: ignore[impor
 from ..models.groups import GroupDescription, GroupMembers, Member
 from ..models.topics import TopicPartition
 from .deadline import FIRST_ATTEMPT_S, MIN_REQUEST_S, Deadline
+from .errors import COORDINATOR_NOT_READY
 from .kafka_python import KafkaPython, RequestError, Route, code_name, error_name
-from .offset_fetch import ASK_AGAIN
 from .settings import log
 
 
@@ -74,9 +79,11 @@ def describe_groups(
     while pending:
         timeout = deadline.request_timeout(limit)
         limit *= 2
-        answers = route.run(_round, route, pending, int(timeout * 1000), timeout_s=timeout)
+        answers, lookup_failed = route.run(_round, route, pending, int(timeout * 1000), timeout_s=timeout)
         final.update(answers)
-        pending = [g for g, r in answers.items() if r.description.error in ASK_AGAIN]
+        pending = [
+            g for g, r in answers.items() if lookup_failed or r.description.error in COORDINATOR_NOT_READY
+        ]
         if not pending or deadline.remaining() <= backoff:
             break
         log.debug("asking again for the description of %d group(s)", len(pending))
@@ -85,8 +92,11 @@ def describe_groups(
     return {g: final[g] for g in wanted}
 
 
-async def _round(route: Route, groups: Sequence[str], timeout_ms: int) -> dict[str, GroupMembers]:
-    """One attempt: the coordinators, then per coordinator ConsumerGroupDescribe, then DescribeGroups.
+async def _round(
+    route: Route, groups: Sequence[str], timeout_ms: int
+) -> tuple[dict[str, GroupMembers], bool]:
+    """One attempt: the coordinators, then per coordinator ConsumerGroupDescribe, then DescribeGroups;
+    each group's answer, and whether the coordinator lookup itself failed.
 
     The three steps share ``timeout_ms`` (each gets what is left, at least
     :data:`~.deadline.MIN_REQUEST_S`): the round ends within the time its caller waits for it.
@@ -97,7 +107,7 @@ async def _round(route: Route, groups: Sequence[str], timeout_ms: int) -> dict[s
             FindCoordinatorRequest(key_type=0, coordinator_keys=list(groups), min_version=4), None, timeout_ms
         )
     except RequestError as e:
-        return {g: failed(g, error_name(e)) for g in groups}
+        return {g: failed(g, error_name(e)) for g in groups}, True
     out: dict[str, GroupMembers] = {}
     by_node: dict[int, list[str]] = {}
     for c in found.coordinators:
@@ -126,7 +136,7 @@ async def _round(route: Route, groups: Sequence[str], timeout_ms: int) -> dict[s
             continue
         answered = {a.group_id: a for a in answer.groups}
         out.update({g: classic_group(g, answered.get(g)) for g in node_groups})
-    return {g: out.get(g) or failed(g, "COORDINATOR_NOT_AVAILABLE") for g in groups}
+    return {g: out.get(g) or failed(g, "COORDINATOR_NOT_AVAILABLE") for g in groups}, False
 
 
 def _left(end: float) -> int:
