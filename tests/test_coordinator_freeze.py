@@ -12,12 +12,20 @@ coordinator did not answer the OffsetFetch); when exactly depends on the machine
 format is run a bounded number of times, the coordinator frozen at each of :data:`FREEZE_AFTER_S`
 seconds after the start (on the code before the fix, 3 of 3 runs at 0.6-1.2 s aborted; freezing
 before the start, 0 of 3).
+
+Group descriptions went through librdkafka's DescribeConsumerGroups after the committed offsets,
+which left the window open when the coordinator froze between the two: a run over many groups with
+``--debug`` is watched, and the coordinator frozen the moment kafka-python logs its OffsetFetch
+answer, so that the describe that follows meets it frozen (kafka/describe_groups.py now sends it
+through kafka-python too).
 """
 
 from __future__ import annotations
 
 import json
 import signal
+import subprocess
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -84,6 +92,78 @@ def test_frozen_coordinator_ends_with_a_verdict(cluster: dev_kafka.Cluster, outp
             assert run.code == (1 if output == "jsonl" else 3), (run.code, run.stdout, run.stderr)
             _assert_error_with_cause(run.stdout, run.stderr, output, group)
         heal(cluster)
+
+
+#: Groups of the describe-freeze run, spread over the coordinators (the victim's and the others).
+MANY_GROUPS = 12
+
+
+@pytest.mark.parametrize("output", ["jsonl", "nagios"])
+def test_coordinator_frozen_as_the_groups_are_described(cluster: dev_kafka.Cluster, output: str) -> None:
+    prefix = f"frd-{uuid.uuid4().hex[:6]}"
+    topic = f"{prefix}.t"
+    groups = [f"{prefix}.g{i}" for i in range(MANY_GROUPS)]
+    create_assigned(cluster.bootstrap, topic, [[1, 2, 3], [2, 3, 1], [3, 1, 2]])
+    produce(cluster.bootstrap, topic, [(p, None, None, "x") for p in range(3) for _ in range(5)])
+    for g in groups:
+        commit_group_offsets(cluster.bootstrap, g, {(topic, 0): 2, (topic, 1): 3, (topic, 2): 5})
+    victim = _coordinator(cluster.bootstrap, groups[0])
+    argv = ["--debug", "lag", "-b", cluster.bootstrap, "-o", output, "--timeout", f"{TIMEOUT_S}s"]
+    t0 = time.monotonic()
+    proc = start(*argv, *(a for g in groups for a in ("-g", g)))
+    frozen = threading.Event()
+    try:
+        stdout, stderr = _freeze_on_offset_fetch_answer(proc, cluster, victim, frozen)
+    finally:
+        cluster.signal(victim, signal.SIGCONT)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    run = Timed(proc.returncode, stdout, stderr, time.monotonic() - t0)
+    assert frozen.is_set(), f"no OffsetFetch answer from node {victim} was logged: {stderr[-3000:]}"
+    assert run.code >= 0, f"killed by signal {-run.code}: {run.stderr[-2000:]}"
+    assert "Traceback" not in run.stderr and "Assertion" not in run.stderr, run.stderr[-3000:]
+    assert run.seconds <= TIMEOUT_S + SLACK_S, run.seconds
+    if run.code == 0:  # the controller fenced the frozen node and another took its groups in time
+        _assert_right_answer(run.stdout, output, topic)
+    else:
+        assert run.code == (1 if output == "jsonl" else 3), (run.code, run.stdout, run.stderr[-3000:])
+        _assert_error_with_cause(run.stdout, run.stderr, output, groups[0])
+
+
+def _freeze_on_offset_fetch_answer(
+    proc: subprocess.Popen[str], cluster: dev_kafka.Cluster, victim: int, frozen: threading.Event
+) -> tuple[str, str]:
+    """The run's stdout and stderr; ``victim`` SIGSTOPped as soon as stderr shows kafka-python's log
+    of the OffsetFetch answer from it (before the fix, librdkafka's describe came next)."""
+    assert proc.stdout is not None and proc.stderr is not None
+    out: list[str] = []
+    err: list[str] = []
+    node = f"node_id={victim} "
+
+    def read_stdout() -> None:
+        assert proc.stdout is not None
+        out.append(proc.stdout.read())
+
+    def read_stderr() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if not frozen.is_set() and "OffsetFetchResponse" in line and node in line:
+                cluster.signal(victim, signal.SIGSTOP)
+                frozen.set()
+            err.append(line)
+
+    readers = [threading.Thread(target=read_stdout), threading.Thread(target=read_stderr)]
+    for r in readers:
+        r.start()
+    try:
+        proc.wait(timeout=TIMEOUT_S + 60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for r in readers:
+            r.join(timeout=30)
+    return "".join(out), "".join(err)
 
 
 def _assert_right_answer(stdout: str, output: str, topic: str) -> None:

@@ -474,7 +474,8 @@ def test_watch_rates_match_records_produced_and_committed_between_refreshes(
 def test_settings_kafka_python_cannot_take_read_groups_through_librdkafka(bootstrap: str) -> None:
     """``-X ssl.cipher.suites`` (meaningless on plaintext, unknown to kafka-python's translation): lag
     still reads the committed offsets, through librdkafka's ListConsumerGroupOffsets (the fallback of
-    kafka/offset_fetch_rdkafka.py), and says so with --debug; the same answer as without it."""
+    kafka/offset_fetch_rdkafka.py), and describes the groups through its DescribeConsumerGroups
+    (kafka/describe_groups_rdkafka.py), and says so with --debug; the same answer as without it."""
     from tests.cli_runner import subprocess_cli
 
     topic = create_topic(bootstrap, f"fb-{uuid.uuid4().hex[:8]}", partitions=2)
@@ -497,4 +498,9 @@ def test_settings_kafka_python_cannot_take_read_groups_through_librdkafka(bootst
     assert plain.code == 0 and fallback.code == 0, (plain, fallback)
     assert fallback.stdout == plain.stdout, (plain.stdout, fallback.stdout)
     assert [(r["partition"], r["committed"], r["lag"]) for r in plain.jsonl()] == [(0, 3, 2), (1, 5, 0)]
-    assert "committed offsets through librdkafka" in fallback.stderr
+    assert "committed offsets and group descriptions through librdkafka" in fallback.stderr
+    summary = ("lag", "-b", bootstrap, "-g", group, "--summary", "-o", "jsonl")
+    plain_summary = subprocess_cli(*summary)
+    fallback_summary = subprocess_cli(*summary, "-X", "ssl.cipher.suites=HIGH")
+    assert plain_summary.stdout == fallback_summary.stdout
+    assert [(r["group"], r["group_state"]) for r in plain_summary.jsonl()] == [(group, "empty")]

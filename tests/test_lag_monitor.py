@@ -10,12 +10,18 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from confluent_kafka import Consumer
 
 from dev.kafka_data import commit_group_offsets, create_topic, produce
+from kafka_offsets_cli.connection.settings import build_settings
+from kafka_offsets_cli.kafka.describe_groups import describe_groups
+from kafka_offsets_cli.kafka.describe_groups_rdkafka import describe_groups_rdkafka
+from kafka_offsets_cli.kafka.session import Session
+from kafka_offsets_cli.models.groups import GroupMembers
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
 from tests.cli_runner import Run, cli
 from tests.kafka_helpers import consumer_groups
@@ -198,6 +204,36 @@ def _describe_members(bootstrap: str, group: str) -> dict[tuple[str, int], tuple
     return out
 
 
+def _describe_state(bootstrap: str, group: str) -> tuple[str, int]:
+    """kafka-consumer-groups --describe --state: (STATE in lower case, #MEMBERS)."""
+    proc = consumer_groups(bootstrap, "--describe", "--state", "--group", group)
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split() for line in proc.stdout.splitlines() if line.split()[:1] == [group]]
+    assert len(rows) == 1, proc.stdout
+    return rows[0][-2].lower(), int(rows[0][-1])
+
+
+def _both_routes(
+    bootstrap: str, groups: list[str]
+) -> tuple[dict[str, GroupMembers], dict[str, GroupMembers]]:
+    """The groups described through kafka-python and through librdkafka (each member's partitions sorted:
+    the order of an assignment is not an answer)."""
+    session = Session(build_settings(bootstrap, timeout_ms=30_000))
+    try:
+        ours = describe_groups(session.kafka_python(), session.deadline, groups)
+        librdkafka = describe_groups_rdkafka(session, groups)
+    finally:
+        session.close()
+
+    def plain(found: dict[str, GroupMembers]) -> dict[str, GroupMembers]:
+        return {
+            g: replace(d, members=tuple(replace(m, assigned=tuple(sorted(m.assigned))) for m in d.members))
+            for g, d in found.items()
+        }
+
+    return plain(ours), plain(librdkafka)
+
+
 @pytest.mark.parametrize("protocol", ["classic", "consumer"])
 def test_members_match_kafka_consumer_groups_and_the_type_is_the_protocol(
     lagging: dict[str, str], protocol: str
@@ -239,6 +275,18 @@ def test_members_match_kafka_consumer_groups_and_the_type_is_the_protocol(
         assert {v[2] for v in ours.values()} == {f"app-{protocol}"}
         summary = lag(lagging, "-g", group, "--summary", "-o", "json")
         assert [(r["group"], r["group_type"], r["members"]) for r in summary.json()] == [(group, protocol, 1)]
+        # the state as kafka-consumer-groups --describe --state shows it (Stable: stable)
+        assert [(r["group_state"], r["members"]) for r in summary.json()] == [_describe_state(b, group)]
+        # kafka-python's describe (ConsumerGroupDescribe, DescribeGroups) says what librdkafka's said
+        missing, empty = f"mon-none-{uid()}", f"mon-empty-{uid()}"
+        commit_group_offsets(b, empty, {(t, 0): 1})
+        through_kafka_python, librdkafka = _both_routes(b, [group, empty, missing])
+        assert through_kafka_python == librdkafka
+        assert [(d.description.state, d.protocol) for d in through_kafka_python.values()] == [
+            ("stable", protocol),
+            ("empty", "classic"),
+            ("dead", librdkafka[missing].protocol),  # no such group: Dead, as DescribeGroups v5 says
+        ]
     finally:
         stop.set()
         worker.join()

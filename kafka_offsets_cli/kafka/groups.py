@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
@@ -12,9 +10,9 @@ from confluent_kafka import ConsumerGroupTopicPartitions, KafkaException
 from confluent_kafka import TopicPartition as CTopicPartition
 
 from ..errors import ConfigError
-from ..models.groups import GroupDescription, GroupMembers, GroupOffsets, Member
+from ..models.groups import GroupDescription, GroupMembers, GroupOffsets
 from ..models.topics import TopicPartition
-from .errors import COORDINATOR_NOT_READY, error_name, require_group_ids
+from .errors import error_name, require_group_ids
 from .session import Session
 from .settings import log
 from .tiered_config import kafka_python_config
@@ -25,11 +23,9 @@ class GroupReader:
 
     def __init__(self, session: Session) -> None:
         self._s = session
-        #: each described group's members and protocol, from its last description
-        self._members: dict[str, tuple[tuple[Member, ...], str | None]] = {}
         #: groups whose coordinator did not answer the last OffsetFetch, with that error
         self._coordinator_down: dict[str, str] = {}
-        #: whether kafka-python can take the settings (decided on the first committed_offsets)
+        #: whether kafka-python can take the settings (decided on the first group request)
         self._fits: bool | None = None
 
     def committed_offsets(
@@ -65,7 +61,8 @@ class GroupReader:
                 kafka_python_config(self._s.settings)
                 self._fits = True
             except ConfigError as e:
-                log.debug("committed offsets through librdkafka (kafka-python cannot take: %s)", e)
+                why = f"kafka-python cannot take: {e}"
+                log.debug("committed offsets and group descriptions through librdkafka (%s)", why)
                 self._fits = False
         return self._fits
 
@@ -82,73 +79,38 @@ class GroupReader:
     def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
         """State, member count and assigned partitions of each group (all described at once).
 
-        A group whose coordinator is not ready (:data:`~.errors.COORDINATOR_NOT_READY`) is asked
-        again, with a growing pause, while ``--timeout`` allows; its last answer stands. A group
+        Sent through kafka-python (:mod:`.describe_groups`: ConsumerGroupDescribe, then
+        DescribeGroups), never librdkafka's DescribeConsumerGroups, which aborts the process when
+        a group's coordinator freezes or moves while it waits (confluentinc/librdkafka#3663, #5040);
+        librdkafka's only with settings kafka-python cannot take (:mod:`.describe_groups_rdkafka`).
+        A group whose coordinator is not ready is asked again while ``--timeout`` allows. A group
         whose coordinator did not answer :meth:`committed_offsets` just before is not asked: it
-        carries that error. librdkafka's coordinator requests (this one too) abort the process
-        when the coordinator freezes under them (confluentinc/librdkafka#3663, #5040).
+        carries that error (asking would spend the rest of ``--timeout`` on the same silence).
         """
-        require_group_ids(groups)
-        out: dict[str, GroupDescription] = {
-            g: GroupDescription(g, None, 0, (), self._coordinator_down[g])
-            for g in dict.fromkeys(groups)
-            if g in self._coordinator_down
-        }
-        pending = [g for g in dict.fromkeys(groups) if g not in out]
-        backoff = 0.05
-        while pending:
-            out.update(self._s.asked_again(functools.partial(self._describe_groups_once, pending)))
-            ready = {g for g in pending if out[g].error not in COORDINATOR_NOT_READY}
-            pending = [g for g in pending if g not in ready]
-            if not pending or self._s.deadline.remaining() <= backoff:
-                break
-            log.debug("coordinator not ready for %d group(s); asking again", len(pending))
-            time.sleep(backoff)
-            backoff = min(backoff * 2, 1.0)
-        return out
-
-    def _describe_groups_once(self, groups: Sequence[str], timeout: float) -> dict[str, GroupDescription]:
-        """One DescribeConsumerGroups round for ``groups``."""
-        if not groups:
-            return {}
-        with self._s.failing_as("describe consumer groups"):
-            futs = self._s.admin.describe_consumer_groups(list(groups), request_timeout=timeout)
-        out: dict[str, GroupDescription] = {}
-        for g, f in futs.items():
-            try:
-                d = self._s.wait(f, timeout)
-            except (KafkaException, FutureTimeout) as e:
-                out[g] = GroupDescription(g, None, 0, (), self._s.item_error(e, "describe consumer groups"))
-                continue
-            assigned = sorted(
-                {
-                    TopicPartition(tp.topic, tp.partition)
-                    for m in d.members or []
-                    if m.assignment is not None
-                    for tp in m.assignment.topic_partitions or []
-                }
-            )
-            members = tuple(
-                Member(
-                    str(m.member_id),
-                    str(m.client_id),
-                    str(m.host),
-                    m.group_instance_id or None,
-                    tuple(
-                        TopicPartition(tp.topic, tp.partition)
-                        for tp in (m.assignment.topic_partitions or [] if m.assignment is not None else [])
-                    ),
-                )
-                for m in d.members or []
-            )
-            self._members[g] = (members, _group_state(getattr(d, "type", None)))
-            out[g] = GroupDescription(g, _group_state(d.state), len(members), tuple(assigned))
-        return out
+        return {g: m.description for g, m in self.group_members(groups).items()}
 
     def group_members(self, groups: Sequence[str]) -> dict[str, GroupMembers]:
         """Describe the groups (as :meth:`describe_groups`), with each one's members and protocol."""
-        descs = self.describe_groups(groups)
-        return {g: GroupMembers(d, *self._members.get(g, ((), None))) for g, d in descs.items()}
+        require_group_ids(groups)
+        wanted = list(dict.fromkeys(groups))
+        down = {
+            g: GroupMembers(GroupDescription(g, None, 0, (), self._coordinator_down[g]))
+            for g in wanted
+            if g in self._coordinator_down
+        }
+        pending = [g for g in wanted if g not in down]
+        if not pending:
+            return down
+        if self._kafka_python_fits():
+            from .describe_groups import describe_groups  # kafka-python: only runs that read groups
+
+            self._s.check_reachable()  # authentication failures in librdkafka's words (exit 4)
+            found = describe_groups(self._s.kafka_python(), self._s.deadline, pending)
+        else:
+            from .describe_groups_rdkafka import describe_groups_rdkafka
+
+            found = describe_groups_rdkafka(self._s, pending)
+        return {g: down.get(g) or found[g] for g in wanted}
 
     def group_session_timeouts(self, groups: Sequence[str]) -> dict[str, int]:
         """Each group's ``consumer.session.timeout.ms`` (KIP-848 group config; brokers since 4.0).
@@ -201,13 +163,6 @@ class GroupReader:
             err = getattr(ctp, "error", None)
             out[TopicPartition(ctp.topic, ctp.partition)] = error_name(err) if err is not None else None
         return out
-
-
-def _group_state(state: Any) -> str | None:
-    if state is None:
-        return None
-    name = getattr(state, "name", None) or str(state)
-    return str(name).lower()
 
 
 def _ctps(offsets: Mapping[TopicPartition, int]) -> list[Any]:

@@ -1,9 +1,10 @@
 """The one adapter to kafka-python: its admin client, and the two internals the tool needs from it.
 
 librdkafka cannot send ListOffsets v8-v11 (the tiered specs, :mod:`.tiered`), and its
-ListConsumerGroupOffsets aborts the process when a group's coordinator changes under it
-(librdkafka #3663, #5040; :mod:`.offset_fetch`). Those requests are built from
-kafka-python's protocol classes (generated from Kafka's own schemas) and sent here.
+ListConsumerGroupOffsets and DescribeConsumerGroups abort the process when a group's coordinator
+changes under them (librdkafka #3663, #5040; :mod:`.offset_fetch`, :mod:`.describe_groups`).
+Those requests are built from kafka-python's protocol classes (generated from Kafka's own
+schemas) and sent here.
 kafka-python has no public API for "send this request to that broker", so two private
 surfaces are used, and only in this module:
 

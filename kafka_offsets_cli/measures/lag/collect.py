@@ -188,7 +188,7 @@ def collect(
     ``remote_reads`` each row's ``remote_read`` (:mod:`.remote`).
     """
     # committed offsets first: a group whose coordinator did not answer is then not described
-    # through librdkafka, whose coordinator requests abort the process on a frozen coordinator
+    # (asking it again would spend the rest of --timeout on the same silence)
     committed = {g.group: g for g in source.committed_offsets(groups)}
     descriptions = source.describe_groups(groups)
     metadata = selection_metadata(source, selection)

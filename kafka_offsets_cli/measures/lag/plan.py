@@ -75,8 +75,9 @@ def group_missing(description: GroupDescription | None, offsets: GroupOffsets | 
 
     Kafka's tool describes the group and stops at ``GROUP_ID_NOT_FOUND`` (the
     consumer-protocol answer; "Consumer group 'x' does not exist." for a ``Dead``
-    group in earlier versions). librdkafka describes through DescribeGroups, whose
-    answer for an unknown id is state ``dead`` with no members. A group with committed
+    group in earlier versions). The tool describes it through DescribeGroups v5 (after
+    ConsumerGroupDescribe said it is not a ``consumer`` group), whose answer for an unknown
+    id is state ``dead`` with no members, as librdkafka's describe was. A group with committed
     offsets exists (it is ``empty`` at least), whatever a racing describe said.
     """
     if description is None or (offsets is not None and offsets.offsets):
