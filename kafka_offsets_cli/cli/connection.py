@@ -9,7 +9,7 @@ what a command would use.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import typer
@@ -84,3 +84,24 @@ def settings_from(options: ConnectionOptions, environ: Mapping[str, str] | None 
 def connection_settings(ctx: typer.Context) -> ClientSettings:
     """The client settings of the command in ``ctx``: its connection options, resolved."""
     return settings_from(connection_options(ctx))
+
+
+def connection_of(
+    *,
+    bootstrap_server: str | None,
+    cluster: str | None,
+    command_config: str | None,
+    x: Sequence[str] | None,
+    timeout: str,
+    isolation: Isolation = Isolation.READ_UNCOMMITTED,
+) -> ConnectionOptions:
+    """The connection options a command was given, from its parameters: the one route of each
+    (``--isolation`` too: the client's setting, which every ListOffsets it sends uses)."""
+    return ConnectionOptions(
+        bootstrap=bootstrap_server,
+        command_config=command_config,
+        overrides=tuple(x or ()),
+        timeout=timeout,
+        isolation=isolation,
+        cluster=cluster,
+    )

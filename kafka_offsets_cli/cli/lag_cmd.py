@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ..errors import ClusterError, KafkaOffsetsError, MonitoringStatus, NotFound, PartialFailure, UsageError
+from ..errors import ClusterError, MonitoringStatus, NotFound, PartialFailure, UsageError
 from ..gcpause import gc_paused
 from ..lag.summary import SortKey
 from ..measures.lag.collect import LagReport, collect, resolve_groups
@@ -19,6 +19,7 @@ from ..render.lag_metrics import SERIES_LABELS, SERVICE, prometheus_down
 from . import lag_view
 from .app import command_help, is_debug
 from .boundary import boundary
+from .connection import connection_of
 from .emit import parse_columns
 from .families import lag_monitors
 from .lag_notes import failure_summary, notes
@@ -42,7 +43,7 @@ from .lag_options import (
 )
 from .lag_view import LagView, record_fields, show, summary_fields
 from .metric_labels import PrometheusFileOpt, settings_and_labels
-from .monitor_failure import report_unknown
+from .monitor_failure import unknown_reported
 from .options import (
     OUTPUTS,
     BootstrapOpt,
@@ -144,7 +145,11 @@ def lag_cmd(
         )
         if prometheus_file:
             check_writable(prometheus_file)  # a usage error before anything is contacted
-        settings, labels = settings_and_labels(ctx, label, reserved=SERIES_LABELS)
+        conn = connection_of(
+            bootstrap_server=bootstrap_server, cluster=cluster, command_config=command_config, x=x,
+            timeout=timeout, isolation=isolation,
+        )  # fmt: skip
+        settings, labels = settings_and_labels(conn, label, reserved=SERIES_LABELS)
         view = LagView(
             fmt=fmt,
             columns=tuple(cols) if cols else None,
@@ -170,24 +175,17 @@ def lag_cmd(
             # the summary's TYPE and --members: each group's members and protocol
             members=members or summary or (fmt is Format.table and not group and not by_partition),
         )
-        try:
+        failed = unknown_reported(
+            fmt=view.fmt, service=SERVICE, down=prometheus_down, labels=view.labels,
+            prometheus_file=prometheus_file, monitoring=monitor,
+        )  # fmt: skip
+        with failed:
             if interval is not None:
                 _watch(settings, query, view, interval, prometheus_file, debug)
                 return
             with gc_paused():
                 report = _collect(settings, query, debug)
             _require_rows(report)
-        except KafkaOffsetsError as e:
-            if monitor and not isinstance(e, UsageError):
-                report_unknown(
-                    e,
-                    fmt=view.fmt,
-                    service=SERVICE,
-                    down=prometheus_down,
-                    labels=view.labels,
-                    prometheus_file=prometheus_file,
-                )
-            raise
         # one text for the file and stdout (one clock); the file is written before stdout, which may be closed
         metrics = view.prometheus(report) if prometheus_file or fmt is Format.prometheus else ""
         unwritten = write_result(prometheus_file, metrics) if prometheus_file else None
