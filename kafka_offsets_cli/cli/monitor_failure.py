@@ -74,6 +74,7 @@ def watched(
     text: Callable[[R], str],
     down: DownMetrics,
     labels: Mapping[str, str],
+    first: Callable[[R], None] | None = None,
 ) -> Callable[[C], R]:
     """``read`` for every ``--watch`` refresh, ``prometheus_file`` (if any) rewritten after each
     with its ``text``, or with ``up 0`` when the cluster cannot be reached (:func:`published`)."""
@@ -81,4 +82,5 @@ def watched(
         read,
         publish=publisher(prometheus_file, text),
         down=down_writer(prometheus_file, lambda: down(MonitoringStatus.UNKNOWN, now_ms(), labels)),
+        first=first,
     )

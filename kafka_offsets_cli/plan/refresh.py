@@ -22,10 +22,13 @@ def published(
     *,
     publish: Callable[[R], None] | None = None,
     down: Callable[[ClusterError], None] | None = None,
+    first: Callable[[R], None] | None = None,
 ) -> Callable[[C], R]:
     """``read`` (one refresh over a client) followed by ``publish`` of its result; a
     :class:`ClusterError` is given to ``down`` first, then raised. ``publish`` may raise (a result
-    it could not write): UNKNOWN on the first refresh, a warning on a later one."""
+    it could not write): UNKNOWN on the first refresh, a warning on a later one. ``first`` hears
+    the first result only, once it is published (its notes, printed once)."""
+    pending = [first] if first is not None else []
 
     def refresh(client: C) -> R:
         try:
@@ -36,6 +39,8 @@ def published(
             raise
         if publish is not None:
             publish(result)
+        if pending:
+            pending.pop()(result)
         return result
 
     return refresh
