@@ -1,8 +1,9 @@
-"""The shared connection options of a command: read once from its context, resolved by the one resolver.
+"""The shared connection options of a command, resolved by the one resolver.
 
 Every command declares the connection options for typer (``BootstrapOpt``,
-``ClusterOpt``… in :mod:`.options`) and reads them here; shell completion reads
-them the same way; all resolve them with
+``ClusterOpt``… in :mod:`.options`); ``lag``, ``liveness``, ``list`` and ``tiering`` pass
+their parameters to :func:`connection_of`, shell completion (and the commands not moved yet)
+read them from the context, by option name (:func:`connection_options`); all resolve them with
 :func:`kafka_offsets_cli.connection.resolver.resolve_connection`, so ``config show`` reports
 what a command would use.
 """
