@@ -82,11 +82,6 @@ def settings_from(options: ConnectionOptions, environ: Mapping[str, str] | None 
     return connect(options, environ).settings
 
 
-def connection_settings(ctx: typer.Context) -> ClientSettings:
-    """The client settings of the command in ``ctx``: its connection options, resolved."""
-    return settings_from(connection_options(ctx))
-
-
 def connection_of(
     *,
     bootstrap_server: str | None,
