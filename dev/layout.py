@@ -13,7 +13,7 @@ reported under its rule's name:
   (``tally``, ``decide``, ``severity``), what several features measure (``measures/``), the
   features, ``spark/`` that runs ``check`` on a cluster, the pure ``render/``, the commands in
   ``cli/``, and ``__main__``. Nothing below ``cli/`` imports ``cli/``.
-* ``sibling``: the features (the ``features`` layer: lag, liveness, tiering, rewind, check) are
+* ``sibling``: the features (the ``features`` layer: lag, liveness, tiering, listing, rewind, check) are
   siblings: none imports another; what two of them share belongs in a lower layer.
 * ``cycle``: no import cycle among the package's modules (the strongly connected components of
   the module graph, each elementary cycle reported as a chain ``a:LINE -> b:LINE -> a``).
@@ -66,7 +66,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("kafka", ("kafka",)),  # the one client, runs the planned requests
     ("rules", ("tally", "decide", "severity")),  # roll-ups, per-record rules, the status order
     ("measures", ("measures",)),  # what more than one feature measures (lag, liveness ages, timestamps)
-    ("features", ("lag", "liveness", "tiering", "rewind", "check")),  # siblings
+    ("features", ("lag", "liveness", "tiering", "listing", "rewind", "check")),  # siblings
     ("spark", ("spark",)),  # runs check's engine on Spark
     ("render", ("render",)),  # pure renderers of the features' results
     ("cli", ("cli",)),  # thin commands

@@ -19,7 +19,7 @@ import pytest
 
 from dev import kafka as dev_kafka
 from dev.kafka_data import commit_group_offsets, create_topic, produce
-from kafka_offsets_cli.cli.list_cmd import KAFKA_TOOLS_VERSION
+from kafka_offsets_cli.cli.list_options import KAFKA_TOOLS_VERSION
 from tests.cli_runner import cli
 from tests.kafka_helpers import GET_OFFSET_SHELL, consumer_groups, produce_transactional
 

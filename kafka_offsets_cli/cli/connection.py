@@ -1,15 +1,16 @@
-"""The shared connection options of a command: read once from its context, resolved by the one resolver.
+"""The shared connection options of a command, resolved by the one resolver.
 
 Every command declares the connection options for typer (``BootstrapOpt``,
-``ClusterOpt``… in :mod:`.options`) and reads them here; shell completion reads
-them the same way; all resolve them with
+``ClusterOpt``… in :mod:`.options`); ``lag``, ``liveness``, ``list`` and ``tiering`` pass
+their parameters to :func:`connection_of`, shell completion (and the commands not moved yet)
+read them from the context, by option name (:func:`connection_options`); all resolve them with
 :func:`kafka_offsets_cli.connection.resolver.resolve_connection`, so ``config show`` reports
 what a command would use.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import typer
@@ -81,6 +82,22 @@ def settings_from(options: ConnectionOptions, environ: Mapping[str, str] | None 
     return connect(options, environ).settings
 
 
-def connection_settings(ctx: typer.Context) -> ClientSettings:
-    """The client settings of the command in ``ctx``: its connection options, resolved."""
-    return settings_from(connection_options(ctx))
+def connection_of(
+    *,
+    bootstrap_server: str | None,
+    cluster: str | None,
+    command_config: str | None,
+    x: Sequence[str] | None,
+    timeout: str,
+    isolation: Isolation = Isolation.READ_UNCOMMITTED,
+) -> ConnectionOptions:
+    """The connection options a command was given, from its parameters: the one route of each
+    (``--isolation`` too: the client's setting, which every ListOffsets it sends uses)."""
+    return ConnectionOptions(
+        bootstrap=bootstrap_server,
+        command_config=command_config,
+        overrides=tuple(x or ()),
+        timeout=timeout,
+        isolation=isolation,
+        cluster=cluster,
+    )

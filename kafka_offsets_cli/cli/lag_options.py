@@ -6,10 +6,7 @@ from typing import Annotated
 
 import typer
 
-from ..errors import UsageError
-from ..lag.monitor import LagThresholds
 from ..lag.summary import SortKey
-from ..parse.durations import parse_duration
 from .options import OUT, SEL
 
 __all__ = [
@@ -29,7 +26,6 @@ __all__ = [
     "TimeLagOpt",
     "WarnLagOpt",
     "WarnTimeLagOpt",
-    "parse_thresholds",
 ]
 
 CHECK = "Check"
@@ -197,28 +193,3 @@ CritTimeLagOpt = Annotated[
         "(implies --time-lag).", rich_help_panel=CHECK, show_default=False,
     ),
 ]  # fmt: skip
-
-
-def _duration(text: str | None) -> int | None:
-    return None if text is None else parse_duration(text)
-
-
-def parse_thresholds(
-    warn_lag: int | None, crit_lag: int | None, warn_time_lag: str | None, crit_time_lag: str | None
-) -> LagThresholds:
-    """The four thresholds; a warning above its critical is a UsageError (as in a check spec)."""
-    t = LagThresholds(
-        warn_lag=warn_lag,
-        crit_lag=crit_lag,
-        warn_time_lag_ms=_duration(warn_time_lag),
-        crit_time_lag_ms=_duration(crit_time_lag),
-    )
-    if t.warn_lag is not None and t.crit_lag is not None and t.warn_lag > t.crit_lag:
-        raise UsageError(f"--warn-lag {warn_lag} is above --crit-lag {crit_lag}")
-    if (
-        t.warn_time_lag_ms is not None
-        and t.crit_time_lag_ms is not None
-        and t.warn_time_lag_ms > t.crit_time_lag_ms
-    ):
-        raise UsageError(f"--warn-time-lag {warn_time_lag} is longer than --crit-time-lag {crit_time_lag}")
-    return t

@@ -13,6 +13,7 @@ from .options import OUT, SEL
 
 __all__ = [
     "CHECK",
+    "EXAMPLES",
     "CritOpt",
     "EmptyStatusOpt",
     "ExcludeInternalCompatOpt",
@@ -28,6 +29,57 @@ __all__ = [
 ]
 
 CHECK = "Check"
+
+EXAMPLES = """Examples:
+
+
+  kafka-offsets liveness -b localhost:9092 -t orders --warn 5m --crit 15m
+
+
+  kafka-offsets liveness -b localhost:9092 --problems
+
+
+
+  kafka-offsets liveness -b localhost:9092 -t 'orders|payments' --min-alive 4 -o nagios
+
+
+  kafka-offsets liveness --cluster prod -o nagios --label env=prod \\
+      --prometheus-file /var/lib/node_exporter/textfile/kafka_liveness.prom
+
+Each partition's newest record by timestamp (ListOffsets max-timestamp, KIP-734) and its age.
+Every topic but Kafka's own system topics (__consumer_offsets, __transaction_state,
+__share_group_state, __remote_log_metadata, by name) unless --include-internal.
+States: ok, warning (age > --warn), critical (age > --crit), empty (no record: log start
+= end; OK unless --empty-status), pending (the newest record still beyond the high
+watermark after ~0.6 s of asking again: UNKNOWN), future (timestamp beyond now +
+--future-tolerance), error. A topic takes the status of its stalest partition, or with
+--min-alive N the best status N of its partitions reach. On CreateTime topics
+(see TIMESTAMP-TYPE) ages reflect the producers' clocks.
+
+--problems shows only the partitions whose status is not OK, --state warning,critical only
+those states (table, json, jsonl, csv; the exit status and nagios/prometheus output are the
+whole run's). A table ends with one summary line on stderr: the status, partitions per state
+and the thresholds.
+
+Exit status (monitoring-plugin convention): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (cluster
+unreachable, authorization or partition errors, and usage errors, found before any connection;
+with -o nagios an UNKNOWN status line).
+
+--prometheus-file FILE writes node_exporter textfile-collector metrics atomically (temp file +
+rename) whatever --output prints; if the cluster cannot be reached it still writes
+kafka_offsets_liveness_up 0 with status 3. -o prometheus prints the same metrics on stdout.
+Every series carries cluster (the --cluster profile's name, or the bootstrap servers) and
+each --label NAME=VALUE.
+A FILE that cannot be written is a usage error (3) before anything is contacted; a write
+that fails after the run (disk full) is UNKNOWN (3), the status still printed.
+
+--watch 30s refreshes every 30 seconds until Ctrl-C, with a RECORDS/S column (records/s
+appended, from the latest offsets listed in the same round; in_per_s in json, jsonl and csv);
+other formats print one block per refresh. A watch always exits 0 on Ctrl-C (a cluster error
+on the first refresh still exits 3). With --prometheus-file the file is rewritten atomically
+after every refresh (up 0 when a refresh cannot reach the cluster); without it no file is
+written.
+"""
 
 
 class StatusName(str, Enum):

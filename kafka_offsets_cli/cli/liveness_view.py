@@ -20,6 +20,7 @@ from datetime import tzinfo
 from typing import Any
 
 from ..liveness.report import LivenessReport
+from ..liveness.run import LivenessSnapshot
 from ..measures.liveness import COLUMNS
 from ..models.topics import TopicPartition
 from ..render import liveness as render_liveness
@@ -57,14 +58,6 @@ class LivenessView:
     def shown(self, report: LivenessReport) -> LivenessReport:
         """The report with only the rows ``--problems`` / ``--state`` keep."""
         return report.shown(problems=self.problems, states=self.states)
-
-
-@dataclass(frozen=True)
-class LivenessSnapshot:
-    """One ``--watch`` refresh: the report and each partition's latest offset."""
-
-    report: LivenessReport
-    ends: Mapping[TopicPartition, int]
 
 
 def render(

@@ -12,9 +12,10 @@ from typing import Annotated
 
 import typer
 
+from ..connection.resolver import ConnectionOptions
 from ..connection.settings import ClientSettings
 from ..render.monitoring import constant_labels
-from .connection import connect, connection_options
+from .connection import connect
 from .options import OUT
 
 __all__ = ["PrometheusFileOpt", "cluster_name", "settings_and_labels"]
@@ -38,13 +39,14 @@ def cluster_name(settings: ClientSettings, profile: str | None) -> str:
 
 
 def settings_and_labels(
-    ctx: typer.Context, labels: Sequence[str] | None, *, reserved: Iterable[str]
+    options: ConnectionOptions, labels: Sequence[str] | None, *, reserved: Iterable[str]
 ) -> tuple[ClientSettings, dict[str, str]]:
-    """The command's client settings (resolved once) and its series' constant labels.
+    """The client settings of the command's connection ``options`` (resolved once) and its series'
+    constant labels.
 
     ``--label`` items are checked here (a UsageError, before anything connects);
     ``reserved`` are the labels the command's series already use.
     """
-    conn = connect(connection_options(ctx))
+    conn = connect(options)
     name = cluster_name(conn.settings, conn.profile.name if conn.profile is not None else None)
     return conn.settings, constant_labels(name, labels or (), reserved=reserved)

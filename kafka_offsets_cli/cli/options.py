@@ -137,8 +137,8 @@ else:
     ConfigOutputOpt = _output_option("config")
 
 
-# The connection options (--cluster … --isolation): every command declares them for typer and
-# reads them back once, by option name, with connection.connection_options(ctx), as completion does.
+# The connection options (--cluster … --isolation): a command declares them for typer and passes
+# its parameters to connection.connection_of (shell completion reads them from the context).
 ClusterOpt = Annotated[
     str | None,
     typer.Option(

@@ -26,13 +26,15 @@ import contextlib
 import errno
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
 
 from ..errors import KafkaOffsetsError, UsageError
 from .output import write_chunks
 
 STDOUT = "-"
+R = TypeVar("R")
 
 
 def write_atomic(path: str | os.PathLike[str], text: str | Iterable[str], *, mode: int = 0o644) -> Path:
@@ -122,6 +124,28 @@ def write_down(path: str | os.PathLike[str], text: str, failure: KafkaOffsetsErr
     unwritten = write_result(path, text)
     if unwritten is not None:
         raise ResultNotWritten(f"{failure.message} (and {unwritten.message})", hint=failure.hint) from failure
+
+
+def publisher(path: str | None, text: Callable[[R], str]) -> Callable[[R], None] | None:
+    """Each result's ``text`` written to ``path`` (``None``: no file, nothing to publish); a result
+    that cannot be written is raised (:class:`ResultNotWritten`)."""
+    if not path:
+        return None
+
+    def publish(result: R) -> None:
+        unwritten = write_result(path, text(result))
+        if unwritten is not None:
+            raise unwritten
+
+    return publish
+
+
+def down_writer(path: str | None, text: Callable[[], str]) -> Callable[[KafkaOffsetsError], None] | None:
+    """The ``up 0`` ``text`` written to ``path`` when a run fails (:func:`write_down`); ``None``
+    without a file."""
+    if not path:
+        return None
+    return lambda failure: write_down(path, text(), failure)
 
 
 def _target(given: Path) -> tuple[Path, os.stat_result | None]:

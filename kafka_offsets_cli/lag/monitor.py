@@ -22,12 +22,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..errors import MonitoringStatus
+from ..errors import MonitoringStatus, UsageError
 from ..measures.lag.rows import GroupProblem, LagRow, LagState
 from ..measures.lag.rule import lag_status
+from ..parse.durations import parse_duration
 from ..severity import worst
 
-__all__ = ["LagStatus", "LagThresholds", "lag_statuses", "shown_state"]
+__all__ = ["LagStatus", "LagThresholds", "lag_statuses", "parse_thresholds", "shown_state"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -108,3 +109,28 @@ def shown_state(row: LagRow, status: MonitoringStatus | None = None) -> str:
     if status is MonitoringStatus.WARNING:
         return "warning"
     return "lagging"
+
+
+def _duration(text: str | None) -> int | None:
+    return None if text is None else parse_duration(text)
+
+
+def parse_thresholds(
+    warn_lag: int | None, crit_lag: int | None, warn_time_lag: str | None, crit_time_lag: str | None
+) -> LagThresholds:
+    """The four thresholds; a warning above its critical is a UsageError (as in a check spec)."""
+    t = LagThresholds(
+        warn_lag=warn_lag,
+        crit_lag=crit_lag,
+        warn_time_lag_ms=_duration(warn_time_lag),
+        crit_time_lag_ms=_duration(crit_time_lag),
+    )
+    if t.warn_lag is not None and t.crit_lag is not None and t.warn_lag > t.crit_lag:
+        raise UsageError(f"--warn-lag {warn_lag} is above --crit-lag {crit_lag}")
+    if (
+        t.warn_time_lag_ms is not None
+        and t.crit_time_lag_ms is not None
+        and t.warn_time_lag_ms > t.crit_time_lag_ms
+    ):
+        raise UsageError(f"--warn-time-lag {warn_time_lag} is longer than --crit-time-lag {crit_time_lag}")
+    return t

@@ -32,7 +32,8 @@ from dataclasses import asdict, dataclass
 from enum import Enum
 from typing import Any
 
-from ..errors import MonitoringStatus
+from ..errors import MonitoringStatus, UsageError
+from ..parse.durations import parse_duration
 from ..severity import worst
 
 #: Keys of a partition record, in order.
@@ -82,6 +83,18 @@ class Thresholds:
     crit_records: int | None = None
     warn_age_ms: int | None = None
     crit_age_ms: int | None = None
+
+
+def thresholds_from(
+    warn_records: int | None, crit_records: int | None, warn_age: str | None, crit_age: str | None
+) -> Thresholds:
+    """The checked thresholds (ages as durations); a warning above its critical is a usage error."""
+    wa = parse_duration(warn_age) if warn_age else None
+    ca = parse_duration(crit_age) if crit_age else None
+    for name, w, c in (("records", warn_records, crit_records), ("age", wa, ca)):
+        if w is not None and c is not None and w > c:
+            raise UsageError(f"--warn-{name} is above --crit-{name}")
+    return Thresholds(warn_records=warn_records, crit_records=crit_records, warn_age_ms=wa, crit_age_ms=ca)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from kafka_offsets_cli import __version__
-from kafka_offsets_cli.cli.list_cmd import KAFKA_TOOLS_VERSION
+from kafka_offsets_cli.cli.list_options import KAFKA_TOOLS_VERSION
 from kafka_offsets_cli.errors import UsageError
 from kafka_offsets_cli.parse.specs import parse_spec
 from tests.cli_runner import cli

@@ -16,6 +16,7 @@ from kafka_offsets_cli.cli.options import Format
 from kafka_offsets_cli.cli.watch import Counters, Rates, run_watch
 from kafka_offsets_cli.errors import MonitoringStatus
 from kafka_offsets_cli.liveness.report import LivenessReport, build_report
+from kafka_offsets_cli.liveness.run import LivenessSnapshot
 from kafka_offsets_cli.measures.lag.collect import LagReport
 from kafka_offsets_cli.measures.lag.rows import GroupProblem, LagRow, LagState
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
@@ -224,11 +225,11 @@ def live_report() -> LivenessReport:
     )
 
 
-def snaps() -> list[liveness_view.LivenessSnapshot]:
+def snaps() -> list[LivenessSnapshot]:
     rep = live_report()
     return [
-        liveness_view.LivenessSnapshot(rep, {A0: 1000, A1: 0}),
-        liveness_view.LivenessSnapshot(rep, {A0: 1600, A1: 0}),
+        LivenessSnapshot(rep, {A0: 1000, A1: 0}),
+        LivenessSnapshot(rep, {A0: 1600, A1: 0}),
     ]
 
 

@@ -7,9 +7,8 @@ import pytest
 from kafka_offsets_cli.check.collect import LagSample
 from kafka_offsets_cli.check.evaluate import EvalContext, evaluate_sample
 from kafka_offsets_cli.check.spec import LagCheck
-from kafka_offsets_cli.cli.lag_options import parse_thresholds
 from kafka_offsets_cli.errors import MonitoringStatus, UsageError
-from kafka_offsets_cli.lag.monitor import LagThresholds, lag_statuses, shown_state
+from kafka_offsets_cli.lag.monitor import LagThresholds, lag_statuses, parse_thresholds, shown_state
 from kafka_offsets_cli.lag.summary import trend
 from kafka_offsets_cli.measures.lag.rows import GroupProblem, LagRow, LagState
 from kafka_offsets_cli.models.groups import GroupDescription

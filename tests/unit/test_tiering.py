@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from kafka_offsets_cli.cli.tiering_cmd import thresholds_from
 from kafka_offsets_cli.errors import MonitoringStatus, UsageError
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec, SpecKind
 from kafka_offsets_cli.render import tiering as render
@@ -22,6 +21,7 @@ from kafka_offsets_cli.tiering.rules import (
     TierState,
     first_pending,
     grade,
+    thresholds_from,
     tier_row,
 )
 

@@ -1,0 +1,86 @@
+"""The options of ``kafka-offsets list`` that no other command has, its --version and its --help examples."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ..render.order import SortKey
+from .options import OUT
+
+SPEC_HELP = (
+    "What to look up (repeatable; default latest): earliest|-2, latest|-1, max-timestamp|-3, "
+    "tiered storage: earliest-local|-4, latest-tiered|-5, earliest-pending-upload|-6, "
+    "or a time: epoch ms, epoch seconds (@1795490000), ISO-8601 (2026-11-21T06:00:00Z, 2026-11-21), "
+    "today, yesterday, 03:30, relative (6h ago, -30m, 2d). "
+    "A time gives the earliest offset whose timestamp is >= it (KIP-79), none if no such record."
+)
+
+EXAMPLES = """Examples:
+
+  kafka-offsets list -b localhost:9092 -t orders
+
+  kafka-offsets list -b localhost:9092 -t 'orders\\..*' --spec earliest --spec latest --spec max-timestamp
+
+  kafka-offsets list -b localhost:9092 --topic-partitions 'orders:0-3' --time '6h ago' -o json
+
+  kafka-offsets list --bootstrap-server localhost:9092 --topic orders --time -1 -o plain
+"""
+
+
+#: The Apache Kafka release whose kafka-get-offsets.sh command line ``list`` takes (and is tested against).
+KAFKA_TOOLS_VERSION = "4.3.1"
+
+
+def _version(value: bool) -> None:
+    """``kafka-get-offsets.sh --version``: Kafka prints its own release; this prints what it is."""
+    if value:
+        from .. import __version__
+        from ..kafka import library_versions
+
+        ck, rd = library_versions()
+        typer.echo(
+            f"kafka-offsets {__version__}\nconfluent-kafka {ck}\nlibrdkafka {rd}\n"
+            f"command line of kafka-get-offsets.sh (GetOffsetShell), Apache Kafka {KAFKA_TOOLS_VERSION}"
+        )
+        raise typer.Exit()
+
+
+SpecOpt = Annotated[
+    list[str] | None,
+    typer.Option("--spec", "--time", "-s", metavar="SPEC", help=SPEC_HELP, show_default=False),
+]
+SortOpt = Annotated[
+    SortKey,
+    typer.Option(
+        "--sort",
+        help="Row order: topic (then partition), partition, or the first spec's offset or timestamp.",
+        rich_help_panel=OUT,
+        case_sensitive=False,
+    ),
+]
+ReverseOpt = Annotated[
+    bool, typer.Option("--reverse", "-r", help="Reverse the --sort order.", rich_help_panel=OUT)
+]
+TieringOpt = Annotated[
+    bool,
+    typer.Option(
+        "--tiering",
+        help=(
+            "Add the tiering view per partition: LOCAL (earliest-local..latest-1), REMOTE "
+            "(earliest..latest-tiered), BACKLOG (records not yet tiered) and BACKLOG-AGE, and a "
+            "total per topic (as `kafka-offsets tiering` computes them). Not with -o plain."
+        ),
+        rich_help_panel=OUT,
+    ),
+]
+VersionOpt = Annotated[
+    bool,
+    typer.Option(
+        "--version",
+        callback=_version,
+        is_eager=True,
+        help="Show versions and the kafka-get-offsets.sh release whose options list takes, and exit.",
+    ),
+]

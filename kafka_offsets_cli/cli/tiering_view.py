@@ -1,0 +1,44 @@
+"""How ``kafka-offsets tiering`` shows a report: data on stdout; under a table, a line per topic and
+the run's on stderr."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import tzinfo
+from typing import TYPE_CHECKING
+
+from ..render import tiering as render
+from ..tiering.rules import COLUMNS
+from .emit import records_text
+from .emit import show as show_output
+from .options import Format
+from .output import err_console, write
+
+if TYPE_CHECKING:
+    from ..tiering.report import TieringReport
+
+
+def show(
+    report: TieringReport,
+    fmt: Format,
+    zone: tzinfo,
+    cols: list[str] | None,
+    no_headers: bool,
+    problems: bool,
+    labels: Mapping[str, str],
+) -> None:
+    """Data on stdout; under a table, a line per topic and the run's on stderr."""
+    if fmt is Format.nagios:
+        write(render.nagios(report))
+        return
+    if fmt is Format.prometheus:
+        write(render.prometheus(report, labels))
+        return
+    shown = report.shown(problems)
+    if fmt is Format.table:
+        show_output(render.rich_table(shown, zone, header=not no_headers, columns=cols))
+        c = err_console()
+        for line in [*render.topic_lines(shown), render.summary_line(report)]:
+            c.print(line, highlight=False, soft_wrap=True)
+        return
+    write(records_text(render.records(shown), fmt, COLUMNS, cols, header=not no_headers))

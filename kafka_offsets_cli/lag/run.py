@@ -1,0 +1,120 @@
+"""The ``lag`` use case as one call: the request a front end builds from its options, and its run.
+
+A front end hands the options' values to :func:`request_of` (the selection built, time lag turned
+on by what needs it) and the request and a client to :func:`query`, once or on every ``--watch``
+refresh; :func:`require_rows` is the rule that a run with nothing to show is "not found". The
+client's isolation level is its own setting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from ..errors import NotFound
+from ..measures.lag.collect import LagReport, collect, resolve_groups
+from ..parse.selection import Selection, parse_selection
+from ..sources import GroupLister, GroupMemberSource, LagSource
+from .monitor import LagThresholds
+
+
+class LagRunSource(LagSource, GroupLister, GroupMemberSource, Protocol):
+    """What a lag run needs of a client: offsets, groups (listed, read, their members), configs."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class LagRequest:
+    """What to ask the cluster on each run (or refresh)."""
+
+    groups: tuple[str, ...]
+    regexes: tuple[str, ...]
+    selection: Selection | None
+    time_lag: bool
+    marker_check: bool
+    #: each shown group's members and protocol (the summary's TYPE, ``--members``)
+    members: bool = False
+
+
+def request_of(
+    *,
+    groups: Sequence[str] | None,
+    regexes: Sequence[str] | None,
+    topics: Sequence[str] | None,
+    partitions: str | None,
+    topic_partitions: str | None,
+    exclude_internal_topics: bool,
+    time_lag: bool,
+    marker_check: bool,
+    thresholds: LagThresholds,
+    min_time_lag_ms: int | None,
+    members: bool,
+) -> LagRequest:
+    """The request of the options' values. Without selection options: ``None``, the groups' own
+    partitions; with no topic named Kafka's system topics stay out (as without any selection).
+    Time lag is read when asked, or when a time threshold or ``--min-time-lag`` needs it."""
+    given = bool(topics) or partitions is not None or topic_partitions is not None or exclude_internal_topics
+    selection = (
+        parse_selection(
+            topics=topics or (),
+            partitions=partitions,
+            topic_partitions=topic_partitions,
+            exclude_internal=exclude_internal_topics,
+            exclude_system=not topics and topic_partitions is None,
+        )
+        if given
+        else None
+    )
+    return LagRequest(
+        groups=tuple(groups or ()),
+        regexes=tuple(regexes or ()),
+        selection=selection,
+        time_lag=time_lag or thresholds.on_time or min_time_lag_ms is not None,
+        marker_check=marker_check,
+        members=members,
+    )
+
+
+def query(
+    client: LagRunSource, request: LagRequest, update: Callable[[str], None] | None = None
+) -> LagReport:
+    """Resolve the groups (regexes, or every group, again on every call) and collect their lag.
+
+    Without groups and regexes every group of the cluster is read (ListGroups, one DescribeGroups,
+    one OffsetFetch per coordinator, all at once); those with nothing committed or assigned in the
+    selection are left out quietly, so ``-t X`` alone lists the groups on X. ``update`` hears progress.
+    """
+    if request.groups or request.regexes:
+        names = resolve_groups(client, request.groups, request.regexes)
+    else:
+        names = client.group_ids()
+        if not names:
+            raise NotFound("the cluster has no consumer group")
+    if update is not None:
+        update(f"Reading {len(names)} group(s)…")
+    report = collect(
+        client,
+        names,
+        request.selection,
+        time_lag=request.time_lag,
+        marker_check=request.marker_check,
+        named=set(request.groups),
+        remote_reads=True,  # tiered topics only: one DescribeConfigs, ListOffsets -4 if any is tiered
+    )
+    if not request.members:
+        return report
+    shown = sorted({r.group for r in report.rows})
+    return replace(report, members=client.group_members(shown) if shown else {})
+
+
+def require_rows(report: LagReport) -> LagReport:
+    """``report``, unless it has no row and no failure: then nothing matched (:class:`NotFound`)."""
+    if not report.rows and not report.failed:
+        names = ", ".join(p.group for p in report.problems) or "the matched groups"
+        raise NotFound(f"no committed offsets for {names} in the selection")
+    return report
+
+
+def checked_query(client: LagRunSource, request: LagRequest) -> LagReport:
+    """:func:`query` then :func:`require_rows`: one run, or one ``--watch`` refresh."""
+    return require_rows(query(client, request))
