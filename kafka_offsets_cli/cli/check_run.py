@@ -69,9 +69,7 @@ def run(spec: CheckSpec, how: CheckRun) -> CheckReport:
     """Plan on the driver, then run the Spark pipeline (or report without data); timings added."""
     from ..spark.progress import StageProgress
     from ..spark.ship import check_channel, check_files
-    from .arenas import limit_arenas
 
-    limit_arenas()  # before planning's threads: the driver's freed memory stays reusable (.arenas)
     check_files(spec)  # a CA file or keytab a cluster names must exist: one line, before any client
     if how.remote is not None:
         from ..spark.connect import parse_remote
