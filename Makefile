@@ -28,9 +28,9 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/python -m dev.layout
 
-## unit: every test that needs neither a broker nor Spark (no Java; a few seconds)
+## unit: tests/unit, the tests that need no Java, broker, Spark or spark/connect extras (under a minute)
 unit: $(STAMP)
-	$(BIN)/python -m pytest -m "not broker and not spark"
+	$(BIN)/python -m pytest tests/unit
 
 ## bench: the benchmarks against Kafka's own tools (3-node local cluster)
 bench: $(STAMP)

@@ -39,20 +39,41 @@ def _cleanup(name: str) -> None:
         dev_kafka.down(name, grace=0)
 
 
+UNIT_DIR = REPO_ROOT / "tests" / "unit"
+#: fixtures that start Kafka (or resolve its jars): a test that uses one is a ``broker`` test
+BROKER_FIXTURES = frozenset(
+    {
+        "bootstrap",
+        "cluster3",
+        "kafka_classpath",
+        "tiered_bootstrap",
+        "fresh_tiered_cluster",
+        "tiered_cluster3",
+        "dr_pair",
+        # module fixtures that start a broker of their own
+        "healthy",  # tests/test_operator_defaults.py
+        "secure_tiered",  # tests/test_tiered.py
+    }
+)
+#: fixtures no test under tests/unit may use (``make unit`` runs without Java, Kafka or Spark)
+NOT_UNIT_FIXTURES = BROKER_FIXTURES | {"spark_runtime", "built_dist"}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tag tests by the Kafka fixtures they use, so ``-m "not broker"`` runs only broker-free tests."""
+    """Mark tests by where they are and what they use: everything under ``tests/unit`` is ``unit``
+    (``make unit``: no Java, broker, Spark or spark/connect extras; a unit test that asks for a broker,
+    Spark or a built wheel is a usage error), everything else by the Kafka fixtures it uses
+    (``broker``, ``cluster3``); ``spark``, ``java`` and ``slow`` are marked by the modules."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        brokers = {
-            "bootstrap",
-            "cluster3",
-            "kafka_classpath",
-            "tiered_bootstrap",
-            "fresh_tiered_cluster",
-            "tiered_cluster3",
-            "dr_pair",
-        }
-        if fixtures & brokers:
+        if item.path.is_relative_to(UNIT_DIR):
+            if fixtures & NOT_UNIT_FIXTURES:
+                raise pytest.UsageError(
+                    f"{item.nodeid} is under tests/unit but uses {sorted(fixtures & NOT_UNIT_FIXTURES)}"
+                )
+            item.add_marker(pytest.mark.unit)
+            continue
+        if fixtures & BROKER_FIXTURES:
             item.add_marker(pytest.mark.broker)
         if fixtures & {"cluster3", "tiered_cluster3"}:
             item.add_marker(pytest.mark.cluster3)

@@ -30,7 +30,7 @@ def test_list_version_answers_like_get_offsets_version_and_ignores_the_rest() ->
 
 
 def test_the_kafka_release_named_is_the_one_the_tests_run() -> None:
-    pom = (Path(__file__).resolve().parents[2] / "dev" / "pom.xml").read_text()
+    pom = (Path(__file__).resolve().parents[3] / "dev" / "pom.xml").read_text()
     m = re.search(r"<kafka.version>([^<]+)</kafka.version>", pom)
     assert m is not None and m.group(1) == KAFKA_TOOLS_VERSION
 

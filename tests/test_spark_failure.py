@@ -3,7 +3,7 @@
 The exceptions are pyspark's own, made the way its Connect client makes them from a server's
 error (``convert_exception`` of a ``google.rpc.ErrorInfo`` whose metadata is what a Spark 4
 server sends); the messages are copied from a real server's answers (tests/test_spark_connect.py
-provokes the same failures through the CLI). The classic (Py4J) path: tests/unit/test_spark_deploy.py.
+provokes the same failures through the CLI). The classic (Py4J) path: tests/unit/spark/test_spark_deploy.py.
 """
 
 from __future__ import annotations

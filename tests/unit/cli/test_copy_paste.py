@@ -17,7 +17,7 @@ from kafka_offsets_cli.cli.watch import Rates, block_stamp
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec, OffsetTable
 from kafka_offsets_cli.models.topics import TopicPartition
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
 def cli(*args: str, columns: int = 60) -> subprocess.CompletedProcess[str]:

@@ -167,7 +167,7 @@ def test_check_tables_fit_80_columns_without_cutting_a_status_or_name() -> None:
     from dataclasses import replace
 
     from kafka_offsets_cli.render import check as render
-    from tests.unit.test_check_pure import _report
+    from tests.unit.check.test_check_pure import _report
 
     rep = _report()
     long = "shipping-service-consumer-eu-west-1"

@@ -30,7 +30,7 @@ from kafka_offsets_cli.check.spec import (
 from kafka_offsets_cli.errors import ExitCode, SpecFileError, UsageError
 from kafka_offsets_cli.models.offsets import Isolation
 
-PACKAGE = Path(__file__).resolve().parents[2] / "kafka_offsets_cli"
+PACKAGE = Path(__file__).resolve().parents[3] / "kafka_offsets_cli"
 EXAMPLE = PACKAGE / "examples" / "check-spec.example.yaml"
 SCHEMA = PACKAGE / "schemas" / "check-spec.schema.json"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kafka_offsets_cli.models.offsets import OffsetSpec, SpecKind
 from kafka_offsets_cli.plan.settle import PENDING, settle
-from tests.unit.test_settle import E, L, Log, M, res
+from tests.unit.plan.test_settle import E, L, Log, M, res
 
 LOCAL = OffsetSpec(SpecKind.EARLIEST_LOCAL)
 
