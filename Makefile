@@ -28,7 +28,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/python -m dev.layout
 
-## unit: tests/unit, the tests that need no Java, broker, Spark or spark/connect extras (under a minute)
+## unit: tests/unit, the tests that need no Java, broker, Spark or spark/connect extras
 unit: $(STAMP)
 	$(BIN)/python -m pytest tests/unit
 
