@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 
 #: The least time a request is given, even when ``--timeout`` has (nearly) run out.
 MIN_REQUEST_S = 0.5
@@ -33,17 +34,19 @@ FIRST_ATTEMPT_S = 5.0
 class Deadline:
     """The overall ``--timeout`` of a command (started again by ``--watch`` before each refresh)."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.seconds = seconds
-        self._end = time.monotonic() + seconds
+        #: the monotonic clock the budget is read on (a test gives one that it moves)
+        self.clock = clock
+        self._end = clock() + seconds
 
     def remaining(self) -> float:
         """Seconds left before the overall ``--timeout``."""
-        return max(0.0, self._end - time.monotonic())
+        return max(0.0, self._end - self.clock())
 
     def restart(self) -> None:
         """Start a new budget of the same length."""
-        self._end = time.monotonic() + self.seconds
+        self._end = self.clock() + self.seconds
 
     def request_timeout(self, cap: float = math.inf) -> float:
         """Seconds one request may take: what remains (at least :data:`MIN_REQUEST_S`), at most

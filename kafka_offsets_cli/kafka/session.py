@@ -51,8 +51,12 @@ CONNECT_GRACE_S = 2.0
 class Session:
     """An admin client for one cluster, with the tool's timeout and error rules."""
 
-    def __init__(self, settings: ClientSettings, *, debug: bool = False) -> None:
+    def __init__(
+        self, settings: ClientSettings, *, debug: bool = False, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.settings = settings
+        #: waits and the --timeout budget are measured on it (a test gives one that it moves)
+        self._clock = clock
         self._reports: list[KafkaError] = []
         self._lock = threading.Lock()
         #: whether any request was ever answered (then a broker going down is not a dead address)
@@ -68,7 +72,7 @@ class Session:
         self._secrets = mask_secrets_in_logs(conf)
         #: ``None`` once closed
         self.admin: Any = self._new_admin()
-        self.deadline = Deadline(settings.timeout_ms / 1000)
+        self.deadline = Deadline(settings.timeout_ms / 1000, clock=clock)
         self._kafka_python: KafkaPython | None = None
 
     def check_reachable(self) -> None:
@@ -126,7 +130,7 @@ class Session:
         with self._lock:
             self._reports.append(err)
             if err.code() == KafkaError._ALL_BROKERS_DOWN and self._all_down_at is None:
-                self._all_down_at = time.monotonic()
+                self._all_down_at = self._clock()
         self.note_failure(err.str())
         rdlog.debug("client error: %s", self.redact(str(err)))
 
@@ -135,7 +139,7 @@ class Session:
         failed = connect_failed(message)
         if failed is not None:
             with self._lock:
-                self._connect_failures[failed[0]] = (time.monotonic(), failed[1])
+                self._connect_failures[failed[0]] = (self._clock(), failed[1])
 
     def connect_failure(self) -> ClusterUnreachable | None:
         """Every broker failed to connect, nothing ever answered, and none came up within the grace.
@@ -143,7 +147,7 @@ class Session:
         Only failures seen within the last :data:`CONNECT_GRACE_S` count: a broker that stopped
         failing may be up, its answer on the way.
         """
-        now = time.monotonic()
+        now = self._clock()
         grace = min(CONNECT_GRACE_S, self.deadline.seconds / 2)
         with self._lock:
             if self._answered or self._all_down_at is None or now - self._all_down_at < grace:
@@ -204,14 +208,14 @@ class Session:
         :class:`AuthenticationFailed` (exit 4) instead, and lets Ctrl-C through.
         Raises :class:`concurrent.futures.TimeoutError` when no answer came in time.
         """
-        deadline = time.monotonic() + answer_wait(request_timeout)
+        deadline = self._clock() + answer_wait(request_timeout)
         while True:
             try:
-                answer = f.result(timeout=min(_POLL_S, max(0.0, deadline - time.monotonic())))
+                answer = f.result(timeout=min(_POLL_S, max(0.0, deadline - self._clock())))
                 self._answered = True
                 return answer
             except FutureTimeout:
-                if time.monotonic() >= deadline:
+                if self._clock() >= deadline:
                     raise
             admin = self.admin
             if admin is not None:
@@ -231,11 +235,11 @@ class Session:
         cap = FIRST_ATTEMPT_S
         while True:
             timeout = self.deadline.request_timeout(cap)
-            started = time.monotonic()
+            started = self._clock()
             try:
                 return read(timeout)
             except ClusterUnreachable:
-                unanswered = time.monotonic() - started >= timeout
+                unanswered = self._clock() - started >= timeout
                 if not unanswered or self.deadline.remaining() < MIN_REQUEST_S:
                     raise
                 log.debug("no answer within %.1fs: asking again on a new connection", timeout)

@@ -56,11 +56,9 @@ class Clock:
         return self.now
 
 
-def test_a_read_with_no_answer_is_asked_again_with_a_growing_share(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_read_with_no_answer_is_asked_again_with_a_growing_share() -> None:
     clock = Clock()
-    monkeypatch.setattr("kafka_offsets_cli.kafka.session.time.monotonic", clock)
-    monkeypatch.setattr("kafka_offsets_cli.kafka.deadline.time.monotonic", clock)
-    session = Session(build_settings(NOWHERE, timeout_ms=60_000))
+    session = Session(build_settings(NOWHERE, timeout_ms=60_000), clock=clock)
     given: list[float] = []
 
     def frozen_then_fine(timeout: float) -> str:
