@@ -35,6 +35,5 @@ KNOWN: tuple[Known, ...] = (
     Known("command", ("cli.lag_cmd",), f"{_COMMANDS}: the query, collect and watch in the command", 300),
     Known("command", ("cli.list_cmd",), f"{_COMMANDS}: --version, fetch and watch in the command", 263),
     Known("command", ("cli.liveness_cmd",), f"{_COMMANDS}: the check, collect, watch and metrics file", 307),
-    Known("command", ("cli.rewind_cmd",), f"{_COMMANDS}: the option table in the command", 321),
     Known("command", ("cli.tiering_cmd",), f"{_COMMANDS}: thresholds and the report in the command", 230),
 )
