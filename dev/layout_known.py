@@ -31,7 +31,6 @@ _COMMANDS = "moves in issue 28.1 (thin commands)"
 
 KNOWN: tuple[Known, ...] = (
     # --- command: cli/*_cmd.py over 150 lines; `lines` is today's size, a ceiling
-    Known("command", ("cli.check_cmd",), f"{_COMMANDS}: --example and --conf parsing in the command", 274),
     Known("command", ("cli.lag_cmd",), f"{_COMMANDS}: the query, collect and watch in the command", 300),
     Known("command", ("cli.list_cmd",), f"{_COMMANDS}: --version, fetch and watch in the command", 263),
     Known("command", ("cli.liveness_cmd",), f"{_COMMANDS}: the check, collect, watch and metrics file", 307),
