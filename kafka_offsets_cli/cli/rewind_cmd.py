@@ -10,13 +10,10 @@ import typer
 from ..connection.resolver import ConnectionOptions
 from ..models.offsets import Isolation
 from ..parse.times import now_ms
-from ..rewind.plan import COLUMNS
 from . import rewind_options as ro
 from .app import command_help, is_debug
 from .boundary import boundary
-from .emit import parse_columns
 from .options import (
-    OUTPUTS,
     BootstrapOpt,
     ClusterOpt,
     ColumnsOpt,
@@ -32,7 +29,6 @@ from .options import (
     TopicPartitionsOpt,
     TzOpt,
     XOpt,
-    optional_selection_from,
 )
 
 
@@ -87,9 +83,7 @@ def rewind_cmd(
     debug = is_debug(ctx)
     with boundary(debug):
         now = now_ms()  # the one "now" of this invocation: every relative time is resolved against it
-        io = TerminalIO(
-            fmt=OUTPUTS["rewind"].choose(output), cols=parse_columns(columns, COLUMNS), header=not no_headers
-        )
+        io = TerminalIO(output=output, columns=columns, header=not no_headers)
         connection = ConnectionOptions(
             bootstrap=bootstrap_server,
             command_config=command_config,
@@ -111,7 +105,10 @@ def rewind_cmd(
             from_cluster=from_cluster,
             from_lag_file=from_lag_file,
             remote_topic_prefix=remote_topic_prefix,
-            selection=optional_selection_from(topic, partitions, topic_partitions, exclude_internal_topics),
+            topics=tuple(topic or ()),
+            partitions=partitions,
+            topic_partitions=topic_partitions,
+            exclude_internal=exclude_internal_topics,
             isolation=isolation,
             execute=execute,
             allow_future=allow_future,

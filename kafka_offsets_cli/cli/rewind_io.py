@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..render import rewind as r
 from ..rewind.plan import COLUMNS, Plan
-from .emit import records_text, show
-from .options import Format
+from .emit import parse_columns, records_text, show
+from .options import OUTPUTS, Format
 from .output import err_console, progress, warn
 from .textfile import check_writable, write_atomic
 
@@ -20,13 +19,18 @@ if TYPE_CHECKING:
     from datetime import tzinfo
 
 
-@dataclass(frozen=True, kw_only=True)
 class TerminalIO:
     """Where and how one ``rewind`` shows what it does (``-o``, ``--columns``, ``--no-headers``)."""
 
-    fmt: Format
-    cols: list[str] | None
-    header: bool
+    def __init__(self, *, output: str | None, columns: str | None, header: bool) -> None:
+        self._output, self._columns, self.header = output, columns, header
+        self.fmt = Format.table
+        self.cols: list[str] | None = None
+
+    def ready(self) -> None:
+        """``-o`` and ``--columns`` checked (a usage error) and chosen."""
+        self.fmt = OUTPUTS["rewind"].choose(self._output)
+        self.cols = parse_columns(self._columns, COLUMNS)
 
     def say(self, line: str) -> None:
         """One line on stderr, as it is."""

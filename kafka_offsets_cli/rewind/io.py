@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 class RewindIO(Protocol):
     """The front end of one ``rewind`` run."""
 
+    def ready(self) -> None:
+        """Check the front end's own options (:class:`~kafka_offsets_cli.errors.UsageError`), once
+        the request's target is found valid and before anything is shown."""
+
     def say(self, line: str) -> None:
         """One line on stderr, as it is (no markup)."""
 

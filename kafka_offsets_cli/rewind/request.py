@@ -44,8 +44,11 @@ class RewindRequest:
     from_cluster: str | None = None
     from_lag_file: str | None = None
     remote_topic_prefix: str = ""
-    #: the partitions (``None``: each group's committed ones)
-    selection: Selection | None = None
+    #: the selection options as given (none: each group's committed partitions)
+    topics: tuple[str, ...] = ()
+    partitions: str | None = None
+    topic_partitions: str | None = None
+    exclude_internal: bool = False
     isolation: Isolation = Isolation.READ_UNCOMMITTED
     execute: bool = False
     allow_future: bool = False
@@ -61,15 +64,19 @@ class RewindRequest:
 
 @dataclass(frozen=True, kw_only=True)
 class Checked:
-    """A request whose options were found consistent: its zone, target and cutover (if any)."""
+    """A request whose options were found consistent: its zone, target, cutover (if any) and the
+    partitions (``None``: each group's committed ones)."""
 
     zone: tzinfo
     target: Target
     cutover: Cutover | None
+    selection: Selection | None
 
 
 def checked(req: RewindRequest, io: RewindIO) -> Checked:
-    """The options checked together (a :class:`UsageError` for the first that does not fit)."""
+    """The options checked together (a :class:`UsageError` for the first that does not fit), the
+    front end's own (``io.ready()``: its output options) after the target's, as the command has
+    always reported them."""
     if not req.names and not req.regexes and not req.all_groups and req.from_file is None:
         raise UsageError("name the consumer groups: --group, --group-regex or --all-groups")
     if req.all_groups and (req.names or req.regexes):
@@ -107,9 +114,21 @@ def checked(req: RewindRequest, io: RewindIO) -> Checked:
             allow_future=req.allow_future,
         )
     )
-    if req.from_file is not None and req.selection is not None:
+    io.ready()
+    selection = _selection(req)
+    if req.from_file is not None and selection is not None:
         raise UsageError("--from-file takes its partitions from the file: leave out the selection options")
-    return Checked(zone=zone, target=target, cutover=cut)
+    return Checked(zone=zone, target=target, cutover=cut, selection=selection)
+
+
+def _selection(req: RewindRequest) -> Selection | None:
+    """The selection options as a :class:`Selection`; ``None`` when none is given (as lag's)."""
+    from ..parse.selection import parse_selection
+
+    given = bool(req.topics) or req.partitions is not None or req.topic_partitions is not None
+    if not given and not req.exclude_internal:
+        return None
+    return parse_selection(req.topics, req.partitions, req.topic_partitions, req.exclude_internal)
 
 
 def announce(target: Target, now: int, zone: tzinfo, io: RewindIO) -> None:

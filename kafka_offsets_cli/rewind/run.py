@@ -79,7 +79,7 @@ def run(req: RewindRequest, io: RewindIO, *, open_client: Opener | None = None) 
             where = Where(
                 names=req.names,
                 patterns=bool(req.regexes) or req.all_groups,
-                selection=req.selection,
+                selection=ok.selection,
                 isolation=req.isolation,
                 now=req.now,
                 zone=zone,
@@ -102,7 +102,7 @@ def run(req: RewindRequest, io: RewindIO, *, open_client: Opener | None = None) 
                 names = _groups(client, req)
         with io.progress(f"Planning the reset of {_who(names)}…"):
             plans = build_plans(
-                client, names, target, None if steps else req.selection, requested, isolation=req.isolation
+                client, names, target, None if steps else ok.selection, requested, isolation=req.isolation
             )
         if steps is not None:
             plans = with_step_errors(plans, steps)

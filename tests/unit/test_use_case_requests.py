@@ -25,6 +25,10 @@ class Recorder:
     def __init__(self) -> None:
         self.said: list[str] = []
         self.warned: list[str] = []
+        self.readied = 0
+
+    def ready(self) -> None:
+        self.readied += 1
 
     def say(self, line: str) -> None:
         self.said.append(line)
@@ -62,7 +66,7 @@ def _request(**given: Any) -> RewindRequest:
         ({"names": ("g",), "to_current": True, "allow_future": True}, "--allow-future only applies"),
         ({"names": ("g",), "to": "earliest", "from_cluster": "primary"}, "--from-cluster is the target"),
         ({"names": ("g",)}, "give one target"),
-        ({"from_file": "p.csv", "selection": object()}, "--from-file takes its partitions from the file"),
+        ({"from_file": "p.csv", "topics": ("orders",)}, "--from-file takes its partitions from the file"),
     ],
 )
 def test_rewind_refuses_options_that_do_not_fit(given: dict[str, Any], message: str) -> None:
@@ -70,6 +74,7 @@ def test_rewind_refuses_options_that_do_not_fit(given: dict[str, Any], message: 
     with pytest.raises(UsageError, match=message):
         checked(_request(**given), io)
     assert io.said == io.warned == []
+    assert io.readied == (1 if "from_file" in given else 0)  # the output options come after the target
 
 
 def test_a_relative_time_is_resolved_once_and_said_through_the_front_end() -> None:
@@ -78,6 +83,7 @@ def test_a_relative_time_is_resolved_once_and_said_through_the_front_end() -> No
     assert ok.target.kind is TargetKind.TIME and ok.target.time_ms == NOW - 6 * 3600 * 1000
     assert ok.zone.utcoffset(None) == timezone.utc.utcoffset(None) and ok.cutover is None
     announce(ok.target, NOW, ok.zone, io)
+    assert io.readied == 1  # the front end's own options: checked once the target is valid
     assert io.said == ["--to '6h ago' = 2026-09-21T08:13:20.000Z (resolved once, now)"]
 
 
