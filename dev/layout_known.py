@@ -31,6 +31,4 @@ _COMMANDS = "moves in issue 28.1 (thin commands)"
 
 KNOWN: tuple[Known, ...] = (
     # --- command: cli/*_cmd.py over 150 lines; `lines` is today's size, a ceiling
-    Known("command", ("cli.check_cmd",), f"{_COMMANDS}: --example and --conf parsing in the command", 274),
-    Known("command", ("cli.rewind_cmd",), f"{_COMMANDS}: the option table in the command", 321),
 )

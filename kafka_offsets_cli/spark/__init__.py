@@ -4,6 +4,7 @@ This package is the only place that imports pyspark, and only the ``check``
 command imports it, lazily. The engine it runs (plan, collect, evaluate) is
 :mod:`kafka_offsets_cli.check`. Modules:
 
+* :mod:`.driver`: the ``check`` use case: the request checked, planned, run (pyspark lazily);
 * :mod:`.runtime`: the session as ``check`` holds it (its options, the running one, none);
 * :mod:`.session`: start and stop a quiet Spark session (:mod:`.gateway`: its JVM);
 * :mod:`.connect`: ``--remote``, a client session of a Spark Connect server;

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from kafka_offsets_cli.cli.check_run import task_slots
+from kafka_offsets_cli.spark.driver import task_slots
 
 
 @pytest.mark.parametrize(

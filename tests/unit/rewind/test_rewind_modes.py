@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from kafka_offsets_cli.cli.rewind_files import default_undo_path
-from kafka_offsets_cli.cli.rewind_target import parse_target
 from kafka_offsets_cli.errors import NotFound, UsageError
 from kafka_offsets_cli.models.groups import GroupDescription, GroupMembers, Member
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.parse.durations import parse_iso_duration
+from kafka_offsets_cli.rewind.files import default_undo_path
 from kafka_offsets_cli.rewind.identity import ClusterIdentity, read_identity, same_cluster
 from kafka_offsets_cli.rewind.members import describe_members, until_dropped
 from kafka_offsets_cli.rewind.plan import Note, Plan, Target, TargetKind, make_plan, plan_row
@@ -27,6 +26,7 @@ from kafka_offsets_cli.rewind.planfile import (
     seen_csv,
     undo_csv,
 )
+from kafka_offsets_cli.rewind.request import parse_target
 
 TP = TopicPartition("orders", 0)
 E, L = OffsetSpec.earliest(), OffsetSpec.latest()

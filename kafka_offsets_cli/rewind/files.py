@@ -12,9 +12,10 @@ from pathlib import Path
 
 from ..errors import Refused, UsageError
 from ..models.topics import TopicPartition
-from ..rewind.identity import ClusterIdentity, read_identity, same_cluster
-from ..rewind.plan import Plan
-from ..rewind.planfile import (
+from .identity import ClusterIdentity, read_identity, same_cluster
+from .io import RewindIO
+from .plan import Plan
+from .planfile import (
     SEEN_SUFFIX,
     FileOffsets,
     export_csv,
@@ -23,8 +24,6 @@ from ..rewind.planfile import (
     seen_csv,
     undo_csv,
 )
-from .output import err_console, warn
-from .textfile import write_atomic
 
 #: Directory under the XDG state home (``~/.local/state`` when ``XDG_STATE_HOME`` is unset).
 STATE_DIR = "kafka-offsets"
@@ -58,22 +57,28 @@ def read_plan(path: str, single_group: str | None) -> tuple[FileOffsets, Seen | 
 
 
 def check_cluster(
-    path: str, made_on: ClusterIdentity | None, here: ClusterIdentity, *, execute: bool, allowed: bool
+    path: str,
+    made_on: ClusterIdentity | None,
+    here: ClusterIdentity,
+    io: RewindIO,
+    *,
+    execute: bool,
+    allowed: bool,
 ) -> None:
     """A plan (or undo) file applies to the cluster it was made on: another one is refused with
     ``--execute`` (:class:`Refused`, exit 6, nothing changed) unless ``allowed``
     (``--allow-other-cluster``); a record that cannot tell is said on stderr."""
     if not os.path.exists(path + SEEN_SUFFIX):
-        return  # no record at all: said once, with the offsets it cannot check (rewind_run._drift)
+        return  # no record at all: said once, with the offsets it cannot check (run._drift)
     if made_on is None:
-        warn(
+        io.warn(
             f"{path}{SEEN_SUFFIX} does not name the cluster the plan was made on: "
             f"cannot check that it is this {here.describe()}"
         )
         return
     same = same_cluster(made_on, here)
     if same is None:
-        warn(
+        io.warn(
             f"cannot check that {path}, made on {made_on.describe()}, is for this {here.describe()}: "
             "a cluster id is unknown"
         )
@@ -82,31 +87,29 @@ def check_cluster(
         return
     what = f"{path} was made on {made_on.describe()}, not on this {here.describe()}"
     if allowed:
-        warn(f"{what}: applied all the same (--allow-other-cluster)")
+        io.warn(f"{what}: applied all the same (--allow-other-cluster)")
     elif execute:
         raise Refused(
             f"{what}: refused for safety, nothing changed",
             hint="to apply it to this cluster all the same, add --allow-other-cluster",
         )
     else:
-        warn(f"{what}: --execute would be refused (--allow-other-cluster applies it here)")
+        io.warn(f"{what}: --execute would be refused (--allow-other-cluster applies it here)")
 
 
 def _stamp(now_ms: int) -> str:
     return datetime.fromtimestamp(now_ms / 1000, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def export(path: str, plans: Sequence[Plan], *, single: bool, now_ms: int, cluster: ClusterIdentity) -> None:
+def export(
+    path: str, plans: Sequence[Plan], io: RewindIO, *, single: bool, now_ms: int, cluster: ClusterIdentity
+) -> None:
     """Write the plan (Kafka's CSV) and, beside a file, its ``.seen`` record naming ``cluster``; say where."""
-    write_atomic(path, export_csv(plans, with_group=not single))
+    io.write(path, export_csv(plans, with_group=not single))
     if path == "-":
         return
-    write_atomic(path + SEEN_SUFFIX, seen_csv(plans, planned_at=_stamp(now_ms), cluster=cluster))
-    err_console().print(
-        f"Plan written to {path} (the committed offsets seen now: {path}{SEEN_SUFFIX}).",
-        highlight=False,
-        soft_wrap=True,
-    )
+    io.write(path + SEEN_SUFFIX, seen_csv(plans, planned_at=_stamp(now_ms), cluster=cluster))
+    io.say(f"Plan written to {path} (the committed offsets seen now: {path}{SEEN_SUFFIX}).")
 
 
 def default_undo_path(groups: Sequence[str], now_ms: int, env: Mapping[str, str] | None = None) -> Path:
@@ -123,7 +126,9 @@ def default_undo_path(groups: Sequence[str], now_ms: int, env: Mapping[str, str]
     return base / STATE_DIR / f"rewind-undo-{stamp}.{now_ms % 1000:03d}Z-{name}.csv"
 
 
-def write_undo(plans: Sequence[Plan], path: str | None, now_ms: int, cluster: ClusterIdentity) -> str | None:
+def write_undo(
+    plans: Sequence[Plan], path: str | None, now_ms: int, cluster: ClusterIdentity, io: RewindIO
+) -> str | None:
     """Write the groups' offsets before the reset as a plan (and its ``.seen``: the offsets about
     to be committed, on ``cluster``); returns the path, ``None`` when no partition had an offset to
     go back to.
@@ -133,7 +138,7 @@ def write_undo(plans: Sequence[Plan], path: str | None, now_ms: int, cluster: Cl
     """
     text, without = undo_csv(plans)
     if without:
-        warn(
+        io.warn(
             "no committed offset to go back to (an undo plan cannot remove offsets; "
             f"kafka-consumer-groups --delete-offsets can): {', '.join(without[:10])}"
             + (f" and {len(without) - 10} more" if len(without) > 10 else "")
@@ -144,8 +149,8 @@ def write_undo(plans: Sequence[Plan], path: str | None, now_ms: int, cluster: Cl
     try:
         if not path:
             target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        write_atomic(target, text)
-        write_atomic(
+        io.write(str(target), text)
+        io.write(
             f"{target}{SEEN_SUFFIX}",
             seen_csv(plans, planned_at=_stamp(now_ms), offsets="target", cluster=cluster),
         )

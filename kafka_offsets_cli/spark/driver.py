@@ -1,36 +1,52 @@
-"""Running ``kafka-offsets check``: plan on the driver, run the Spark pipeline, show the report.
+"""The ``check`` driver: the request's options checked together, then plan on the driver and run
+the Spark pipeline (or report without data). Any front end (the CLI, a future server) calls
+:func:`prepared`, then :func:`run`, and shows the report itself.
 
-Imported by :mod:`.check_cmd` once the options are read (never at start-up).
+Imported once the options are read (never at start-up); pyspark loads only when Spark starts.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import tzinfo
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..check.evaluate import check_result
 from ..check.plan import plan_checks
 from ..check.report import CheckReport
-from ..errors import KafkaOffsetsError, MonitoringStatus, interrupted
+from ..errors import KafkaOffsetsError, UsageError, interrupted
 from ..parse.times import now_ms
-from ..render.check import json_chunks, rich_summary
-from ..render.check_monitoring import SERVICE, nagios, prometheus_chunks, prometheus_down
-from ..render.monitoring import nagios_line
 from ..severity import worst
-from .options import Format
-from .output import err_console, print_renderable, stderr_is_tty, write, write_chunks
-from .textfile import write_down
 
 if TYPE_CHECKING:
     from ..check.plan import CheckPlan
     from ..check.spec import CheckSpec
-    from ..spark.progress import StageProgress
-    from ..spark.runtime import SparkRuntime
+    from .progress import StageProgress
+    from .runtime import SparkRuntime
 
-__all__ = ["CheckRun", "run", "show", "show_timings", "unknown", "validated"]
+__all__ = ["CheckRequest", "CheckRun", "prepared", "run", "task_slots"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckRequest:
+    """What ``check`` was told about running (before the options are checked together)."""
+
+    master: str
+    #: ``--master`` (or its variable) was given, not defaulted: refused with ``--remote``
+    master_given: bool = False
+    remote: str | None = None
+    #: ``--conf KEY=VALUE`` as given
+    conf: Sequence[str] = ()
+    ui: bool = False
+    history: str | None = None
+    #: ``--write``'s format by name (parquet, csv), and ``--write-dir``: both or neither
+    write: str | None = None
+    write_dir: str | None = None
+    #: every partition record is kept (json, prometheus): not only the worst
+    everything: bool = False
+    worst: int
+    debug: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,8 +59,7 @@ class CheckRun:
     conf: tuple[tuple[str, str], ...] = ()
     ui: bool = False
     history: str | None = None
-    #: ``--write``'s format by name (parquet, csv), as the pipeline takes it; the option's enum stays
-    #: the command's (typing it here made check_run import check_cmd: a cycle)
+    #: ``--write``'s format by name (parquet, csv), as the pipeline takes it
     write: str | None = None
     write_dir: str | None = None
     everything: bool = False
@@ -52,30 +67,78 @@ class CheckRun:
     debug: bool = False
 
 
-def validated(spec: CheckSpec) -> None:
-    """``--validate``: say on stderr what the valid spec holds, and what a run will still need."""
-    kinds = {t: sum(1 for c in spec.checks if c.type == t) for t in ("liveness", "lag")}
-    err_console().print(
-        f"{spec.source}: valid: {len(spec.checks)} check(s) "
-        f"({kinds['liveness']} liveness, {kinds['lag']} lag) on {len(spec.clusters)} cluster(s)",
-        highlight=False,
-        soft_wrap=True,
+def prepared(
+    req: CheckRequest, *, warn: Callable[[str], None], outputs: Callable[[], None] = lambda: None
+) -> CheckRun:
+    """The request checked (a :class:`UsageError` for the first option that does not fit), before any
+    cluster or Spark: ``outputs()`` checks the front end's own output files, between the options and
+    the directories."""
+    if (req.write is None) != (req.write_dir is None):
+        raise UsageError("--write FORMAT and --write-dir DIR go together")
+    conf = _parse_conf(req.conf)
+    if req.remote is not None:
+        _remote_alone(req.remote, req.master_given)
+        if req.ui:
+            warn("--spark-ui has no effect with --remote: a Spark Connect server's web UI is its own")
+    outputs()
+    if req.write_dir is not None:
+        from .write import check_write_dir
+
+        check_write_dir(req.write_dir)
+    if req.history is not None:
+        from .deploy import is_local
+        from .history_store import check_dir, require_shared
+
+        require_shared(req.history, req.remote is None and is_local(req.master))
+        check_dir(req.history)
+    return CheckRun(
+        master=req.master,
+        remote=req.remote,
+        conf=tuple(conf),
+        ui=req.ui,
+        history=req.history,
+        write=req.write,
+        write_dir=req.write_dir,
+        everything=req.everything,
+        worst=req.worst,
+        debug=req.debug,
     )
-    for note in spec.notes:  # a secret's variable: set where the checks run, not where the file is edited
-        err_console().print(f"note: {note}: a run needs it", highlight=False, soft_wrap=True)
 
 
-def run(spec: CheckSpec, how: CheckRun) -> CheckReport:
-    """Plan on the driver, then run the Spark pipeline (or report without data); timings added."""
-    from ..spark.progress import StageProgress
-    from ..spark.ship import check_channel, check_files
+def _remote_alone(remote: str, master_given: bool) -> None:
+    """``--remote`` (or SPARK_REMOTE) is a valid URL and comes without ``--master`` (else a usage error)."""
+    from .connect import parse_remote
+
+    parse_remote(remote)
+    if master_given:
+        raise UsageError(
+            "--remote (or SPARK_REMOTE) and --master (or KAFKA_OFFSETS_SPARK_MASTER) cannot be used "
+            "together: a Spark Connect server has its own master"
+        )
+
+
+def _parse_conf(items: Sequence[str]) -> list[tuple[str, str]]:
+    out = []
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--conf {item!r}: expected KEY=VALUE")
+        out.append((key.strip(), value))
+    return out
+
+
+def run(spec: CheckSpec, how: CheckRun, *, console: Any = None) -> CheckReport:
+    """Plan on the driver, then run the Spark pipeline (or report without data); timings added.
+    ``console``: the rich console the stages' progress is shown on (``None``: not shown)."""
+    from .progress import StageProgress
+    from .ship import check_channel, check_files
 
     check_files(spec)  # a CA file or keytab a cluster names must exist: one line, before any client
     if how.remote is not None:
-        from ..spark.connect import parse_remote
+        from .connect import parse_remote
 
         check_channel(spec, parse_remote(how.remote))  # no secret over cleartext to another host
-    progress = StageProgress(console=err_console() if stderr_is_tty() else None)
+    progress = StageProgress(console=console)
     t0 = time.monotonic()
     slots = task_slots(how.master if how.remote is None else None, dict(how.conf))
     with progress.shown():
@@ -101,8 +164,8 @@ def run(spec: CheckSpec, how: CheckRun) -> CheckReport:
 
 
 def _start(how: CheckRun) -> SparkRuntime:
-    from ..spark.runtime import SessionOptions
-    from ..spark.session import start_session
+    from .runtime import SessionOptions
+    from .session import start_session
 
     return start_session(
         SessionOptions(master=how.master, remote=how.remote, debug=how.debug, ui=how.ui, conf=how.conf)
@@ -174,8 +237,8 @@ def _spark(
     spec: CheckSpec, plan: CheckPlan, progress: StageProgress, how: CheckRun, runtime: SparkRuntime
 ) -> CheckReport:
     """Run the pipeline on the started session; a failed job is one line."""
-    from ..spark.failure import job_failure
-    from ..spark.pipeline import RunOptions, run_check
+    from .failure import job_failure
+    from .pipeline import RunOptions, run_check
 
     options = RunOptions(
         history_dir=how.history,
@@ -191,41 +254,3 @@ def _spark(
         if isinstance(e, KafkaOffsetsError) or interrupted(e):
             raise  # the boundary's: a tool error, or a Ctrl-C that surfaced as a py4j error
         raise job_failure(e) from e  # a failed Spark job (Py4JJavaError, PySparkException…): one line
-
-
-def unknown(
-    err: KafkaOffsetsError,
-    fmt: Format,
-    prometheus_file: str | None,
-    clusters: tuple[str, ...] = (),
-    labels: Mapping[str, str] | None = None,
-) -> None:
-    """When the check could not run: the UNKNOWN nagios line or ``up 0`` metrics, an ``up 0`` textfile."""
-    if fmt is Format.nagios:
-        write(nagios_line(SERVICE, MonitoringStatus.UNKNOWN, err.message))
-    down = prometheus_down(MonitoringStatus.UNKNOWN, now_ms(), clusters, labels)
-    if fmt is Format.prometheus:
-        write(down)
-    if prometheus_file:
-        write_down(prometheus_file, down, err)
-
-
-def show_timings(report: CheckReport) -> None:
-    """``--timings``: each stage's seconds on stderr."""
-    text = ", ".join(f"{k} {v:.2f}s" for k, v in report.timings.items())
-    err_console().print(f"kafka-offsets: timings: {text}", highlight=False, soft_wrap=True)
-
-
-def show(
-    report: CheckReport, fmt: Format, zone: object, worst: int, labels: Mapping[str, str] | None = None
-) -> None:
-    """The report on stdout in ``fmt`` (``labels``: the constant labels of prometheus series)."""
-    assert isinstance(zone, tzinfo)
-    if fmt is Format.table:
-        print_renderable(rich_summary(report, zone, worst=worst))
-    elif fmt is Format.nagios:
-        write(nagios(report))
-    elif fmt is Format.json:
-        write_chunks(json_chunks(report))  # the partition records a slice at a time, never one string
-    elif fmt is Format.prometheus:
-        write_chunks(prometheus_chunks(report, labels))  # a slice of partitions at a time
