@@ -24,7 +24,6 @@ import subprocess
 import sys
 import uuid
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,24 +94,20 @@ def env(bootstrap: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[En
     if why is not None:
         unavailable(f"the Spark cluster test needs mount namespaces: {why}")
     name = f"pytest-spk-{os.getpid()}"
-    out = tmp_path_factory.mktemp("driver-out")
-    state = tmp_path_factory.mktemp("spark-cluster")
-    # the secure Kafka and the Spark cluster are independent: started side by side (two JVM starts
-    # overlap instead of following each other), each stopped if the other could not start
-    with ThreadPoolExecutor(2) as pool:
-        kafka_start = pool.submit(secure.up, name, sasl=True, tls=True, heap="384m", owner_pid=os.getpid())
-        secret = secrets.token_hex(16)
-        spark_start = pool.submit(spark_cluster.up, state, hidden=[REPO_ROOT, out], secret=secret)
-    kafka_error, spark_error = kafka_start.exception(), spark_start.exception()
-    if kafka_error is not None or spark_error is not None:
-        if spark_error is None:
-            spark_start.result().down()
+    try:
+        sec = secure.up(name, sasl=True, tls=True, heap="384m", owner_pid=os.getpid())
+    except Exception as exc:
         with contextlib.suppress(Exception):
             dev_kafka.down(name, grace=0)
-        if kafka_error is not None:
-            unavailable(f"secure Kafka cluster could not be started: {kafka_error}")
-        unavailable(f"Spark standalone cluster could not be started: {spark_error}")
-    sec, cluster = kafka_start.result(), spark_start.result()
+        unavailable(f"secure Kafka cluster could not be started: {exc}")
+    out = tmp_path_factory.mktemp("driver-out")
+    try:
+        cluster = spark_cluster.up(
+            tmp_path_factory.mktemp("spark-cluster"), hidden=[REPO_ROOT, out], secret=secrets.token_hex(16)
+        )
+    except Exception as exc:
+        dev_kafka.down(name)
+        unavailable(f"Spark standalone cluster could not be started: {exc}")
     try:
         tag = uuid.uuid4().hex[:6]
         plain, locked = f"plain-{tag}", f"locked-{tag}"
