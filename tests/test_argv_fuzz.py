@@ -44,14 +44,18 @@ from typing import Any
 import pytest
 
 from dev.kafka_data import commit_group_offsets, create_topic, produce
+from kafka_offsets_cli.connection.files import PIPE_WAIT_S
 from tests.fault_helpers import REPO_ROOT, child_env
 
 DEFAULT_SEED = 20261124
 EXTRA_LINES = int(os.environ.get("KAFKA_OFFSETS_FUZZ_LINES", "20"))
 WORKERS = 2
 CONNECT_TIMEOUT = "3s"
-#: --timeout + 10 s: past this a child counts as hung (and is killed).
-HANG_S = 3 + 10
+#: Past this a child counts as hung (and is killed): --timeout, plus the longest a pipe named as a
+#: file may take to deliver (a FIFO whose writer never closes is waited for that long, whatever
+#: --timeout says), plus 10 s for interpreter start and exit on a loaded 2-core CI machine (with 3 s
+#: of margin, two FIFO lines were counted hung at load 12-15).
+HANG_S = 3 + PIPE_WAIT_S + 10
 #: A --watch line that really runs is interrupted (SIGINT) after this long, as a user would.
 WATCH_STOP_S = 5.0
 DOCUMENTED_EXIT = frozenset({0, 1, 2, 3, 4, 5, 6, 7, 130})
