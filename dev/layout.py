@@ -21,8 +21,9 @@ reported under its rule's name:
   lines; its work lives in the layers below.
 * ``owner``: only ``kafka/`` imports a Kafka client library (confluent-kafka, kafka-python), and of
   it only ``kafka/kafka_python.py`` (the adapter to its client), ``kafka/tiered.py`` (ListOffsets
-  v8-v11), ``kafka/offset_fetch.py`` (FindCoordinator, OffsetFetch) and ``kafka/describe_groups.py``
-  (ConsumerGroupDescribe, DescribeGroups) import kafka-python; only
+  v8-v11), ``kafka/offset_fetch.py`` (FindCoordinator, OffsetFetch), ``kafka/describe_groups.py``
+  (ConsumerGroupDescribe, DescribeGroups), ``kafka/coordinated.py`` (FindCoordinator for the share and
+  streams group requests) and ``kafka/group_messages.py`` (their message classes) import kafka-python; only
   ``spark/`` imports pyspark (and py4j, pyarrow);
 * ``pure``: ``render/`` imports neither ``kafka/`` nor ``spark/`` (nor ``cli/``: a higher layer);
 * ``size``: no module is over :data:`MAX_LINES` lines;
@@ -86,7 +87,14 @@ OWNED = {
 #: (describe_groups: ConsumerGroupDescribe and DescribeGroups go through kafka-python like OffsetFetch,
 #: since librdkafka's DescribeConsumerGroups aborts the process too when the coordinator freezes)
 OWNED_MODULE = {
-    "kafka": ("kafka.kafka_python", "kafka.tiered", "kafka.offset_fetch", "kafka.describe_groups"),
+    "kafka": (
+        "kafka.kafka_python",
+        "kafka.tiered",
+        "kafka.offset_fetch",
+        "kafka.describe_groups",
+        "kafka.coordinated",
+        "kafka.group_messages",
+    ),
 }
 #: subpackage -> lower subpackages it must not import all the same (higher ones: the ``layer`` rule)
 FORBIDDEN = {"render": ("kafka", "spark")}

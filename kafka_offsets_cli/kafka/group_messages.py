@@ -1,0 +1,76 @@
+"""Kafka's share-group and streams-group admin messages, as kafka-python message classes.
+
+kafka-python (3.0, and 3.1 to come) knows the API keys of KIP-932 (share groups) and KIP-1071
+(streams groups) but ships no message definitions for them. The classes are made here from Kafka's
+own schemas, beside this module, taken verbatim (license header included) from Apache Kafka 4.3.1's
+``kafka-clients`` jar (``common/message/*.json``, release commit ``26b251a451ce941d``, the broker
+the project runs, :mod:`dev.kafka`):
+
+* ShareGroupDescribe (API key 77, v1: v0 was 4.0's early access, removed in 4.1);
+* DescribeShareGroupOffsets (90, v0-v1: v1 adds the share-partition lag, KIP-1226);
+* StreamsGroupDescribe (89, v0);
+* AlterShareGroupOffsets (91, v0) and DeleteShareGroupOffsets (92, v0), for resets to come.
+
+A kafka-python that gains a class of the same name (looked up by name in its protocol packages
+when this module is imported) is used as it is; only a missing one is made from the schema here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import types
+from collections.abc import Sequence
+from typing import Any
+
+from kafka.protocol.api_message import ApiMessage  # type: ignore[import-untyped]
+
+#: where kafka-python keeps (or would keep) its admin and group message classes
+KAFKA_PYTHON_HOMES = (
+    "kafka.protocol.admin",
+    "kafka.protocol.consumer",
+    "kafka.protocol.share",
+    "kafka.protocol.streams",
+    "kafka.protocol",
+)
+
+
+def kafka_python_class(name: str, homes: Sequence[str] = KAFKA_PYTHON_HOMES) -> Any | None:
+    """kafka-python's own message class called ``name`` (the first of ``homes`` that has one), or None."""
+    for home in homes:
+        try:
+            module = importlib.import_module(home)
+        except ImportError:
+            continue
+        found = getattr(module, name, None)
+        if isinstance(found, type) and issubclass(found, ApiMessage):
+            return found
+    return None
+
+
+def schema_class(name: str) -> Any:
+    """A message class made from Kafka's schema ``name``.json beside this module."""
+    return types.new_class(
+        name,
+        (ApiMessage,),
+        {"load_json": __package__},
+        lambda ns: ns.update({"__module__": __name__, "__doc__": f"Kafka's {name} (its 4.3.1 schema)."}),
+    )
+
+
+def message_class(name: str) -> Any:
+    """kafka-python's class ``name`` when it has one, else the one made from Kafka's schema."""
+    return kafka_python_class(name) or schema_class(name)
+
+
+# module-level references also keep the response classes alive: kafka-python registers them by
+# API key through a weak proxy
+ShareGroupDescribeRequest = message_class("ShareGroupDescribeRequest")
+ShareGroupDescribeResponse = message_class("ShareGroupDescribeResponse")
+DescribeShareGroupOffsetsRequest = message_class("DescribeShareGroupOffsetsRequest")
+DescribeShareGroupOffsetsResponse = message_class("DescribeShareGroupOffsetsResponse")
+StreamsGroupDescribeRequest = message_class("StreamsGroupDescribeRequest")
+StreamsGroupDescribeResponse = message_class("StreamsGroupDescribeResponse")
+AlterShareGroupOffsetsRequest = message_class("AlterShareGroupOffsetsRequest")
+AlterShareGroupOffsetsResponse = message_class("AlterShareGroupOffsetsResponse")
+DeleteShareGroupOffsetsRequest = message_class("DeleteShareGroupOffsetsRequest")
+DeleteShareGroupOffsetsResponse = message_class("DeleteShareGroupOffsetsResponse")
