@@ -128,3 +128,41 @@ def test_kafka_python_is_what_the_venv_runs(upstream_venv: Path) -> None:
         env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
     )
     assert str(upstream_venv.parent) in out.stdout, out.stdout
+
+
+def test_share_and_streams_messages_with_the_coming_kafka_python(upstream_venv: Path) -> None:
+    """The share/streams group classes (kafka/group_messages.py) load from the installed package's
+    schemas and survive the coming kafka-python's wire format (its own class, should it gain one)."""
+    probe = (
+        "from kafka_offsets_cli.kafka import group_messages as g\n"
+        "names = [n for n in dir(g) if n.endswith(('Request', 'Response')) and not n.startswith('_')]\n"
+        "for n in sorted(names):\n"
+        "    cls = getattr(g, n)\n"
+        "    for v in range(cls.max_version + 1):\n"
+        "        blank = cls(**{f.name: f.default for f in cls._struct.fields.values()})\n"
+        "        back = cls.decode(bytes(blank.encode(version=v)), version=v)\n"
+        "        assert back.to_dict() == blank.to_dict(), (n, v)\n"
+        "    print(n, cls.API_KEY, cls.max_version, cls.__module__)\n"
+    )
+    out = subprocess.run(
+        [str(upstream_venv / "python"), "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=upstream_venv,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+    )
+    assert out.returncode == 0, out.stderr
+    keys = {line.split()[0]: (int(line.split()[1]), int(line.split()[2])) for line in out.stdout.splitlines()}
+    assert keys == {
+        "AlterShareGroupOffsetsRequest": (91, 0),
+        "AlterShareGroupOffsetsResponse": (91, 0),
+        "DeleteShareGroupOffsetsRequest": (92, 0),
+        "DeleteShareGroupOffsetsResponse": (92, 0),
+        "DescribeShareGroupOffsetsRequest": (90, 1),
+        "DescribeShareGroupOffsetsResponse": (90, 1),
+        "ShareGroupDescribeRequest": (77, 1),
+        "ShareGroupDescribeResponse": (77, 1),
+        "StreamsGroupDescribeRequest": (89, 0),
+        "StreamsGroupDescribeResponse": (89, 0),
+    }, out.stdout

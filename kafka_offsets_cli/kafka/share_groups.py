@@ -109,7 +109,8 @@ def share_offsets(group: str, answer: Any) -> ShareGroupOffsets:
         SharePartition(
             partition=TopicPartition(t.topic_name, int(p.partition_index)),
             start_offset=None if p.start_offset < 0 else int(p.start_offset),
-            leader_epoch=int(p.leader_epoch),
+            # a partition without a start offset answers epoch 0: Kafka's admin shows neither
+            leader_epoch=None if p.start_offset < 0 or p.leader_epoch < 0 else int(p.leader_epoch),
             lag=_lag(p),
             error=code_name(p.error_code) if p.error_code else None,
         )

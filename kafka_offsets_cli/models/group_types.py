@@ -46,14 +46,15 @@ class ShareGroup:
 class SharePartition:
     """One share-partition of a group (DescribeShareGroupOffsets).
 
-    ``start_offset``: the share-partition start offset (``None``: the group has none there yet);
+    ``start_offset``: the share-partition start offset (``None``: the group has none there yet, and
+    then no ``leader_epoch`` either, as Kafka's admin client reports it);
     ``lag``: the lag as the broker computes it (KIP-1226), ``None`` from a broker before it (v0) or
     when the broker cannot tell (``-1`` on the wire); ``error`` the partition's own.
     """
 
     partition: TopicPartition
     start_offset: int | None
-    leader_epoch: int = -1
+    leader_epoch: int | None = None
     lag: int | None = None
     error: str | None = None
 

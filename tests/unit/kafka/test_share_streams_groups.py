@@ -95,9 +95,7 @@ def test_share_offsets_map_to_the_model_the_lag_from_v1(version: int, lag: int |
     # a partition of the group with no start offset yet, and one with its own error
     t.partitions = [
         p,
-        type(p)(
-            partition_index=0, start_offset=-1, leader_epoch=-1, lag=-1, error_code=0, error_message=None
-        ),
+        type(p)(partition_index=0, start_offset=-1, leader_epoch=0, lag=-1, error_code=0, error_message=None),
         type(p)(
             partition_index=1, start_offset=0, leader_epoch=0, lag=0, error_code=29, error_message="denied"
         ),
@@ -106,7 +104,7 @@ def test_share_offsets_map_to_the_model_the_lag_from_v1(version: int, lag: int |
     assert got == ShareGroupOffsets(
         group="sg",
         partitions=(
-            SharePartition(partition=TopicPartition("t", 0), start_offset=None, leader_epoch=-1, lag=None),
+            SharePartition(partition=TopicPartition("t", 0), start_offset=None, leader_epoch=None, lag=None),
             SharePartition(
                 partition=TopicPartition("t", 1),
                 start_offset=0,

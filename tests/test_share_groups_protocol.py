@@ -1,0 +1,228 @@
+"""Share groups through the project's requests (kafka/share_groups.py) against a real Kafka 4.3.1.
+
+A share group made by Kafka's console share consumer (from the project's Kafka jars) is described by
+:func:`describe_share_groups` and :func:`describe_share_group_offsets` and compared value for value
+with ``kafka-share-groups.sh --describe`` (ShareGroupCommand) on the same data: start offset and lag
+per partition, state, and a live member (member id, client id, host, assignment, member epoch). With
+``share.version`` finalized at 0 the same requests give one per-type answer, not an error.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+from dev import kafka as dev_kafka
+from dev.kafka_data import create_topic, produce
+from kafka_offsets_cli.connection.settings import ClientSettings
+from kafka_offsets_cli.kafka.deadline import Deadline
+from kafka_offsets_cli.kafka.kafka_python import KafkaPython
+from kafka_offsets_cli.kafka.share_groups import (
+    NOT_ENABLED,
+    describe_share_group_offsets,
+    describe_share_groups,
+)
+from kafka_offsets_cli.models.topics import TopicPartition
+
+pytestmark = [pytest.mark.broker]
+
+SHARE_GROUP_COMMAND = "org.apache.kafka.tools.consumer.group.ShareGroupCommand"
+CONSOLE_SHARE_CONSUMER = "org.apache.kafka.tools.consumer.ConsoleShareConsumer"
+CONFIG_COMMAND = "kafka.admin.ConfigCommand"
+FEATURE_COMMAND = "org.apache.kafka.tools.FeatureCommand"
+RECORDS = 10  # per partition
+READ = 7
+
+
+def _kafka(bootstrap: str) -> KafkaPython:
+    return KafkaPython(ClientSettings(bootstrap_servers=bootstrap), Deadline(30))
+
+
+def _tool(main_class: str, *args: str) -> str:
+    done = dev_kafka.run_tool(main_class, *args, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _table(text: str) -> list[dict[str, str]]:
+    """The rows of a ShareGroupCommand table (header ``GROUP ...``), by column name."""
+    lines = [line.split() for line in text.splitlines() if line.strip()]
+    header = next(i for i, cells in enumerate(lines) if cells[:1] == ["GROUP"])
+    names = lines[header]
+    return [
+        dict(zip(names, cells, strict=False)) for cells in lines[header + 1 :] if len(cells) >= len(names) - 1
+    ]
+
+
+def _shown(value: int | None) -> str:
+    return "-" if value is None else str(value)
+
+
+@pytest.fixture(scope="module")
+def share_group(bootstrap: str, kafka_classpath: str) -> Iterator[tuple[str, str]]:
+    """A 2-partition topic of RECORDS records each, and a share group that read READ of them (Empty)."""
+    topic, group = f"share-{uuid.uuid4().hex[:8]}", f"sg-{uuid.uuid4().hex[:8]}"
+    create_topic(bootstrap, topic, 2)
+    produce(bootstrap, topic, [(p, None, None, f"v{p}-{i}".encode()) for p in (0, 1) for i in range(RECORDS)])
+    _tool(
+        CONFIG_COMMAND,
+        "--bootstrap-server",
+        bootstrap,
+        "--alter",
+        "--entity-type",
+        "groups",
+        "--entity-name",
+        group,
+        "--add-config",
+        "share.auto.offset.reset=earliest",
+    )
+    out = _tool(
+        CONSOLE_SHARE_CONSUMER,
+        "--bootstrap-server",
+        bootstrap,
+        "--topic",
+        topic,
+        "--group",
+        group,
+        "--max-messages",
+        str(READ),
+        "--timeout-ms",
+        "60000",
+    )
+    assert len(out.splitlines()) == READ, out
+    yield topic, group
+
+
+def test_share_offsets_equal_kafka_share_groups_describe(
+    bootstrap: str, share_group: tuple[str, str]
+) -> None:
+    topic, group = share_group
+    kafka = _kafka(bootstrap)
+    try:
+        ours = describe_share_group_offsets(kafka, Deadline(30), [group])
+    finally:
+        kafka.close()
+    assert ours.unavailable is None
+    got = ours.groups[group]
+    assert got.error is None and [p.partition for p in got.partitions] == [
+        TopicPartition(topic, 0),
+        TopicPartition(topic, 1),
+    ]
+    rows = _table(_tool(SHARE_GROUP_COMMAND, "--bootstrap-server", bootstrap, "--describe", "--group", group))
+    theirs = {(r["TOPIC"], int(r["PARTITION"])): (r["START-OFFSET"], r["LAG"]) for r in rows}
+    assert {p.partition: (_shown(p.start_offset), _shown(p.lag)) for p in got.partitions} == theirs
+    # Kafka 4.3.1 answers v1 (KIP-1226): a lag wherever there is a start offset (none on a partition
+    # the group has not read yet, "-" in Kafka's table too); the consumer read READ of the records
+    assert all((p.lag is None) == (p.start_offset is None) for p in got.partitions), got
+    assert sum(p.start_offset or 0 for p in got.partitions) >= READ, got
+    verbose = _table(
+        _tool(
+            SHARE_GROUP_COMMAND, "--bootstrap-server", bootstrap, "--describe", "--group", group, "--verbose"
+        )
+    )
+    if verbose and "LEADER-EPOCH" in verbose[0]:
+        epochs = {(r["TOPIC"], int(r["PARTITION"])): r["LEADER-EPOCH"] for r in verbose}
+        assert {p.partition: _shown(p.leader_epoch) for p in got.partitions} == epochs
+
+
+def test_state_and_a_live_member_equal_kafka_share_groups_describe(
+    bootstrap: str, share_group: tuple[str, str]
+) -> None:
+    topic, group = share_group
+    kafka = _kafka(bootstrap)
+    consumer = subprocess.Popen(
+        dev_kafka.tool_command(
+            CONSOLE_SHARE_CONSUMER,
+            "--bootstrap-server",
+            bootstrap,
+            "--topic",
+            topic,
+            "--group",
+            group,
+            "--timeout-ms",
+            "120000",
+            "--consumer-property",
+            "client.id=share-probe",
+        ),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        empty = describe_share_groups(kafka, Deadline(30), [group]).groups[group]
+        assert (empty.error, empty.state) == (None, "empty") or empty.members
+        deadline = time.monotonic() + 90
+        while True:
+            described = describe_share_groups(kafka, Deadline(30), [group]).groups[group]
+            if described.members and described.members[0].assigned:
+                break
+            assert time.monotonic() < deadline, described
+            time.sleep(1)
+        state = _table(
+            _tool(
+                SHARE_GROUP_COMMAND,
+                "--bootstrap-server",
+                bootstrap,
+                "--describe",
+                "--group",
+                group,
+                "--state",
+            )
+        )
+        assert state[0]["STATE"].lower() == described.state == "stable"
+        assert int(state[0]["#MEMBERS"]) == len(described.members) == 1
+        members = _table(
+            _tool(
+                SHARE_GROUP_COMMAND,
+                "--bootstrap-server",
+                bootstrap,
+                "--describe",
+                "--group",
+                group,
+                "--members",
+                "--verbose",
+            )
+        )
+        (row,) = members
+        (member,) = described.members
+        assert (row["CONSUMER-ID"], row["HOST"], row["CLIENT-ID"]) == (
+            member.member_id,
+            member.host,
+            member.client_id,
+        )
+        assert member.client_id == "share-probe"
+        if "MEMBER-EPOCH" in row:
+            assert int(row["MEMBER-EPOCH"]) == member.member_epoch
+        assert row["ASSIGNMENT"] == _assignment(member.assigned)
+    finally:
+        consumer.terminate()
+        consumer.wait(timeout=30)
+        kafka.close()
+
+
+def _assignment(assigned: tuple[TopicPartition, ...]) -> str:
+    """An assignment as ShareGroupCommand prints it: ``topic:p,p;topic:p``."""
+    by_topic: dict[str, list[int]] = {}
+    for topic, partition in sorted(assigned):
+        by_topic.setdefault(topic, []).append(partition)
+    return ";".join(f"{t}:{','.join(map(str, ps))}" for t, ps in by_topic.items())
+
+
+def test_without_share_version_one_answer_for_the_type(bootstrap: str, share_group: tuple[str, str]) -> None:
+    _, group = share_group
+    _tool(FEATURE_COMMAND, "--bootstrap-server", bootstrap, "downgrade", "--feature", "share.version=0")
+    kafka = _kafka(bootstrap)
+    try:
+        time.sleep(2)  # the finalized feature reaches the broker's metadata
+        described = describe_share_groups(kafka, Deadline(30), [group, "no-such-share-group"])
+        offsets = describe_share_group_offsets(kafka, Deadline(30), [group])
+    finally:
+        kafka.close()
+        _tool(FEATURE_COMMAND, "--bootstrap-server", bootstrap, "upgrade", "--feature", "share.version=1")
+    assert described.unavailable == NOT_ENABLED, described
+    assert {g.error for g in described.groups.values()} == {"UNSUPPORTED_VERSION"}
+    assert offsets.unavailable == NOT_ENABLED and offsets.groups[group].error == "UNSUPPORTED_VERSION"
