@@ -4,7 +4,8 @@ A share group made by Kafka's console share consumer (from the project's Kafka j
 :func:`describe_share_groups` and :func:`describe_share_group_offsets` and compared value for value
 with ``kafka-share-groups.sh --describe`` (ShareGroupCommand) on the same data: start offset and lag
 per partition, state, and a live member (member id, client id, host, assignment, member epoch). With
-``share.version`` finalized at 0 the same requests give one per-type answer, not an error.
+``share.version`` finalized at 0 the same requests give one per-type answer, not an error; a group
+of another type (or none) asked as a share or streams group is that group's own GROUP_ID_NOT_FOUND.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from kafka_offsets_cli.kafka.share_groups import (
     describe_share_group_offsets,
     describe_share_groups,
 )
+from kafka_offsets_cli.kafka.streams_groups import describe_streams_groups
 from kafka_offsets_cli.models.topics import TopicPartition
 
 pytestmark = [pytest.mark.broker]
@@ -226,3 +228,23 @@ def test_without_share_version_one_answer_for_the_type(bootstrap: str, share_gro
     assert described.unavailable == NOT_ENABLED, described
     assert {g.error for g in described.groups.values()} == {"UNSUPPORTED_VERSION"}
     assert offsets.unavailable == NOT_ENABLED and offsets.groups[group].error == "UNSUPPORTED_VERSION"
+
+
+def test_a_group_of_another_type_or_none_is_its_own_error(
+    bootstrap: str, share_group: tuple[str, str]
+) -> None:
+    """Per group, never for the run: a share group asked as a streams group, a missing group."""
+    _, group = share_group
+    kafka = _kafka(bootstrap)
+    try:
+        streams = describe_streams_groups(kafka, Deadline(30), [group, "no-such-group"])
+        shares = describe_share_groups(kafka, Deadline(30), ["no-such-group", group])
+    finally:
+        kafka.close()
+    assert streams.unavailable is None and shares.unavailable is None  # 4.3.1: streams.version=1 by default
+    assert {g: s.error for g, s in streams.groups.items()} == {
+        group: "GROUP_ID_NOT_FOUND",
+        "no-such-group": "GROUP_ID_NOT_FOUND",
+    }
+    assert shares.groups["no-such-group"].error == "GROUP_ID_NOT_FOUND"
+    assert shares.groups[group].error is None and shares.groups[group].group_epoch > 0
