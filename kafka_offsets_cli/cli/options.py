@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
@@ -10,13 +9,12 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
 import typer
 
 from ..models.offsets import Isolation
-from ..parse.selection import parse_selection
 from . import output  # called as output.stdout_is_tty(): tests patch it there
 from .complete import complete_clusters, complete_groups, complete_topic_partitions, complete_topics
 from .watch import parse_interval
 
 if TYPE_CHECKING:
-    from ..parse.selection import Selection
+    pass
 
 CONN = "Connection"
 SEL = "Selection"
@@ -303,42 +301,6 @@ WatchOpt = Annotated[
         show_default=False,
     ),
 ]
-
-
-def selection_from(
-    topic: Sequence[str] | None,
-    partitions: str | None,
-    topic_partitions: str | None,
-    exclude_internal_topics: bool,
-    *,
-    exclude_system: bool = False,
-) -> Selection:
-    """The shared selection options as a :class:`Selection` (none given: all topics); ``exclude_system``:
-    Kafka's system topics left out by name (:mod:`kafka_offsets_cli.system_topics`)."""
-    return parse_selection(
-        topics=topic or (),
-        partitions=partitions,
-        topic_partitions=topic_partitions,
-        exclude_internal=exclude_internal_topics,
-        exclude_system=exclude_system,
-    )
-
-
-def optional_selection_from(
-    topic: Sequence[str] | None,
-    partitions: str | None,
-    topic_partitions: str | None,
-    exclude_internal_topics: bool,
-    *,
-    exclude_system: bool = False,
-) -> Selection | None:
-    """As :func:`selection_from`, but ``None`` without options (lag, rewind: the groups' own partitions)."""
-    given = bool(topic) or partitions is not None or topic_partitions is not None or exclude_internal_topics
-    if not given:
-        return None
-    return selection_from(
-        topic, partitions, topic_partitions, exclude_internal_topics, exclude_system=exclude_system
-    )
 
 
 def watch_interval(watch: str | None) -> float | None:

@@ -14,7 +14,8 @@ from typing import Protocol
 
 from ..errors import NotFound
 from ..measures.lag.collect import LagReport, collect, resolve_groups
-from ..parse.selection import Selection, parse_selection
+from ..parse.group_selection import optional_selection
+from ..parse.selection import Selection
 from ..sources import GroupLister, GroupMemberSource, LagSource
 from .monitor import LagThresholds
 
@@ -53,17 +54,12 @@ def request_of(
     """The request of the options' values. Without selection options: ``None``, the groups' own
     partitions; with no topic named Kafka's system topics stay out (as without any selection).
     Time lag is read when asked, or when a time threshold or ``--min-time-lag`` needs it."""
-    given = bool(topics) or partitions is not None or topic_partitions is not None or exclude_internal_topics
-    selection = (
-        parse_selection(
-            topics=topics or (),
-            partitions=partitions,
-            topic_partitions=topic_partitions,
-            exclude_internal=exclude_internal_topics,
-            exclude_system=not topics and topic_partitions is None,
-        )
-        if given
-        else None
+    selection = optional_selection(
+        topics or (),
+        partitions,
+        topic_partitions,
+        exclude_internal_topics,
+        exclude_system=not topics and topic_partitions is None,
     )
     return LagRequest(
         groups=tuple(groups or ()),

@@ -123,12 +123,9 @@ def checked(req: RewindRequest, io: RewindIO) -> Checked:
 
 def _selection(req: RewindRequest) -> Selection | None:
     """The selection options as a :class:`Selection`; ``None`` when none is given (as lag's)."""
-    from ..parse.selection import parse_selection
+    from ..parse.group_selection import optional_selection
 
-    given = bool(req.topics) or req.partitions is not None or req.topic_partitions is not None
-    if not given and not req.exclude_internal:
-        return None
-    return parse_selection(req.topics, req.partitions, req.topic_partitions, req.exclude_internal)
+    return optional_selection(req.topics, req.partitions, req.topic_partitions, req.exclude_internal)
 
 
 def announce(target: Target, now: int, zone: tzinfo, io: RewindIO) -> None:
