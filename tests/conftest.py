@@ -53,6 +53,7 @@ BROKER_FIXTURES = frozenset(
         # module fixtures that start a broker of their own
         "healthy",  # tests/test_operator_defaults.py
         "secure_tiered",  # tests/test_tiered.py
+        "share_version_0",  # tests/test_share_groups_protocol.py
     }
 )
 #: fixtures no test under tests/unit may use (``make unit`` runs without Java, Kafka or Spark)

@@ -10,6 +10,8 @@ of another type (or none) asked as a share or streams group is that group's own 
 
 from __future__ import annotations
 
+import contextlib
+import os
 import subprocess
 import time
 import uuid
@@ -29,6 +31,7 @@ from kafka_offsets_cli.kafka.share_groups import (
 )
 from kafka_offsets_cli.kafka.streams_groups import describe_streams_groups
 from kafka_offsets_cli.models.topics import TopicPartition
+from tests.availability import unavailable
 
 pytestmark = [pytest.mark.broker]
 
@@ -214,17 +217,43 @@ def _assignment(assigned: tuple[TopicPartition, ...]) -> str:
     return ";".join(f"{t}:{','.join(map(str, ps))}" for t, ps in by_topic.items())
 
 
-def test_without_share_version_one_answer_for_the_type(bootstrap: str, share_group: tuple[str, str]) -> None:
-    _, group = share_group
-    _tool(FEATURE_COMMAND, "--bootstrap-server", bootstrap, "downgrade", "--feature", "share.version=0")
-    kafka = _kafka(bootstrap)
+@pytest.fixture(scope="module")
+def share_version_0(kafka_classpath: str) -> Iterator[str]:
+    """Bootstrap of a broker of its own with ``share.version`` finalized at 0.
+
+    Its own, not the session's broker: a downgrade there would be seen by every share-group test that
+    runs while it lasts, and a run cut off between downgrade and upgrade would leave it so.
+    """
+    name = f"pytest-share0-{os.getpid()}"
+    try:
+        cluster = dev_kafka.up(name, nodes=1, owner_pid=os.getpid())
+    except Exception as exc:  # skip locally, fail under CI=true
+        with contextlib.suppress(Exception):
+            dev_kafka.down(name, grace=0)
+        unavailable(f"Kafka broker for share.version=0 could not be started: {exc}")
+    try:
+        _tool(
+            FEATURE_COMMAND,
+            "--bootstrap-server",
+            cluster.bootstrap,
+            "downgrade",
+            "--feature",
+            "share.version=0",
+        )
+        yield cluster.bootstrap
+    finally:
+        dev_kafka.down(name)
+
+
+def test_without_share_version_one_answer_for_the_type(share_version_0: str) -> None:
+    group = f"sg-{uuid.uuid4().hex[:8]}"
+    kafka = _kafka(share_version_0)
     try:
         time.sleep(2)  # the finalized feature reaches the broker's metadata
         described = describe_share_groups(kafka, Deadline(30), [group, "no-such-share-group"])
         offsets = describe_share_group_offsets(kafka, Deadline(30), [group])
     finally:
         kafka.close()
-        _tool(FEATURE_COMMAND, "--bootstrap-server", bootstrap, "upgrade", "--feature", "share.version=1")
     assert described.unavailable == NOT_ENABLED, described
     assert {g.error for g in described.groups.values()} == {"UNSUPPORTED_VERSION"}
     assert offsets.unavailable == NOT_ENABLED and offsets.groups[group].error == "UNSUPPORTED_VERSION"

@@ -11,7 +11,7 @@ again, with fresh coordinators, while ``--timeout`` lasts; ``REQUEST_TIMED_OUT``
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -37,10 +37,29 @@ class GroupRequest(Generic[T]):
     entries: Callable[[Any], Sequence[Any]] = lambda answer: answer.groups
 
 
+Round = Callable[[Route, Sequence[str], int], Awaitable[tuple[dict[str, T], bool]]]
+
+
 def ask_coordinators(
     kafka_python: KafkaPython, deadline: Deadline, groups: Sequence[str], how: GroupRequest[T]
 ) -> dict[str, T]:
     """Each of ``groups`` (once each, in their order) asked of its coordinator; errors kept per group."""
+
+    async def round_(route: Route, pending: Sequence[str], timeout_ms: int) -> tuple[dict[str, T], bool]:
+        return await one_round(route, pending, how, timeout_ms)
+
+    return in_rounds(kafka_python, deadline, groups, round_, how.error)
+
+
+def in_rounds(
+    kafka_python: KafkaPython,
+    deadline: Deadline,
+    groups: Sequence[str],
+    round_: Round[T],
+    error: Callable[[T], str | None],
+) -> dict[str, T]:
+    """``round_`` over the groups, then again over those whose coordinator was not ready (or whose
+    lookup failed) while ``deadline`` lasts; each group's last answer, in the order asked."""
     wanted = list(dict.fromkeys(groups))
     if not wanted:
         return {}
@@ -50,11 +69,9 @@ def ask_coordinators(
     while pending:
         timeout = deadline.request_timeout(limit)
         limit *= 2
-        answers, lookup_failed = route.run(
-            one_round, route, pending, how, int(timeout * 1000), timeout_s=timeout
-        )
+        answers, lookup_failed = route.run(round_, route, pending, int(timeout * 1000), timeout_s=timeout)
         final.update(answers)
-        pending = [g for g, r in answers.items() if lookup_failed or how.error(r) in COORDINATOR_NOT_READY]
+        pending = [g for g, r in answers.items() if lookup_failed or error(r) in COORDINATOR_NOT_READY]
         if not pending or deadline.remaining() <= backoff:
             break
         log.debug("asking again for %d group(s)", len(pending))
@@ -63,37 +80,65 @@ def ask_coordinators(
     return {g: final[g] for g in wanted}
 
 
+async def find_coordinators(
+    route: Route, groups: Sequence[str], timeout_ms: int
+) -> tuple[dict[int, list[str]], dict[str, str], str | None]:
+    """One batched FindCoordinator v4+: the groups by coordinator node, each group whose lookup
+    failed with its error's name, and the error of the whole lookup (then nothing else)."""
+    try:
+        found = await route.send(
+            FindCoordinatorRequest(key_type=0, coordinator_keys=list(groups), min_version=4), None, timeout_ms
+        )
+    except RequestError as e:
+        return {}, {}, error_name(e)
+    by_node: dict[int, list[str]] = {}
+    errors: dict[str, str] = {}
+    for c in found.coordinators:
+        if c.error_code:
+            errors[c.key] = code_name(c.error_code)
+        else:
+            by_node.setdefault(int(c.node_id), []).append(c.key)
+    return by_node, errors, None
+
+
+async def each_node(
+    route: Route, by_node: dict[int, list[str]], request: Callable[[list[str]], Any], timeout_ms: int
+) -> list[tuple[int, list[str], Any]]:
+    """``request(groups)`` sent to each node at once; each node's answer, or its error's name."""
+    sent: list[tuple[int, list[str], Any]] = []
+    for node, node_groups in by_node.items():
+        try:
+            sent.append((node, node_groups, route.send(request(node_groups), node, timeout_ms)))
+        except RequestError as e:  # kafka-python reports most on the future; never lose the others
+            sent.append((node, node_groups, error_name(e)))
+    out: list[tuple[int, list[str], Any]] = []
+    for node, node_groups, future in sent:
+        if isinstance(future, str):
+            out.append((node, node_groups, future))
+            continue
+        try:
+            out.append((node, node_groups, await future))
+        except RequestError as e:
+            out.append((node, node_groups, error_name(e)))
+    return out
+
+
+def left_ms(end: float) -> int:
+    """Milliseconds left of a round that ends at ``end`` (monotonic), at least MIN_REQUEST_S."""
+    return int(max(MIN_REQUEST_S, end - time.monotonic()) * 1000)
+
+
 async def one_round(
     route: Route, groups: Sequence[str], how: GroupRequest[T], timeout_ms: int
 ) -> tuple[dict[str, T], bool]:
     """One attempt: the coordinators, then one request per coordinator; each group's answer, and
     whether the coordinator lookup itself failed. Both steps share ``timeout_ms``."""
     end = time.monotonic() + timeout_ms / 1000
-    try:
-        found = await route.send(
-            FindCoordinatorRequest(key_type=0, coordinator_keys=list(groups), min_version=4), None, timeout_ms
-        )
-    except RequestError as e:
-        return {g: how.failed(g, error_name(e)) for g in groups}, True
-    out: dict[str, T] = {}
-    by_node: dict[int, list[str]] = {}
-    for c in found.coordinators:
-        if c.error_code:
-            out[c.key] = how.failed(c.key, code_name(c.error_code))
-        else:
-            by_node.setdefault(int(c.node_id), []).append(c.key)
-    left = int(max(MIN_REQUEST_S, end - time.monotonic()) * 1000)
-    sent: list[tuple[list[str], Any]] = []
-    for node, node_groups in by_node.items():
-        try:
-            sent.append((node_groups, route.send(how.request(node_groups), node, left)))
-        except RequestError as e:  # kafka-python reports most on the future; never lose the others
-            sent.append((node_groups, error_name(e)))
-    for node_groups, future in sent:
-        try:
-            answer = future if isinstance(future, str) else await future
-        except RequestError as e:
-            answer = error_name(e)
+    by_node, errors, lookup = await find_coordinators(route, groups, timeout_ms)
+    if lookup is not None:
+        return {g: how.failed(g, lookup) for g in groups}, True
+    out: dict[str, T] = {g: how.failed(g, e) for g, e in errors.items()}
+    for _, node_groups, answer in await each_node(route, by_node, how.request, left_ms(end)):
         if isinstance(answer, str):
             out.update({g: how.failed(g, answer) for g in node_groups})
             continue

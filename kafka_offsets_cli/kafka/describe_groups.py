@@ -28,20 +28,18 @@ librdkafka route made, names included (:func:`group_state`), so no caller sees a
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from kafka.protocol.admin import DescribeGroupsRequest  # type: ignore[import-untyped]
 from kafka.protocol.api_message import ApiMessage  # type: ignore[import-untyped]
 from kafka.protocol.consumer.metadata import ConsumerProtocolAssignment  # type: ignore[import-untyped]
-from kafka.protocol.metadata import FindCoordinatorRequest  # type: ignore[import-untyped]
 
 from ..models.groups import GroupDescription, GroupMembers, Member
 from ..models.topics import TopicPartition
-from .deadline import FIRST_ATTEMPT_S, MIN_REQUEST_S, Deadline
-from .errors import COORDINATOR_NOT_READY
-from .kafka_python import KafkaPython, RequestError, Route, code_name, error_name
-from .settings import log
+from .coordinated import each_node, find_coordinators, in_rounds, left_ms
+from .deadline import Deadline
+from .kafka_python import KafkaPython, Route, code_name
 
 
 class ConsumerGroupDescribeRequest(ApiMessage, load_json=__package__):  # type: ignore[misc,call-arg]
@@ -70,26 +68,7 @@ def describe_groups(
     kafka_python: KafkaPython, deadline: Deadline, groups: Sequence[str]
 ) -> dict[str, GroupMembers]:
     """Each of ``groups`` described (once each, in their order), with its members; errors kept per group."""
-    wanted = list(dict.fromkeys(groups))
-    if not wanted:
-        return {}
-    route = kafka_python.route()
-    final: dict[str, GroupMembers] = {}
-    pending, backoff, limit = wanted, 0.1, FIRST_ATTEMPT_S
-    while pending:
-        timeout = deadline.request_timeout(limit)
-        limit *= 2
-        answers, lookup_failed = route.run(_round, route, pending, int(timeout * 1000), timeout_s=timeout)
-        final.update(answers)
-        pending = [
-            g for g, r in answers.items() if lookup_failed or r.description.error in COORDINATOR_NOT_READY
-        ]
-        if not pending or deadline.remaining() <= backoff:
-            break
-        log.debug("asking again for the description of %d group(s)", len(pending))
-        time.sleep(backoff)
-        backoff = min(backoff * 2, 1.0)
-    return {g: final[g] for g in wanted}
+    return in_rounds(kafka_python, deadline, groups, _round, lambda r: r.description.error)
 
 
 async def _round(
@@ -102,21 +81,12 @@ async def _round(
     :data:`~.deadline.MIN_REQUEST_S`): the round ends within the time its caller waits for it.
     """
     end = time.monotonic() + timeout_ms / 1000
-    try:
-        found = await route.send(
-            FindCoordinatorRequest(key_type=0, coordinator_keys=list(groups), min_version=4), None, timeout_ms
-        )
-    except RequestError as e:
-        return {g: failed(g, error_name(e)) for g in groups}, True
-    out: dict[str, GroupMembers] = {}
-    by_node: dict[int, list[str]] = {}
-    for c in found.coordinators:
-        if c.error_code:
-            out[c.key] = failed(c.key, code_name(c.error_code))
-        else:
-            by_node.setdefault(int(c.node_id), []).append(c.key)
+    by_node, errors, lookup = await find_coordinators(route, groups, timeout_ms)
+    if lookup is not None:
+        return {g: failed(g, lookup) for g in groups}, True
+    out: dict[str, GroupMembers] = {g: failed(g, e) for g, e in errors.items()}
     classic: dict[int, list[str]] = {}
-    for node, node_groups, answer in await _each(route, by_node, _consumer_request, _left(end)):
+    for node, node_groups, answer in await each_node(route, by_node, _consumer_request, left_ms(end)):
         if isinstance(answer, str):
             if answer == "UNSUPPORTED_VERSION":  # a broker before 4.0: classic groups only
                 classic.setdefault(node, []).extend(node_groups)
@@ -130,7 +100,7 @@ async def _round(
                 classic.setdefault(node, []).append(g)
             else:
                 out[g] = consumer_group(g, a)
-    for _, node_groups, answer in await _each(route, classic, _classic_request, _left(end)):
+    for _, node_groups, answer in await each_node(route, classic, _classic_request, left_ms(end)):
         if isinstance(answer, str):
             out.update({g: failed(g, answer) for g in node_groups})
             continue
@@ -139,39 +109,12 @@ async def _round(
     return {g: out.get(g) or failed(g, "COORDINATOR_NOT_AVAILABLE") for g in groups}, False
 
 
-def _left(end: float) -> int:
-    """Milliseconds left of a round that ends at ``end`` (monotonic), at least MIN_REQUEST_S."""
-    return int(max(MIN_REQUEST_S, end - time.monotonic()) * 1000)
-
-
 def _consumer_request(groups: list[str]) -> Any:
     return ConsumerGroupDescribeRequest(group_ids=groups, include_authorized_operations=False, max_version=1)
 
 
 def _classic_request(groups: list[str]) -> Any:
     return DescribeGroupsRequest(groups=groups, include_authorized_operations=False, max_version=5)
-
-
-async def _each(
-    route: Route, by_node: dict[int, list[str]], request: Callable[[list[str]], Any], timeout_ms: int
-) -> list[tuple[int, list[str], Any]]:
-    """``request(groups)`` sent to each node at once; each node's answer, or its error's name."""
-    sent: list[tuple[int, list[str], Any]] = []
-    for node, node_groups in by_node.items():
-        try:
-            sent.append((node, node_groups, route.send(request(node_groups), node, timeout_ms)))
-        except RequestError as e:  # kafka-python reports most on the future; never lose the others
-            sent.append((node, node_groups, error_name(e)))
-    out: list[tuple[int, list[str], Any]] = []
-    for node, node_groups, future in sent:
-        if isinstance(future, str):
-            out.append((node, node_groups, future))
-            continue
-        try:
-            out.append((node, node_groups, await future))
-        except RequestError as e:
-            out.append((node, node_groups, error_name(e)))
-    return out
 
 
 def failed(group: str, error: str) -> GroupMembers:
