@@ -263,6 +263,42 @@ def resolve(*, force: bool = False) -> list[Path]:
         return jars
 
 
+def resolve_extra(lib: Path, pom_text: str, what: str) -> list[Path]:
+    """The jars of ``pom_text`` (a pom whose dependency plugin copies into ``lib``), fetched with Maven
+    once into ``lib``, apart from ``dev/pom.xml``'s broker jars (clusters already running keep theirs).
+
+    ``lib/resolved.stamp`` holds the pom's digest; a changed pom fetches again. ``what`` names the
+    artifact in the error when Maven cannot fetch it.
+    """
+    stamp = lib / "resolved.stamp"
+    digest = hashlib.sha256(pom_text.encode()).hexdigest()
+    with contextlib.suppress(OSError):
+        if stamp.read_text().strip() == digest:
+            return sorted(lib.glob("*.jar"))
+    mvn = shutil.which("mvn")
+    if mvn is None:
+        raise KafkaHarnessError(f"Maven (mvn) is not on PATH; it is needed once to fetch {what}")
+    pom = lib.parent / f"{lib.name}-pom" / "pom.xml"
+    with _flock(TARGET_DIR / f".{lib.name}.lock"):
+        pom.parent.mkdir(parents=True, exist_ok=True)
+        pom.write_text(pom_text)
+        if lib.exists():
+            shutil.rmtree(lib)
+        proc = subprocess.run(
+            [mvn, "-q", "-B", "-f", str(pom), "dependency:copy-dependencies"],
+            cwd=pom.parent,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+        )
+        jars = sorted(lib.glob("*.jar"))
+        if proc.returncode != 0 or not jars:
+            out = "\n".join((proc.stdout + proc.stderr).splitlines()[-30:])
+            raise KafkaHarnessError(f"mvn could not fetch {what} (exit {proc.returncode}):\n{out}")
+        stamp.write_text(digest + "\n")
+    return jars
+
+
 def classpath() -> str:
     """Java classpath of Kafka's broker, tools and logging jars (resolving them first if needed)."""
     return os.pathsep.join(str(j) for j in resolve())

@@ -23,8 +23,6 @@ Command line::
 from __future__ import annotations
 
 import argparse
-import contextlib
-import hashlib
 import os
 import shutil
 import subprocess
@@ -38,8 +36,6 @@ from dev import kafka
 
 MAIN_CLASS = "org.apache.kafka.connect.mirror.MirrorMaker"
 MIRROR_LIB = kafka.TARGET_DIR / "mirror-lib"
-MIRROR_POM = kafka.TARGET_DIR / "mirror" / "pom.xml"
-STAMP = MIRROR_LIB / "resolved.stamp"
 #: The cluster aliases of the flow (the DR topic prefix under the default policy is ``primary.``).
 PRIMARY, DR = "primary", "dr"
 IDENTITY_POLICY = "org.apache.kafka.connect.mirror.IdentityReplicationPolicy"
@@ -75,30 +71,7 @@ def _pom_text() -> str:
 
 def resolve() -> list[Path]:
     """The Connect jars MirrorMaker needs, in ``dev/target/mirror-lib`` (Maven runs once)."""
-    digest = hashlib.sha256(_pom_text().encode()).hexdigest()
-    with contextlib.suppress(OSError):
-        if STAMP.read_text().strip() == digest:
-            return sorted(MIRROR_LIB.glob("*.jar"))
-    mvn = shutil.which("mvn")
-    if mvn is None:
-        raise kafka.KafkaHarnessError("Maven (mvn) is not on PATH; it is needed once to fetch connect-mirror")
-    MIRROR_POM.parent.mkdir(parents=True, exist_ok=True)
-    MIRROR_POM.write_text(_pom_text())
-    if MIRROR_LIB.exists():
-        shutil.rmtree(MIRROR_LIB)
-    proc = subprocess.run(
-        [mvn, "-q", "-B", "-f", str(MIRROR_POM), "dependency:copy-dependencies"],
-        cwd=MIRROR_POM.parent,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-    )
-    jars = sorted(MIRROR_LIB.glob("*.jar"))
-    if proc.returncode != 0 or not jars:
-        out = "\n".join((proc.stdout + proc.stderr).splitlines()[-30:])
-        raise kafka.KafkaHarnessError(f"mvn could not fetch connect-mirror (exit {proc.returncode}):\n{out}")
-    STAMP.write_text(digest + "\n")
-    return jars
+    return kafka.resolve_extra(MIRROR_LIB, _pom_text(), "connect-mirror")
 
 
 def properties(

@@ -141,6 +141,22 @@ def consumer_groups(bootstrap: str, *args: str, timeout: float = 120.0) -> subpr
     return dev_kafka.run_tool(CONSUMER_GROUP_COMMAND, "--bootstrap-server", bootstrap, *args, timeout=timeout)
 
 
+def group_tool_table(main_class: str, bootstrap: str, *args: str) -> list[dict[str, str]]:
+    """The rows of a Kafka group tool's table (kafka-share-groups, kafka-streams-groups: header
+    ``GROUP ...``) by column name; the tool must succeed."""
+    done = dev_kafka.run_tool(main_class, "--bootstrap-server", bootstrap, *args, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = [line.split() for line in done.stdout.splitlines() if line.strip()]
+    header = next((i for i, cells in enumerate(lines) if cells[:1] == ["GROUP"]), None)
+    assert header is not None, (
+        f"no GROUP table in the output of {main_class} {' '.join(args)}:\n{done.stdout}"
+    )
+    names = lines[header]
+    return [
+        dict(zip(names, cells, strict=False)) for cells in lines[header + 1 :] if len(cells) >= len(names) - 1
+    ]
+
+
 def wait_moved_to_remote(
     bootstrap: str, topic: str, partitions: int, records: int, timeout: float = 120.0
 ) -> None:

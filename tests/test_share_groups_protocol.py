@@ -32,6 +32,7 @@ from kafka_offsets_cli.kafka.share_groups import (
 from kafka_offsets_cli.kafka.streams_groups import describe_streams_groups
 from kafka_offsets_cli.models.topics import TopicPartition
 from tests.availability import unavailable
+from tests.kafka_helpers import group_tool_table
 
 pytestmark = [pytest.mark.broker]
 
@@ -51,16 +52,6 @@ def _tool(main_class: str, *args: str) -> str:
     done = dev_kafka.run_tool(main_class, *args, timeout=120)
     assert done.returncode == 0, done.stderr
     return done.stdout
-
-
-def _table(text: str) -> list[dict[str, str]]:
-    """The rows of a ShareGroupCommand table (header ``GROUP ...``), by column name."""
-    lines = [line.split() for line in text.splitlines() if line.strip()]
-    header = next(i for i, cells in enumerate(lines) if cells[:1] == ["GROUP"])
-    names = lines[header]
-    return [
-        dict(zip(names, cells, strict=False)) for cells in lines[header + 1 :] if len(cells) >= len(names) - 1
-    ]
 
 
 def _shown(value: int | None) -> str:
@@ -117,18 +108,14 @@ def test_share_offsets_equal_kafka_share_groups_describe(
         TopicPartition(topic, 0),
         TopicPartition(topic, 1),
     ]
-    rows = _table(_tool(SHARE_GROUP_COMMAND, "--bootstrap-server", bootstrap, "--describe", "--group", group))
+    rows = group_tool_table(SHARE_GROUP_COMMAND, bootstrap, "--describe", "--group", group)
     theirs = {(r["TOPIC"], int(r["PARTITION"])): (r["START-OFFSET"], r["LAG"]) for r in rows}
     assert {p.partition: (_shown(p.start_offset), _shown(p.lag)) for p in got.partitions} == theirs
     # Kafka 4.3.1 answers v1 (KIP-1226): a lag wherever there is a start offset (none on a partition
     # the group has not read yet, "-" in Kafka's table too); the consumer read READ of the records
     assert all((p.lag is None) == (p.start_offset is None) for p in got.partitions), got
     assert sum(p.start_offset or 0 for p in got.partitions) >= READ, got
-    verbose = _table(
-        _tool(
-            SHARE_GROUP_COMMAND, "--bootstrap-server", bootstrap, "--describe", "--group", group, "--verbose"
-        )
-    )
+    verbose = group_tool_table(SHARE_GROUP_COMMAND, bootstrap, "--describe", "--group", group, "--verbose")
     if verbose and "LEADER-EPOCH" in verbose[0]:
         epochs = {(r["TOPIC"], int(r["PARTITION"])): r["LEADER-EPOCH"] for r in verbose}
         assert {p.partition: _shown(p.leader_epoch) for p in got.partitions} == epochs
@@ -167,30 +154,11 @@ def test_state_and_a_live_member_equal_kafka_share_groups_describe(
                 break
             assert time.monotonic() < deadline, described
             time.sleep(1)
-        state = _table(
-            _tool(
-                SHARE_GROUP_COMMAND,
-                "--bootstrap-server",
-                bootstrap,
-                "--describe",
-                "--group",
-                group,
-                "--state",
-            )
-        )
+        state = group_tool_table(SHARE_GROUP_COMMAND, bootstrap, "--describe", "--group", group, "--state")
         assert state[0]["STATE"].lower() == described.state == "stable"
         assert int(state[0]["#MEMBERS"]) == len(described.members) == 1
-        members = _table(
-            _tool(
-                SHARE_GROUP_COMMAND,
-                "--bootstrap-server",
-                bootstrap,
-                "--describe",
-                "--group",
-                group,
-                "--members",
-                "--verbose",
-            )
+        members = group_tool_table(
+            SHARE_GROUP_COMMAND, bootstrap, "--describe", "--group", group, "--members", "--verbose"
         )
         (row,) = members
         (member,) = described.members
