@@ -248,6 +248,8 @@ def test_the_comparison_ignores_only_what_changes_from_run_to_run() -> None:
     assert mismatch(shown, stdout, [], "127.0.0.1:5")  # a shown stderr line missing
 
 
+# a broker's start, the tiered topic's seeding (which waits at most 180 s) and two clock rounds of 80 s
+@pytest.mark.timeout(900)
 def test_every_unmarked_example_prints_what_it_shows(demo_broker: str, tmp_path: Path) -> None:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
