@@ -435,7 +435,7 @@ def _t(s: dict[str, Any] | None) -> str:
 
 
 def markdown(data: dict[str, Any]) -> str:
-    """The short Markdown summary the README quotes."""
+    """The short Markdown summary docs/performance.md quotes."""
     m, v = data["machine"], data["versions"]
     lines = [
         "# kafka-offsets benchmark results",

@@ -496,7 +496,7 @@ def _executors_text(ex: dict[str, dict[str, float]]) -> str:
 
 
 def markdown(data: dict[str, Any]) -> str:
-    """The Markdown summary the README quotes."""
+    """The Markdown summary docs/performance.md quotes."""
     m = data["machine"]
     lines = [
         f"# `kafka-offsets check` benchmark ({data['date']})",

@@ -1,6 +1,6 @@
 """The package's layout rules, checked from the source: ``python -m dev.layout`` (exit 1 on a breach).
 
-The folders are the data flow (README "Development"); these rules keep them so. Each breach is
+The folders are the data flow (docs/development.md); these rules keep them so. Each breach is
 reported under its rule's name:
 
 * ``layer``: the package is the stack of :data:`LAYERS` (lowest first) and a module imports only
@@ -27,8 +27,8 @@ reported under its rule's name:
   ``spark/`` imports pyspark (and py4j, pyarrow);
 * ``pure``: ``render/`` imports neither ``kafka/`` nor ``spark/`` (nor ``cli/``: a higher layer);
 * ``size``: no module is over :data:`MAX_LINES` lines;
-* ``readme``: README.md's package tree (its "Development" section) lists every folder and root
-  module of the package and nothing else (:mod:`dev.layout_readme`).
+* ``tree``: the package tree of docs/development.md (its "Development" section) lists every folder
+  and root module of the package and nothing else (:mod:`dev.layout_tree`).
 
 Every import counts, including the lazy ones inside functions and those under ``TYPE_CHECKING``
 (:mod:`dev.layout_graph`). Today's breaches are allowed by the list in :mod:`dev.layout_known`, each
@@ -49,7 +49,7 @@ from pathlib import Path
 
 from dev.layout_graph import Graph, area, components, cycles, imports, module_name, short_name, targets
 from dev.layout_known import KNOWN, Known
-from dev.layout_readme import check_tree
+from dev.layout_tree import PAGE, check_tree
 
 PACKAGE = "kafka_offsets_cli"
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,7 +100,7 @@ OWNED_MODULE = {
 FORBIDDEN = {"render": ("kafka", "spark")}
 
 #: the rules in the order the summary counts them
-RULES = ("layer", "sibling", "cycle", "command", "owner", "pure", "size", "readme", "allowlist")
+RULES = ("layer", "sibling", "cycle", "command", "owner", "pure", "size", "tree", "allowlist")
 
 
 @dataclass(frozen=True, order=True)
@@ -136,7 +136,7 @@ class Report:
 
 
 def check(root: Path = ROOT, package: str = PACKAGE, known: Sequence[Known] = KNOWN) -> Report:
-    """Every breach in ``root/package`` (and ``root/README.md``), sorted out by the allowlist."""
+    """Every breach in ``root/package`` (and its tree in ``root/docs/development.md``), allowlist applied."""
     return apply(breaches(root, package), known)
 
 
@@ -158,7 +158,7 @@ def breaches(root: Path, package: str) -> list[Breach]:
         graph[short] = {short_name(t, package): line for t, line in edges.items()}
     out += _layers(graph, files)
     out += _cycles(graph, files)
-    out += [Breach("README.md", n, "readme", m) for n, m in check_tree(root / "README.md", root / package)]
+    out += [Breach(PAGE, n, "tree", m) for n, m in check_tree(root / PAGE, root / package)]
     return sorted(out)
 
 

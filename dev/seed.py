@@ -301,8 +301,9 @@ def seed_tiered(bootstrap: str, client: AdminClient, *, wait_s: float = TIERED_W
     return f"{total} records ({how}); {state}: {spans}"
 
 
-def reset(bootstrap: str) -> None:
-    """Delete the demo topics and the ``billing`` group (missing ones are ignored)."""
+def reset(bootstrap: str, *, keep_tiered: bool = False) -> None:
+    """Delete the demo topics and the ``billing`` group (missing ones are ignored); ``keep_tiered``
+    keeps ``tiered.orders``, whose seeding waits for uploads (the console examples re-seed the rest)."""
     client = admin(bootstrap)
     try:
         client.delete_consumer_groups([GROUP], request_timeout=15)[GROUP].result()
@@ -310,7 +311,7 @@ def reset(bootstrap: str) -> None:
         if exc.args[0].code() not in (KafkaError.GROUP_ID_NOT_FOUND, KafkaError._UNKNOWN_GROUP):
             _log(f"could not delete group {GROUP}: {exc}")
     existing = set(client.list_topics(timeout=15).topics)
-    names = [n for n in (*(t.name for t in TOPICS), TIERED) if n in existing]
+    names = [n for n in (*(t.name for t in TOPICS), *(() if keep_tiered else (TIERED,))) if n in existing]
     if names:
         for fut in client.delete_topics(names, operation_timeout=30).values():
             fut.result()

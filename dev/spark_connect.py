@@ -4,7 +4,7 @@ The server is ``spark-submit --class org.apache.spark.sql.connect.service.SparkC
 (what ``sbin/start-connect-server.sh`` runs; ``jars/spark-connect_*.jar`` ships with pyspark 4),
 master ``local[2]`` by default, its gRPC endpoint bound to a free port of 127.0.0.1. Its Python
 workers run ``python`` (by default the driver's own interpreter; tests give a venv holding only
-what the README says executors need, :func:`dev.spark_cluster.executor_venv`).
+what docs/deployment.md says executors need, :func:`dev.spark_cluster.executor_venv`).
 
 Python::
 

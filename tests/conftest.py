@@ -54,6 +54,7 @@ BROKER_FIXTURES = frozenset(
         "healthy",  # tests/test_operator_defaults.py
         "secure_tiered",  # tests/test_tiered.py
         "share_version_0",  # tests/test_share_groups_protocol.py
+        "demo_broker",  # tests/test_console_examples.py
     }
 )
 #: fixtures no test under tests/unit may use (``make unit`` runs without Java, Kafka or Spark)

@@ -9,7 +9,7 @@ a cluster profile's ``_file`` secret reference points at each of those paths and
 Lines run against a real broker (``-b`` is the session's broker) so the valid ones really connect, two
 children at a time, each with ``--timeout 3s`` where the command connects.
 
-Every run must end with a documented exit code (README "Exit codes"), never a signal, never a
+Every run must end with a documented exit code (docs/reference.md "Exit codes"), never a signal, never a
 traceback, within ``--timeout`` + 10 s; afterwards no symlink, device node or FIFO may have been
 replaced and no ``*.tmp`` file may be left behind. All failures are collected and printed, grouped by
 cause, before the test fails.

@@ -281,7 +281,7 @@ class Layout:
         return [(t, p) for t, n in self.topics.items() for p in range(n)]
 
 
-#: exit codes the README documents for a partial failure, by command: list/lag 0 ok, 1 some
+#: exit codes docs/reference.md documents for a partial failure, by command: list/lag 0 ok, 1 some
 #: partitions failed, 3 cluster unreachable or timed out; liveness 0 OK, 3 UNKNOWN (1 WARNING and
 #: 2 CRITICAL would be wrong answers here: every partition has fresh records, thresholds are hours).
 ALLOWED = {"list": {0, 1, 3}, "lag": {0, 1, 3}, "liveness": {0, 3}}

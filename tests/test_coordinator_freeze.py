@@ -88,7 +88,7 @@ def test_frozen_coordinator_ends_with_a_verdict(cluster: dev_kafka.Cluster, outp
         if run.code == 0:  # another broker took over in time: the right answer
             _assert_right_answer(run.stdout, output, topic)
         else:
-            # the group's error: "some groups failed" (1) for jsonl, UNKNOWN (3) for nagios (README);
+            # the group's error: "some groups failed" (1) for jsonl, UNKNOWN (3) for nagios (docs);
             # or, for jsonl, the whole run's "did not answer" (3): kafka-python's client, started for
             # the committed offsets while the node froze, took --timeout to bootstrap (1 of 6 runs
             # on CI; issue 27 stays open for it: a frozen node should cost the group, not the run)

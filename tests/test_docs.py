@@ -1,5 +1,6 @@
-"""The documentation matches the code: every command and option is documented in README.md and the man
-page, the committed completions and man page equal a fresh generation, and the page renders cleanly."""
+"""The documentation matches the code: every command and option is documented in README.md or a docs/
+page and in the man page, the links between those pages resolve, the committed completions and man
+page equal a fresh generation, and the page renders cleanly."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from dev import gendocs
+from tests import doc_pages
 from tests.availability import unavailable
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,10 +141,27 @@ def test_man_l_shows_the_page() -> None:
     assert max(len(line) for line in lines) <= 130  # examples may run past MANWIDTH, prose does not
 
 
-def test_readme_documents_every_command_and_option() -> None:
-    readme = ROOT / "README.md"
-    assert readme.exists(), "README.md is missing"
-    text = readme.read_text(encoding="utf-8")
+def test_readme_and_docs_document_every_command_and_option() -> None:
+    assert doc_pages.README.exists(), "README.md is missing"
+    text = doc_pages.text()
     missing = [n for n, _c, _x in commands() if n not in text]
     missing += sorted({opt for _cmd, opt in documented_names() if not _mentions(text, opt)})
-    assert not missing, f"not in README.md: {missing}"
+    assert not missing, f"not in README.md nor docs/*.md: {missing}"
+
+
+def test_links_between_the_pages_resolve() -> None:
+    """Every relative link of README.md and docs/*.md names a file that exists and, with ``#``, one
+    of its headings (the README's sections moved to docs/: a link left behind would point nowhere)."""
+    broken = []
+    for page in doc_pages.pages():
+        for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text(encoding="utf-8")):
+            if re.match(r"[a-z]+:", target):
+                continue  # https:, mailto:
+            path, _, anchor = target.partition("#")
+            linked = (page.parent / path).resolve() if path else page
+            if not linked.exists():
+                broken.append(f"{page.name}: {target}: no such file")
+            elif anchor and linked.suffix == ".md" and anchor not in doc_pages.anchors(linked):
+                broken.append(f"{page.name}: {target}: no such heading")
+    assert not broken, broken
+    assert len(doc_pages.pages()) > 1, "docs/*.md is gone"

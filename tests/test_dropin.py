@@ -5,7 +5,7 @@ partitions next to ``lex-1``, ``lex.1``, ``lexA`` and ``Lex``, topics of 1 to 60
 topic named ``__….app.events``, and the internal ``__consumer_offsets`` and ``__transaction_state``.
 Each case runs GetOffsetShell (one JVM, from ``python -m dev.kafka classpath``) and ``kafka-offsets list
 … -o plain`` with the same arguments; stdout must be identical byte for byte and the exit status equal,
-except where the README lists a deliberate difference (then both are asserted).
+except where docs/reference.md lists a deliberate difference (then both are asserted).
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class Case:
     """GetOffsetShell arguments (``{p}``: topic prefix, ``{app}``, ``{config}``), deliberate differences."""
 
     args: tuple[str, ...]
-    ours: int | None = None  # our exit status where it deliberately differs from Kafka's (README)
+    ours: int | None = None  # our exit status where it deliberately differs from Kafka's (docs/reference.md)
     kafka: int = 0  # GetOffsetShell's exit status
 
 

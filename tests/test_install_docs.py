@@ -19,6 +19,7 @@ import pytest
 from dev.kafka_data import create_topic, produce
 from kafka_offsets_cli.check.load import parse_spec_text
 from kafka_offsets_cli.errors import SpecFileError
+from tests import doc_pages
 from tests.availability import unavailable
 from tests.cli_runner import subprocess_cli
 
@@ -45,8 +46,9 @@ def test_completion_of_an_unknown_shell_is_a_usage_error() -> None:
 
 
 def readme_lines(*starts: str) -> list[str]:
-    """The README's command lines starting with each of ``starts`` (comments cut), in that order."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    """The documentation's command lines (README.md, then docs/*.md) starting with each of ``starts``
+    (comments cut), in that order."""
+    readme = doc_pages.text().splitlines()
     found = []
     for start in starts:
         lines = [line.split("  #")[0].strip() for line in readme if line.startswith(start)]
@@ -124,7 +126,7 @@ def readme_blocks(section: str) -> str:
 def test_readme_installs_from_the_checkout_never_from_an_index() -> None:
     install = readme_blocks("Installing")
     assert "pipx install .  " in install and "pipx install '.[spark]'" in install
-    everywhere = (ROOT / "README.md").read_text(encoding="utf-8")
+    everywhere = doc_pages.text()
     # not on a package index: an install by the bare name fails
     assert not re.search(r"pip[x]? install '?kafka-offsets", everywhere)
     for shell in COMPLETIONS:  # and completion with pipx is the completion command

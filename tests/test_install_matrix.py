@@ -7,8 +7,8 @@ The wheel is the session's one build (``built_dist``). Each venv is made with ``
 line, once per module) so that three installs cost one index resolution. The venvs hold only what
 pip installs for their line: no checkout on ``sys.path`` (children run outside it, without
 ``PYTHONPATH``). ``[spark]`` runs ``check`` on an isolated standalone cluster without authentication
-(dev/spark_cluster.py, the README's ``--conf spark.authenticate=false`` line), whose executors get
-exactly the README's executor list; ``[spark,connect]`` runs ``check --remote`` on a real Spark
+(dev/spark_cluster.py, docs/deployment.md's ``--conf spark.authenticate=false`` line), whose executors get
+exactly docs/deployment.md's executor list; ``[spark,connect]`` runs ``check --remote`` on a real Spark
 Connect server (dev/spark_connect.py). Under CI=true nothing here skips.
 """
 
@@ -31,12 +31,13 @@ import pytest
 
 from dev import spark_cluster, spark_connect
 from dev.kafka_data import commit_group_offsets, create_topic, produce
+from tests import doc_pages
 from tests.availability import unavailable
 from tests.wheel_build import ROOT, Built
 
 pytestmark = [pytest.mark.slow, pytest.mark.broker]
 
-#: the README's install lines (section "Installing", and "check on Spark Connect"): name -> extra
+#: the install lines (README "Installing", and docs/deployment.md "check on Spark Connect"): name -> extra
 INSTALLS = {"plain": "", "spark": "[spark]", "connect": "[spark,connect]"}
 EXAMPLE = ROOT / "kafka_offsets_cli" / "examples" / "check-spec.example.yaml"
 COMPLETION = "share/bash-completion/completions/kafka-offsets.bash"
@@ -158,7 +159,8 @@ def data(bootstrap: str) -> Data:
 
 
 def _readme() -> str:
-    return (ROOT / "README.md").read_text(encoding="utf-8")
+    """README.md and docs/*.md: the README's install lines, docs/deployment.md's executor list."""
+    return doc_pages.text()
 
 
 def test_the_matrix_is_the_readmes_install_lines() -> None:
@@ -273,9 +275,9 @@ def _records(run: Run) -> dict[tuple[str, int], Any]:
 
 
 def _readme_executor_list() -> set[str]:
-    """The distributions the README tells users to install for the executors (its venv-pack line)."""
+    """The distributions docs/deployment.md tells users to install for the executors (its venv-pack line)."""
     line = re.search(r"env/bin/pip install (.*?) venv-pack &&", _readme())
-    assert line, "the README's executor environment line is gone"
+    assert line, "docs/deployment.md's executor environment line is gone"
     return {_norm(re.split(r"[<>=\[]", req.strip("'"))[0]) for req in line.group(1).split()}
 
 
@@ -313,8 +315,8 @@ def isolated(venvs: Callable[[str], Venv], tmp_path_factory: pytest.TempPathFact
 def test_spark_check_on_an_unauthenticated_standalone_cluster(
     venvs: Callable[[str], Venv], data: Data, isolated: Isolated
 ) -> None:
-    """``--conf spark.authenticate=false``, as the README says for a cluster without a secret; the
-    workers see neither the checkout nor the driver's venv; executors hold just the README's list."""
+    """``--conf spark.authenticate=false``, as docs/deployment.md says for a cluster without a secret; the
+    workers see neither the checkout nor the driver's venv; executors hold just that page's list."""
     venv = venvs("spark")
     assert {"pyspark", "pyarrow"} <= venv.distributions()  # pandas: asked of the check run below
     assert not venv.distributions() & {"grpcio", "zstandard"}  # Connect's, not this line's
@@ -322,7 +324,7 @@ def test_spark_check_on_an_unauthenticated_standalone_cluster(
     assert readme == {_norm(d) for d in spark_cluster.EXECUTOR_DISTRIBUTIONS}, readme
     cluster = isolated.cluster
     executors = Venv("executor", cluster.executor_python.parent.parent, 0.0).distributions()
-    assert executors == readme, executors  # exactly the README's list (pip, setuptools: none)
+    assert executors == readme, executors  # exactly that page's list (pip, setuptools: none)
     assert not cluster.worker_sees(venv.root / "bin" / "python")
     group = f"inst-g-{uuid.uuid4().hex[:6]}"
     commit_group_offsets(data.bootstrap, group, {(data.topic, 0): 1, (data.topic, 1): 0})

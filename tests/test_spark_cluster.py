@@ -3,7 +3,7 @@
 The cluster (dev/spark_cluster.py): a master and two workers from the pyspark package, each worker
 in its own mount namespace where the driver's checkout (its venv, the secure Kafka's CA file) and
 the driver's output directory are empty tmpfs mounts; executors run a venv of their own holding
-only what the README says executors need. The daemons run with Spark's RPC authentication (a
+only what docs/deployment.md says executors need. The daemons run with Spark's RPC authentication (a
 secret generated for the session, which a standalone cluster's application must share).
 
 Two Kafka clusters: the session's plaintext one and a SASL_SSL one (SCRAM password from the

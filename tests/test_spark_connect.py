@@ -1,7 +1,7 @@
 """``kafka-offsets check --remote sc://HOST:PORT`` against a real Spark Connect server.
 
 The server (dev/spark_connect.py) is the pyspark package's own ``SparkConnectServer`` on a free
-loopback port, master ``local[2]``; its Python workers run a venv holding only what the README
+loopback port, master ``local[2]``; its Python workers run a venv holding only what docs/deployment.md
 says the server's Python needs (confluent-kafka and pyarrow): the ``kafka_offsets_cli`` package
 reaches them as a session artifact. Python workers are not reused (each task a fresh process), so
 hiding a package from that venv shows at the next task.

@@ -41,7 +41,7 @@ def service(command: str) -> str:
 
 
 def lag_monitors(*, thresholds: bool, prometheus_file: bool, output: str | None) -> bool:
-    """Whether a ``lag`` run is a monitoring check (README "Exit codes")."""
+    """Whether a ``lag`` run is a monitoring check (docs/reference.md "Exit codes")."""
     return thresholds or prometheus_file or (output is not None and output.lower() in MONITOR_FORMATS)
 
 

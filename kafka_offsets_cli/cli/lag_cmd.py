@@ -71,7 +71,7 @@ def lag_cmd(
 ) -> None:
     """Consumer group lag per partition; with thresholds, a monitoring check."""
     debug = is_debug(ctx)
-    # a monitoring run: exit status 0-3, usage errors UNKNOWN (README "Exit codes"), records with a status
+    # a monitoring run: exit status 0-3, usage errors UNKNOWN (docs/reference.md), records with a status
     given = (warn_lag, crit_lag, warn_time_lag, crit_time_lag)
     monitor = lag_monitors(
         thresholds=any(t is not None for t in given),

@@ -1,6 +1,6 @@
 """Disaster-recovery cutover per partition (``rewind --from-cluster``, or ``--from-lag-file`` with a
 saved ``lag -o json --time-lag``: :mod:`.lagfile`): where a group stopped on the primary cluster,
-found again on the DR cluster by record timestamp (README: "Disaster-recovery cutover per
+found again on the DR cluster by record timestamp (docs/recipes.md: "Disaster-recovery cutover per
 partition"). The resume times are ``lag --time-lag``'s ``resume_timestamp``
 (:func:`~kafka_offsets_cli.measures.lag.timelag.search_offset`, the one rule for both).
 

@@ -1,6 +1,6 @@
 """A saved ``lag -o json|jsonl --time-lag`` file as the primary of a DR cutover
 (``rewind --from-lag-file``): the same resume points :func:`~.cutover.primary_resumes` reads
-live, at the time the file was taken (README: "Disaster-recovery cutover per partition"). Pure."""
+live, at the time the file was taken (docs/recipes.md: "Disaster-recovery cutover per partition"). Pure."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Where the Spark job runs: local or a cluster, the executors' Python, Spark's own security.
 
-What a cluster's executors need and how it gets there is in the README ("check on a Spark
+What a cluster's executors need and how it gets there is in docs/deployment.md ("check on a Spark
 cluster"): the package itself is shipped (a zip, :func:`kafka_offsets_cli.spark.session.start_session`),
 confluent-kafka must be importable by the executors' Python (a failed job is diagnosed by :mod:`.preflight`),
 files named in cluster settings travel with ``SparkContext.addFile`` and secrets in a broadcast
@@ -70,7 +70,7 @@ def zip_package(workdir: Path) -> Path:
     ``addPyFile`` (non-local masters) and Spark Connect's artifacts.
 
     The executors fetch committed offsets through kafka-python (``kafka/offset_fetch.py``): shipped
-    here, they need nothing beyond confluent-kafka and pyarrow (README, "check on a Spark cluster").
+    here, they need nothing beyond confluent-kafka and pyarrow (docs/deployment.md).
     """
     out = workdir / "kafka_offsets_cli.zip"
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:

@@ -51,7 +51,7 @@ def test_a_closed_stderr_never_changes_the_exit_code(args: str, code: int) -> No
 
 def test_a_bad_option_is_one_line_and_a_hint() -> None:
     run = sh("exec $CLI liveness --bogus")
-    assert run.returncode == 3 and run.stdout == ""  # a monitoring check: UNKNOWN (README "Exit codes")
+    assert run.returncode == 3 and run.stdout == ""  # a monitoring check: UNKNOWN (docs: "Exit codes")
     first, hint = run.stderr.splitlines()
     assert first.startswith("kafka-offsets: error: No such option: --bogus")  # + click's "Possible options"
     assert hint == "  hint: see 'kafka-offsets liveness --help'"

@@ -1,6 +1,6 @@
 """The layout rules of dev/layout.py: each rule caught on a small made-up package, and the real one clean.
 
-The made-up package is ``shop`` under ``tmp_path``, with its own README.md: the check takes the root
+The made-up package is ``shop`` under ``tmp_path``, with its own docs/development.md: the check takes the root
 and the package's name, so nothing here reads the real package but the last test.
 """
 
@@ -40,11 +40,7 @@ CLEAN = {
     "__main__.py": "from .cli.lag_cmd import f\n",
 }
 
-README = """# shop
-
-## Commands
-
-## Development
+DEVELOPMENT = """# Development
 
 - Layout:
 
@@ -62,7 +58,7 @@ README = """# shop
 
 ## Licence
 """
-TREE_LINE = 10  # the README line of `shop/`
+TREE_LINE = 6  # the docs/development.md line of `shop/`
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -75,9 +71,10 @@ def write(root: Path, files: dict[str, str]) -> None:
 
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
-    """A clean made-up package and its README, under ``tmp_path``."""
+    """A clean made-up package and its docs/development.md, under ``tmp_path``."""
     write(tmp_path, CLEAN)
-    (tmp_path / "README.md").write_text(README)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "development.md").write_text(DEVELOPMENT)
     return tmp_path
 
 
@@ -109,7 +106,7 @@ def test_the_core_never_imports_the_commands_even_lazily(shop: Path) -> None:
 def test_a_module_outside_the_layers_must_be_placed(shop: Path) -> None:
     write(shop, {"newthing/__init__.py": "", "newthing/a.py": ""})
     assert new(shop) == [
-        f"README.md:{TREE_LINE}: readme: the package tree omits newthing/",
+        f"docs/development.md:{TREE_LINE}: tree: the package tree omits newthing/",
         "shop/newthing/__init__.py:1: layer: newthing is in no layer: place it in LAYERS",
     ]
 
@@ -221,34 +218,35 @@ def test_an_allowlisted_command_may_not_grow(shop: Path) -> None:
     ]
 
 
-def test_the_readme_tree_missing_a_folder_or_a_module(shop: Path) -> None:
+def test_the_tree_missing_a_folder_or_a_module(shop: Path) -> None:
     write(shop, {"tiering/__init__.py": "", "tally.py": ""})
     (shop / PKG / "schemas").mkdir()  # package data counts too
     (shop / PKG / "schemas" / "spec.json").write_text("{}")
     assert new(shop) == [
-        f"README.md:{TREE_LINE}: readme: the package tree omits schemas/",
-        f"README.md:{TREE_LINE}: readme: the package tree omits tally.py",
-        f"README.md:{TREE_LINE}: readme: the package tree omits tiering/",
+        f"docs/development.md:{TREE_LINE}: tree: the package tree omits schemas/",
+        f"docs/development.md:{TREE_LINE}: tree: the package tree omits tally.py",
+        f"docs/development.md:{TREE_LINE}: tree: the package tree omits tiering/",
     ]
 
 
-def test_the_readme_tree_listing_what_is_not_there(shop: Path) -> None:
+def test_the_tree_listing_what_is_not_there(shop: Path) -> None:
     errors = "    errors.py    the exceptions\n"
-    text = README.replace(errors, f"{errors}    gone/ old.py  x\n")
-    (shop / "README.md").write_text(text)
+    text = DEVELOPMENT.replace(errors, f"{errors}    gone/ old.py  x\n")
+    (shop / "docs" / "development.md").write_text(text)
     assert new(shop) == [
-        f"README.md:{TREE_LINE + 9}: readme: the package tree lists gone/, not in shop/",
-        f"README.md:{TREE_LINE + 9}: readme: the package tree lists old.py, not in shop/",
+        f"docs/development.md:{TREE_LINE + 9}: tree: the package tree lists gone/, not in shop/",
+        f"docs/development.md:{TREE_LINE + 9}: tree: the package tree lists old.py, not in shop/",
     ]
 
 
-def test_a_readme_without_a_tree(shop: Path) -> None:
-    (shop / "README.md").write_text("# shop\n\n## Development\n\nNo tree.\n\n## Licence\n\n```\nshop/\n```\n")
-    assert new(shop) == ["README.md: readme: no fenced package tree in the '## Development' section"]
+def test_a_development_page_without_a_tree(shop: Path) -> None:
+    page = "# Development\n\nNo tree.\n\n## Licence\n\n```\nshop/\n```\n"
+    (shop / "docs" / "development.md").write_text(page)
+    assert new(shop) == ["docs/development.md: tree: no fenced package tree in the '# Development' section"]
 
 
 def test_the_real_repository_passes(capsys: pytest.CaptureFixture[str]) -> None:
-    """The package, README and allowlist as they are: ``python -m dev.layout`` passes."""
+    """The package, docs/development.md and allowlist as they are: ``python -m dev.layout`` passes."""
     assert [str(b) for b in layout.check().new] == []
     assert layout.main([]) == 0
     assert capsys.readouterr().out.startswith("layout: ok: ")

@@ -1,7 +1,8 @@
-"""The package tree in README.md, checked against the package (for :mod:`dev.layout`).
+"""The package tree of docs/development.md, checked against the package (for :mod:`dev.layout`).
 
-The tree is the first fenced block of the README's ``## Development`` section, the package's name
-and ``/`` on its first line::
+The tree is the first fenced block of that page's ``# Development`` section (the README's, until the
+README became the front page and its manual moved to docs/), the package's name and ``/`` on its
+first line::
 
     kafka_offsets_cli/
       parse/       times and durations, ...
@@ -19,7 +20,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-HEADING = "## Development"
+#: the page that holds the tree, relative to the repository's root
+PAGE = "docs/development.md"
+HEADING = "# Development"
 _ENTRY = re.compile(r"[A-Za-z_][\w-]*(/|\.py)")
 
 
@@ -71,11 +74,11 @@ def expected(package_dir: Path) -> set[str]:
     return out
 
 
-def check_tree(readme: Path, package_dir: Path) -> list[tuple[int, str]]:
-    """The tree's problems, each with its README line (0: not found at all)."""
-    if not readme.is_file():
-        return [(0, f"no {readme.name}: the package tree lives in its {HEADING!r} section")]
-    found = tree_block(readme.read_text(encoding="utf-8"))
+def check_tree(page: Path, package_dir: Path) -> list[tuple[int, str]]:
+    """The tree's problems, each with its line in ``page`` (0: not found at all)."""
+    if not page.is_file():
+        return [(0, f"no {page.name}: the package tree lives in its {HEADING!r} section")]
+    found = tree_block(page.read_text(encoding="utf-8"))
     if found is None:
         return [(0, f"no fenced package tree in the {HEADING!r} section")]
     first, block = found
