@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..measures.thresholds import time_lag_on, warn_above_crit
 from .build_defaults import Defaults, read_history
 from .document import Node
 from .problems import child
@@ -191,7 +192,7 @@ class CheckReader:
             warn = self.v.duration(m["warn"], child(path, "warn"))
         if "crit" in m:
             crit = self.v.duration(m["crit"], child(path, "crit"))
-        if warn is not None and crit is not None and warn > crit:
+        if warn_above_crit(warn, crit):
             self.p.add(child(path, "warn"), "must not exceed crit", m["warn"].line)
         min_alive = None
         if "min_alive" in m:
@@ -259,14 +260,13 @@ class CheckReader:
         for key in ("warn_time_lag", "crit_time_lag"):
             values[key] = self.v.duration(m[key], child(path, key)) if key in m else None
         for lo, hi in (("warn_lag", "crit_lag"), ("warn_time_lag", "crit_time_lag")):
-            a, b = values[lo], values[hi]
-            if a is not None and b is not None and a > b:
+            if warn_above_crit(values[lo], values[hi]):
                 self.p.add(child(path, lo), f"must not exceed {hi}", m[lo].line)
         return values
 
     def _time_lag(self, m: dict[str, Node], path: str, warn_ms: int | None, crit_ms: int | None) -> bool:
         """Whether the time lag is looked up: on with a time threshold (``time_lag: false`` cannot undo)."""
-        has_time = warn_ms is not None or crit_ms is not None
+        has_time = time_lag_on(False, warn_ms, crit_ms)
         if "time_lag" not in m:
             return has_time
         b = self.v.boolean(m["time_lag"], child(path, "time_lag"))

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from ..errors import MonitoringStatus, UsageError
 from ..measures.lag.rows import GroupProblem, LagRow, LagState
 from ..measures.lag.rule import lag_status
+from ..measures.thresholds import time_lag_on, warn_above_crit
 from ..parse.durations import parse_duration
 from ..severity import worst
 
@@ -48,7 +49,7 @@ class LagThresholds:
     @property
     def on_time(self) -> bool:
         """True when a time-lag threshold is set (the time lag must then be computed)."""
-        return self.warn_time_lag_ms is not None or self.crit_time_lag_ms is not None
+        return time_lag_on(False, self.warn_time_lag_ms, self.crit_time_lag_ms)
 
     @property
     def _values(self) -> tuple[int | None, ...]:
@@ -125,12 +126,8 @@ def parse_thresholds(
         warn_time_lag_ms=_duration(warn_time_lag),
         crit_time_lag_ms=_duration(crit_time_lag),
     )
-    if t.warn_lag is not None and t.crit_lag is not None and t.warn_lag > t.crit_lag:
+    if warn_above_crit(t.warn_lag, t.crit_lag):
         raise UsageError(f"--warn-lag {warn_lag} is above --crit-lag {crit_lag}")
-    if (
-        t.warn_time_lag_ms is not None
-        and t.crit_time_lag_ms is not None
-        and t.warn_time_lag_ms > t.crit_time_lag_ms
-    ):
+    if warn_above_crit(t.warn_time_lag_ms, t.crit_time_lag_ms):
         raise UsageError(f"--warn-time-lag {warn_time_lag} is longer than --crit-time-lag {crit_time_lag}")
     return t

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import MonitoringStatus, NotFound, UsageError
+from ..measures.thresholds import warn_above_crit
 from ..models.topics import TopicPartition
 from ..parse.durations import parse_duration
 from ..parse.selection import Selection, parse_selection
@@ -71,7 +72,7 @@ def request_of(
     """The request of the options' values; Kafka's system topics are left out by name unless
     ``include_internal`` (``exclude_internal_topics``: accepted as Kafka's tools spell it)."""
     warn_ms, crit_ms = parse_duration(warn), parse_duration(crit)
-    if warn_ms > crit_ms:
+    if warn_above_crit(warn_ms, crit_ms):
         raise UsageError(f"--warn {warn} is longer than --crit {crit}")
     tolerance_ms = parse_duration(future_tolerance)
     if include_internal and exclude_internal_topics:

@@ -33,6 +33,7 @@ from enum import Enum
 from typing import Any
 
 from ..errors import MonitoringStatus, UsageError
+from ..measures.thresholds import warn_above_crit
 from ..parse.durations import parse_duration
 from ..severity import worst
 
@@ -92,7 +93,7 @@ def thresholds_from(
     wa = parse_duration(warn_age) if warn_age else None
     ca = parse_duration(crit_age) if crit_age else None
     for name, w, c in (("records", warn_records, crit_records), ("age", wa, ca)):
-        if w is not None and c is not None and w > c:
+        if warn_above_crit(w, c):
             raise UsageError(f"--warn-{name} is above --crit-{name}")
     return Thresholds(warn_records=warn_records, crit_records=crit_records, warn_age_ms=wa, crit_age_ms=ca)
 
