@@ -17,7 +17,7 @@ from ..render.lag_metrics import SERIES_LABELS, SERVICE, prometheus_down
 from . import lag_options as lag_opts
 from . import lag_view
 from . import options as opts
-from .app import command_help, is_debug
+from .app import command_help, environment_of, is_debug
 from .boundary import boundary
 from .connection import connection_of
 from .emit import parse_columns
@@ -70,7 +70,7 @@ def lag_cmd(
     timeout: opts.TimeoutOpt = "30s",
 ) -> None:
     """Consumer group lag per partition; with thresholds, a monitoring check."""
-    debug = is_debug(ctx)
+    debug, env = is_debug(ctx), environment_of(ctx)
     # a monitoring run: exit status 0-3, usage errors UNKNOWN (README "Exit codes"), records with a status
     given = (warn_lag, crit_lag, warn_time_lag, crit_time_lag)
     monitor = lag_monitors(
@@ -80,7 +80,7 @@ def lag_cmd(
     )
     with boundary(debug, monitoring=monitor, nagios=SERVICE if output == opts.Format.nagios else None):
         thresholds = parse_thresholds(warn_lag, crit_lag, warn_time_lag, crit_time_lag)
-        fmt = opts.OUTPUTS["lag"].choose(output)
+        fmt, screen = opts.OUTPUTS["lag"].select(output, env)
         interval = opts.watch_interval(watch)
         if summary and by_partition:
             raise UsageError("--summary and --by-partition contradict each other")
@@ -91,7 +91,7 @@ def lag_cmd(
             groups=group, regexes=group_regex, topics=topic, partitions=partitions,
             topic_partitions=topic_partitions, exclude_internal_topics=exclude_internal_topics,
             time_lag=time_lag, marker_check=marker_check, thresholds=thresholds,
-            min_time_lag_ms=min_time_lag_ms,
+            min_time_lag_ms=min_time_lag_ms, clock=env.now_ms,
             # the summary's TYPE and --members: each group's members and protocol
             members=members or summary or (fmt is opts.Format.table and not group and not by_partition),
         )  # fmt: skip
@@ -106,7 +106,7 @@ def lag_cmd(
             fmt=fmt, columns=tuple(cols) if cols else None, no_headers=no_headers, only_lagging=only_lagging,
             sort=sort, min_lag=min_lag, min_time_lag_ms=min_time_lag_ms, thresholds=thresholds,
             monitor=monitor, labels=labels, summary=True if summary else False if by_partition else None,
-            named=bool(group), members=members,
+            named=bool(group), members=members, now_ms=env.now_ms,
         )  # fmt: skip
         failed = unknown_reported(
             fmt=fmt, service=SERVICE, down=prometheus_down, labels=labels,
@@ -122,11 +122,11 @@ def lag_cmd(
                     first=partial(notes, view=view),
                 )  # fmt: skip
                 with KafkaClient(settings, debug=debug) as client:
-                    lag_view.watch(client, interval, refresh, view)
+                    lag_view.watch(client, interval, refresh, view, screen)
                 return
             with (
                 gc_paused(),
-                progress("Reading consumer groups…") as update,
+                progress("Reading consumer groups…", env) as update,
                 KafkaClient(settings, debug=debug) as cl,
             ):
                 report = require_rows(query(cl, request, update))
@@ -134,10 +134,10 @@ def lag_cmd(
         metrics = view.prometheus(report) if prometheus_file or fmt is opts.Format.prometheus else ""
         unwritten = write_result(prometheus_file, metrics) if prometheus_file else None
         if fmt is opts.Format.prometheus:
-            write(metrics)
+            write(metrics, env)
         else:
             with gc_paused():
-                lag_view.show(report, view)
+                lag_view.show(report, view, screen)
         notes(report, view)
         if unwritten is not None:
             raise unwritten

@@ -14,7 +14,7 @@ from ..parse.times import parse_tz
 from ..render.liveness import SERVICE
 from ..render.liveness_metrics import SERIES_LABELS, prometheus, prometheus_down
 from . import liveness_view
-from .app import command_help, is_debug
+from .app import command_help, environment_of, is_debug
 from .boundary import boundary
 from .connection import connection_of
 from .emit import parse_columns
@@ -95,7 +95,7 @@ def liveness_cmd(
     timeout: TimeoutOpt = "30s",
 ) -> None:
     """Age of each partition's newest record, as a monitoring check."""
-    debug = is_debug(ctx)
+    debug, env = is_debug(ctx), environment_of(ctx)
     status = MonitoringStatus.UNKNOWN
     with boundary(debug, monitoring=True, nagios=SERVICE if output == Format.nagios else None):
         request = request_of(
@@ -105,7 +105,7 @@ def liveness_cmd(
             empty=empty_status.status, future=future_status.status,
         )  # fmt: skip
         zone = parse_tz(tz)
-        fmt = OUTPUTS["liveness"].choose(output)
+        fmt, screen = OUTPUTS["liveness"].select(output, env)
         cols = parse_columns(columns, (*COLUMNS, RATE_FIELD) if watch is not None else COLUMNS)
         interval = watch_interval(watch)
         states = parse_states(state)
@@ -135,13 +135,13 @@ def liveness_cmd(
                     labels=labels,
                 )
                 with KafkaClient(settings, debug=debug) as client:
-                    liveness_view.watch(client, interval, refresh, view)
+                    liveness_view.watch(client, interval, refresh, view, screen)
                 return  # Ctrl-C ends a watch normally: exit 0 (OK)
-            with progress("Listing max-timestamp offsets…"), KafkaClient(settings, debug=debug) as client:
-                report = run(client, request)
+            with progress("Listing max-timestamp offsets…", env), KafkaClient(settings, debug=debug) as c:
+                report = run(c, request)
         # written before stdout, which may be a closed pipe; a failure is UNKNOWN once the status is shown
         unwritten = write_result(prometheus_file, prometheus(report, labels)) if prometheus_file else None
-        liveness_view.show(report, view)
+        liveness_view.show(report, view, screen)
         if unwritten is not None:
             raise unwritten
         status = report.status

@@ -9,9 +9,8 @@ import typer
 
 from ..connection.resolver import ConnectionOptions
 from ..models.offsets import Isolation
-from ..parse.times import now_ms
 from . import rewind_options as ro
-from .app import command_help, is_debug
+from .app import command_help, environment_of, is_debug
 from .boundary import boundary
 from .options import (
     BootstrapOpt,
@@ -80,10 +79,10 @@ def rewind_cmd(
     from ..rewind.run import run
     from .rewind_io import TerminalIO
 
-    debug = is_debug(ctx)
+    debug, env = is_debug(ctx), environment_of(ctx)
     with boundary(debug):
-        now = now_ms()  # the one "now" of this invocation: every relative time is resolved against it
-        io = TerminalIO(output=output, columns=columns, header=not no_headers)
+        now = env.now_ms()  # the one "now" of this invocation: every relative time is resolved against it
+        io = TerminalIO(output=output, columns=columns, header=not no_headers, env=env)
         connection = ConnectionOptions(
             bootstrap=bootstrap_server,
             command_config=command_config,

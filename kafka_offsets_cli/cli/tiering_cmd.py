@@ -9,7 +9,7 @@ from ..parse.times import parse_tz
 from ..render import tiering as render
 from ..tiering.rules import COLUMNS
 from ..tiering.run import request_of, run
-from .app import command_help, is_debug
+from .app import command_help, environment_of, is_debug
 from .boundary import boundary
 from .connection import connection_of
 from .emit import parse_columns
@@ -68,7 +68,7 @@ def tiering_cmd(
     timeout: TimeoutOpt = "30s",
 ) -> None:
     """Local and remote spans and the upload backlog of tiered topics, as a monitoring check."""
-    debug = is_debug(ctx)
+    debug, env = is_debug(ctx), environment_of(ctx)
     status = MonitoringStatus.UNKNOWN
     with boundary(debug, monitoring=True, nagios=render.SERVICE if output == Format.nagios else None):
         request = request_of(
@@ -82,7 +82,7 @@ def tiering_cmd(
             crit_age=crit_age,
         )
         zone = parse_tz(tz)
-        fmt = OUTPUTS["tiering"].choose(output)
+        fmt, screen = OUTPUTS["tiering"].select(output, env)
         cols = parse_columns(columns, COLUMNS)
         if prometheus_file:
             check_writable(prometheus_file)  # a usage error (UNKNOWN) before anything is contacted
@@ -101,7 +101,7 @@ def tiering_cmd(
             labels=labels,
             prometheus_file=prometheus_file,
         )
-        with failed, progress("Listing tiered offsets…"):
+        with failed, progress("Listing tiered offsets…", env):
             from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
 
             with KafkaClient(settings, debug=debug) as client:
@@ -109,7 +109,7 @@ def tiering_cmd(
         unwritten = (
             write_result(prometheus_file, render.prometheus(report, labels)) if prometheus_file else None
         )
-        show(report, fmt, zone, cols, no_headers, problems, labels)
+        show(report, fmt, zone, cols, no_headers, problems, labels, screen)
         if unwritten is not None:
             raise unwritten
         status = report.status
