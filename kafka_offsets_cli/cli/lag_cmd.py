@@ -19,7 +19,7 @@ from . import lag_view
 from . import options as opts
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .connection import connection_of
+from .command_options import FROM_OPTIONS, Target, targeted
 from .emit import parse_columns
 from .families import lag_monitors
 from .lag_notes import failure_summary, notes
@@ -35,15 +35,12 @@ def register(app: typer.Typer) -> None:
     app.command("lag", help=command_help("lag"), epilog=lag_opts.EXAMPLES)(lag_cmd)
 
 
+@targeted()
 def lag_cmd(
     ctx: typer.Context,
     group: opts.GroupOpt = None,
     group_regex: lag_opts.GroupRegexOpt = None,
-    bootstrap_server: opts.BootstrapOpt = None,
-    cluster: opts.ClusterOpt = None,
-    topic: opts.TopicOpt = None,
-    partitions: opts.PartitionsOpt = None,
-    topic_partitions: opts.TopicPartitionsOpt = None,
+    target: Target = FROM_OPTIONS,
     exclude_internal_topics: opts.ExcludeInternalOpt = False,
     time_lag: lag_opts.TimeLagOpt = False,
     marker_check: lag_opts.MarkerCheckOpt = True,
@@ -65,9 +62,6 @@ def lag_cmd(
     no_headers: opts.NoHeadersOpt = False,
     columns: opts.ColumnsOpt = None,
     watch: opts.WatchOpt = None,
-    command_config: opts.CommandConfigOpt = None,
-    x: opts.XOpt = None,
-    timeout: opts.TimeoutOpt = "30s",
 ) -> None:
     """Consumer group lag per partition; with thresholds, a monitoring check."""
     debug, env = is_debug(ctx), environment_of(ctx)
@@ -88,8 +82,8 @@ def lag_cmd(
         cols = parse_columns(columns, tuple(dict.fromkeys((*fields, *summary_fields(interval is not None)))))
         min_time_lag_ms = parse_duration(min_time_lag) if min_time_lag is not None else None
         request = request_of(
-            groups=group, regexes=group_regex, topics=topic, partitions=partitions,
-            topic_partitions=topic_partitions, exclude_internal_topics=exclude_internal_topics,
+            groups=group, regexes=group_regex, **target.selection(),
+            exclude_internal_topics=exclude_internal_topics,
             time_lag=time_lag, marker_check=marker_check, thresholds=thresholds,
             min_time_lag_ms=min_time_lag_ms, clock=env.now_ms,
             # the summary's TYPE and --members: each group's members and protocol
@@ -97,11 +91,7 @@ def lag_cmd(
         )  # fmt: skip
         if prometheus_file:
             check_writable(prometheus_file)  # a usage error before anything is contacted
-        conn = connection_of(
-            bootstrap_server=bootstrap_server, cluster=cluster, command_config=command_config, x=x,
-            timeout=timeout, isolation=isolation,
-        )  # fmt: skip
-        settings, labels = settings_and_labels(conn, label, reserved=SERIES_LABELS)
+        settings, labels = settings_and_labels(target.connection(isolation), label, reserved=SERIES_LABELS)
         view = LagView(
             fmt=fmt, columns=tuple(cols) if cols else None, no_headers=no_headers, only_lagging=only_lagging,
             sort=sort, min_lag=min_lag, min_time_lag_ms=min_time_lag_ms, thresholds=thresholds,

@@ -19,7 +19,8 @@ from . import list_view
 from . import options as opts
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .connection import connection_of, settings_from
+from .command_options import FROM_OPTIONS, Target, targeted
+from .connection import settings_from
 from .emit import parse_columns
 from .list_view import RATE_FIELD, ListView
 from .output import progress, warn
@@ -30,13 +31,10 @@ def register(app: typer.Typer) -> None:
     app.command("list", help=command_help("list"), epilog=list_opts.EXAMPLES)(list_cmd)
 
 
+@targeted(trailing=("version",))
 def list_cmd(
     ctx: typer.Context,
-    bootstrap_server: opts.BootstrapOpt = None,
-    cluster: opts.ClusterOpt = None,
-    topic: opts.TopicOpt = None,
-    partitions: opts.PartitionsOpt = None,
-    topic_partitions: opts.TopicPartitionsOpt = None,
+    target: Target = FROM_OPTIONS,
     exclude_internal_topics: opts.ExcludeInternalOpt = False,
     spec: list_opts.SpecOpt = None,
     isolation: opts.IsolationOpt = Isolation.READ_UNCOMMITTED,
@@ -48,9 +46,6 @@ def list_cmd(
     reverse: list_opts.ReverseOpt = False,
     watch: opts.WatchOpt = None,
     tiering: list_opts.TieringOpt = False,
-    command_config: opts.CommandConfigOpt = None,
-    x: opts.XOpt = None,
-    timeout: opts.TimeoutOpt = "30s",
     version: list_opts.VersionOpt = False,  # eager: its callback prints the versions and exits
 ) -> None:
     """Offsets of partitions by spec."""
@@ -58,8 +53,8 @@ def list_cmd(
     with boundary(debug):
         zone = parse_tz(tz)
         request = request_of(
-            topics=topic, partitions=partitions, topic_partitions=topic_partitions,
-            exclude_internal_topics=exclude_internal_topics, specs=spec, now_ms=env.now_ms(), zone=zone,
+            **target.selection(), exclude_internal_topics=exclude_internal_topics, specs=spec,
+            now_ms=env.now_ms(), zone=zone,
         )  # fmt: skip
         for note in request.notes:
             warn(note, env)  # e.g. epoch seconds typed where Kafka reads milliseconds, or a time after now
@@ -82,12 +77,7 @@ def list_cmd(
         )
         cols = parse_columns(columns, known)
         interval = opts.watch_interval(watch)
-        settings = settings_from(
-            connection_of(
-                bootstrap_server=bootstrap_server, cluster=cluster, command_config=command_config, x=x,
-                timeout=timeout, isolation=isolation,
-            )
-        )  # fmt: skip
+        settings = settings_from(target.connection(isolation))
         view = ListView(
             fmt=fmt, zone=zone, no_headers=no_headers, columns=tuple(cols) if cols else None, sort=sort,
             reverse=reverse, group_digits=env.stdout_isatty,

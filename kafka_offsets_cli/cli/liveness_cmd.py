@@ -16,7 +16,7 @@ from ..render.liveness_metrics import SERIES_LABELS, prometheus, prometheus_down
 from . import liveness_view
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .connection import connection_of
+from .command_options import FROM_OPTIONS, Target, targeted
 from .emit import parse_columns
 from .liveness_options import (
     EXAMPLES,
@@ -38,22 +38,14 @@ from .metric_labels import PrometheusFileOpt, settings_and_labels
 from .monitor_failure import unknown_reported, watched
 from .options import (
     OUTPUTS,
-    BootstrapOpt,
-    ClusterOpt,
     ColumnsOpt,
-    CommandConfigOpt,
     Format,
     IsolationOpt,
     LabelOpt,
     LivenessOutputOpt,
     NoHeadersOpt,
-    PartitionsOpt,
-    TimeoutOpt,
-    TopicOpt,
-    TopicPartitionsOpt,
     TzOpt,
     WatchOpt,
-    XOpt,
     watch_interval,
 )
 from .output import progress
@@ -65,13 +57,10 @@ def register(app: typer.Typer) -> None:
     app.command("liveness", help=command_help("liveness"), epilog=EXAMPLES)(liveness_cmd)
 
 
+@targeted()
 def liveness_cmd(
     ctx: typer.Context,
-    bootstrap_server: BootstrapOpt = None,
-    cluster: ClusterOpt = None,
-    topic: TopicOpt = None,
-    partitions: PartitionsOpt = None,
-    topic_partitions: TopicPartitionsOpt = None,
+    target: Target = FROM_OPTIONS,
     include_internal: IncludeInternalOpt = False,
     exclude_internal_topics: ExcludeInternalCompatOpt = False,
     warn: WarnOpt = "5m",
@@ -90,16 +79,13 @@ def liveness_cmd(
     no_headers: NoHeadersOpt = False,
     columns: ColumnsOpt = None,
     watch: WatchOpt = None,
-    command_config: CommandConfigOpt = None,
-    x: XOpt = None,
-    timeout: TimeoutOpt = "30s",
 ) -> None:
     """Age of each partition's newest record, as a monitoring check."""
     debug, env = is_debug(ctx), environment_of(ctx)
     status = MonitoringStatus.UNKNOWN
     with boundary(debug, monitoring=True, nagios=SERVICE if output == Format.nagios else None):
         request = request_of(
-            topics=topic, partitions=partitions, topic_partitions=topic_partitions,
+            **target.selection(),
             include_internal=include_internal, exclude_internal_topics=exclude_internal_topics,
             warn=warn, crit=crit, min_alive=min_alive, future_tolerance=future_tolerance,
             empty=empty_status.status, future=future_status.status,
@@ -111,11 +97,7 @@ def liveness_cmd(
         states = parse_states(state)
         if prometheus_file:
             check_writable(prometheus_file)  # a usage error (UNKNOWN) before anything is contacted
-        conn = connection_of(
-            bootstrap_server=bootstrap_server, cluster=cluster, command_config=command_config, x=x,
-            timeout=timeout, isolation=isolation,
-        )  # fmt: skip
-        settings, labels = settings_and_labels(conn, label, reserved=SERIES_LABELS)
+        settings, labels = settings_and_labels(target.connection(isolation), label, reserved=SERIES_LABELS)
         view = LivenessView(
             fmt=fmt, zone=zone, columns=tuple(cols) if cols else None, no_headers=no_headers,
             problems=problems, states=states, labels=labels,

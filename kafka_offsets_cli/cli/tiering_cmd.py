@@ -11,27 +11,19 @@ from ..tiering.rules import COLUMNS
 from ..tiering.run import request_of, run
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .connection import connection_of
+from .command_options import FROM_OPTIONS, Target, targeted
 from .emit import parse_columns
 from .liveness_options import IncludeInternalOpt, ProblemsOpt
 from .metric_labels import PrometheusFileOpt, settings_and_labels
 from .monitor_failure import unknown_reported
 from .options import (
     OUTPUTS,
-    BootstrapOpt,
-    ClusterOpt,
     ColumnsOpt,
-    CommandConfigOpt,
     Format,
     LabelOpt,
     NoHeadersOpt,
-    PartitionsOpt,
     TieringOutputOpt,
-    TimeoutOpt,
-    TopicOpt,
-    TopicPartitionsOpt,
     TzOpt,
-    XOpt,
 )
 from .output import progress
 from .textfile import check_writable, write_result
@@ -44,13 +36,10 @@ def register(app: typer.Typer) -> None:
     app.command("tiering", help=command_help("tiering"), epilog=EXAMPLES)(tiering_cmd)
 
 
+@targeted()
 def tiering_cmd(
     ctx: typer.Context,
-    bootstrap_server: BootstrapOpt = None,
-    cluster: ClusterOpt = None,
-    topic: TopicOpt = None,
-    partitions: PartitionsOpt = None,
-    topic_partitions: TopicPartitionsOpt = None,
+    target: Target = FROM_OPTIONS,
     include_internal: IncludeInternalOpt = False,
     warn_records: WarnRecordsOpt = None,
     crit_records: CritRecordsOpt = None,
@@ -63,18 +52,13 @@ def tiering_cmd(
     tz: TzOpt = None,
     no_headers: NoHeadersOpt = False,
     columns: ColumnsOpt = None,
-    command_config: CommandConfigOpt = None,
-    x: XOpt = None,
-    timeout: TimeoutOpt = "30s",
 ) -> None:
     """Local and remote spans and the upload backlog of tiered topics, as a monitoring check."""
     debug, env = is_debug(ctx), environment_of(ctx)
     status = MonitoringStatus.UNKNOWN
     with boundary(debug, monitoring=True, nagios=render.SERVICE if output == Format.nagios else None):
         request = request_of(
-            topics=topic,
-            partitions=partitions,
-            topic_partitions=topic_partitions,
+            **target.selection(),
             include_internal=include_internal,
             warn_records=warn_records,
             crit_records=crit_records,
@@ -86,14 +70,7 @@ def tiering_cmd(
         cols = parse_columns(columns, COLUMNS)
         if prometheus_file:
             check_writable(prometheus_file)  # a usage error (UNKNOWN) before anything is contacted
-        conn = connection_of(
-            bootstrap_server=bootstrap_server,
-            cluster=cluster,
-            command_config=command_config,
-            x=x,
-            timeout=timeout,
-        )
-        settings, labels = settings_and_labels(conn, label, reserved=render.SERIES_LABELS)
+        settings, labels = settings_and_labels(target.connection(), label, reserved=render.SERIES_LABELS)
         failed = unknown_reported(
             fmt=fmt,
             service=render.SERVICE,
