@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from ..connection.resolver import ConnectionOptions
 from ..models.offsets import Isolation
+from .connection import connection_of
 from .options import (
     BootstrapOpt,
     ClusterOpt,
@@ -44,14 +45,8 @@ class Target:
 
     def connection(self, isolation: Isolation = Isolation.READ_UNCOMMITTED) -> ConnectionOptions:
         """The connection options: the one route of each (``--isolation`` too: the client's setting)."""
-        return ConnectionOptions(
-            bootstrap=self.bootstrap_server,
-            command_config=self.command_config,
-            overrides=self.overrides,
-            timeout=self.timeout,
-            isolation=isolation,
-            cluster=self.cluster,
-        )
+        given = (self.bootstrap_server, self.cluster, self.command_config, self.overrides, self.timeout)
+        return connection_of(*given, isolation)
 
     def selection(self) -> dict[str, Any]:
         """The selection options, as the features' ``request_of`` take them."""

@@ -63,14 +63,7 @@ def show_cmd(
 ) -> None:
     """Effective client settings."""
     with boundary(is_debug(ctx)):
-        options = connection_of(
-            bootstrap_server=bootstrap_server,
-            cluster=cluster,
-            command_config=command_config,
-            x=x,
-            timeout=timeout,
-            isolation=isolation,
-        )
+        options = connection_of(bootstrap_server, cluster, command_config, x, timeout, isolation)
         env = environment_of(ctx)
         _print(doc=effective(connect(options)), fmt=OUTPUTS["config"].choose(output, env), env=env)
 

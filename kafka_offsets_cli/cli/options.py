@@ -136,8 +136,8 @@ else:
     ConfigOutputOpt = _output_option("config")
 
 
-# The connection options (--cluster … --isolation): a command declares them for typer and passes
-# its parameters to connection.connection_of (shell completion reads them from the context).
+# The connection options (--cluster … --isolation): declared once; the commands take them through
+# command_options.targeted (shell completion reads them from the context).
 ClusterOpt = Annotated[
     str | None,
     typer.Option(

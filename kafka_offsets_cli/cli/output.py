@@ -42,33 +42,25 @@ def data_console(screen: Screen) -> Console:
     A table fits the terminal's width (render/fit.py); off a terminal, and with
     ``-o wide``, the width is unlimited, so every column is shown in full.
     """
-    from rich.console import Console
-
     env, tty = screen.env, screen.tty
-    return Console(
-        file=env.stdout,
-        force_terminal=tty,
-        no_color=env.no_color or not tty,
-        highlight=False,
-        soft_wrap=not tty,
-        width=(env.width if tty and not screen.wide else 10_000),
-    )
+    return _console(env, env.stdout, tty, env.width if tty and not screen.wide else 10_000)
 
 
 def err_console(env: Environment | None = None) -> Console:
     """A console on stderr for messages and progress (``env``: the process's own by default)."""
-    from rich.console import Console
-
     env = env or Environment.of_process()
     tty = env.stderr_isatty
     # off a terminal (a log, a pipe) a line is never wrapped: rich would break it at 80 columns
+    return _console(env, env.stderr, tty, None if tty else 10_000)
+
+
+def _console(env: Environment, stream: Any, tty: bool, width: int | None) -> Console:
+    """A console on ``stream``: styled only on a terminal without NO_COLOR, unwrapped off one."""
+    from rich.console import Console
+
+    no_color = env.no_color or not tty
     return Console(
-        file=env.stderr,
-        force_terminal=tty,
-        no_color=env.no_color or not tty,
-        highlight=False,
-        soft_wrap=not tty,
-        width=None if tty else 10_000,
+        file=stream, force_terminal=tty, no_color=no_color, highlight=False, soft_wrap=not tty, width=width
     )
 
 
