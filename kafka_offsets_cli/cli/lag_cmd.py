@@ -7,7 +7,6 @@ from functools import partial
 import typer
 
 from ..errors import MonitoringStatus, PartialFailure, UsageError
-from ..gcpause import gc_paused
 from ..lag.monitor import parse_thresholds
 from ..lag.run import checked_query, query, request_of, require_rows
 from ..lag.summary import SortKey
@@ -22,12 +21,14 @@ from .boundary import boundary
 from .command_options import FROM_OPTIONS, Target, targeted
 from .emit import parse_columns
 from .families import lag_monitors
-from .lag_notes import failure_summary, notes
+from .lag_notes import failure_summary, notes, shown_with_notes
 from .lag_view import LagView, record_fields, summary_fields
-from .metric_labels import PrometheusFileOpt, settings_and_labels
-from .monitor_failure import unknown_reported, watched
-from .output import progress, write
-from .textfile import check_writable, write_result
+from .metric_labels import PrometheusFileOpt
+from .monitor_run import Series, monitored_run, published, read_once
+from .monitor_run import watch as watch_run
+
+#: lag's metrics: its nagios service, its series' own labels, its ``up 0``
+SERIES = Series(service=SERVICE, reserved=SERIES_LABELS, down=prometheus_down)
 
 
 def register(app: typer.Typer) -> None:
@@ -82,55 +83,52 @@ def lag_cmd(
         cols = parse_columns(columns, tuple(dict.fromkeys((*fields, *summary_fields(interval is not None)))))
         min_time_lag_ms = parse_duration(min_time_lag) if min_time_lag is not None else None
         request = request_of(
-            groups=group, regexes=group_regex, **target.selection(),
+            groups=group,
+            regexes=group_regex,
+            **target.selection(),
             exclude_internal_topics=exclude_internal_topics,
-            time_lag=time_lag, marker_check=marker_check, thresholds=thresholds,
-            min_time_lag_ms=min_time_lag_ms, clock=env.now_ms,
+            time_lag=time_lag,
+            marker_check=marker_check,
+            thresholds=thresholds,
+            min_time_lag_ms=min_time_lag_ms,
             # the summary's TYPE and --members: each group's members and protocol
             members=members or summary or (fmt is opts.Format.table and not group and not by_partition),
-        )  # fmt: skip
-        if prometheus_file:
-            check_writable(prometheus_file)  # a usage error before anything is contacted
-        settings, labels = settings_and_labels(target.connection(isolation), label, reserved=SERIES_LABELS)
+            clock=env.now_ms,
+        )
+        mon = monitored_run(
+            ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label, monitoring=monitor
+        )
         view = LagView(
-            fmt=fmt, columns=tuple(cols) if cols else None, no_headers=no_headers, only_lagging=only_lagging,
-            sort=sort, min_lag=min_lag, min_time_lag_ms=min_time_lag_ms, thresholds=thresholds,
-            monitor=monitor, labels=labels, summary=True if summary else False if by_partition else None,
-            named=bool(group), members=members, now_ms=env.now_ms,
-        )  # fmt: skip
-        failed = unknown_reported(
-            fmt=fmt, service=SERVICE, down=prometheus_down, labels=labels,
-            prometheus_file=prometheus_file, monitoring=monitor,
-        )  # fmt: skip
-        from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
-
-        with failed:
-            if interval is not None:  # the file rewritten after every refresh; the first one's notes once
-                refresh = watched(
-                    partial(checked_query, request=request), prometheus_file=prometheus_file,
-                    text=view.prometheus, down=prometheus_down, labels=labels,
-                    first=partial(notes, view=view),
-                )  # fmt: skip
-                with KafkaClient(settings, debug=debug) as client:
-                    lag_view.watch(client, interval, refresh, view, screen)
-                return
-            with (
-                gc_paused(),
-                progress("Reading consumer groups…", env) as update,
-                KafkaClient(settings, debug=debug) as cl,
-            ):
-                report = require_rows(query(cl, request, update))
+            fmt=fmt,
+            columns=tuple(cols) if cols else None,
+            no_headers=no_headers,
+            only_lagging=only_lagging,
+            sort=sort,
+            min_lag=min_lag,
+            min_time_lag_ms=min_time_lag_ms,
+            thresholds=thresholds,
+            monitor=monitor,
+            labels=mon.labels,
+            summary=True if summary else False if by_partition else None,
+            named=bool(group),
+            members=members,
+            now_ms=env.now_ms,
+        )
+        if interval is not None:  # the file rewritten after every refresh; the first one's notes once
+            loop = partial(lag_view.watch, interval=interval, view=view, screen=screen)
+            read = partial(checked_query, request=request)
+            first = partial(notes, view=view)
+            watch_run(mon, read, lambda c, each: loop(c, fetch=each), text=view.prometheus, first=first)
+            return
+        report = read_once(
+            mon,
+            lambda c, update: require_rows(query(c, request, update)),
+            "Reading consumer groups…",
+            paused=True,
+        )
         # one text for the file and stdout (one clock); the file is written before stdout, which may be closed
         metrics = view.prometheus(report) if prometheus_file or fmt is opts.Format.prometheus else ""
-        unwritten = write_result(prometheus_file, metrics) if prometheus_file else None
-        if fmt is opts.Format.prometheus:
-            write(metrics, env)
-        else:
-            with gc_paused():
-                lag_view.show(report, view, screen)
-        notes(report, view)
-        if unwritten is not None:
-            raise unwritten
+        published(mon, lambda: metrics, partial(shown_with_notes, report, view, screen, metrics))
         if not monitor and report.failed:
             raise PartialFailure(failure_summary(report))
         status = view.status(report).status if monitor else MonitoringStatus.OK

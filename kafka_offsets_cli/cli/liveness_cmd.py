@@ -34,8 +34,9 @@ from .liveness_options import (
     parse_states,
 )
 from .liveness_view import RATE_FIELD, LivenessView
-from .metric_labels import PrometheusFileOpt, settings_and_labels
-from .monitor_failure import unknown_reported, watched
+from .metric_labels import PrometheusFileOpt
+from .monitor_run import Series, monitored_run, published, read_once
+from .monitor_run import watch as watch_run
 from .options import (
     OUTPUTS,
     ColumnsOpt,
@@ -48,8 +49,9 @@ from .options import (
     WatchOpt,
     watch_interval,
 )
-from .output import progress
-from .textfile import check_writable, write_result
+
+#: liveness's metrics: its nagios service, its series' own labels, its ``up 0``
+SERIES = Series(service=SERVICE, reserved=SERIES_LABELS, down=prometheus_down)
 
 
 def register(app: typer.Typer) -> None:
@@ -95,36 +97,28 @@ def liveness_cmd(
         cols = parse_columns(columns, (*COLUMNS, RATE_FIELD) if watch is not None else COLUMNS)
         interval = watch_interval(watch)
         states = parse_states(state)
-        if prometheus_file:
-            check_writable(prometheus_file)  # a usage error (UNKNOWN) before anything is contacted
-        settings, labels = settings_and_labels(target.connection(isolation), label, reserved=SERIES_LABELS)
+        mon = monitored_run(ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label)
         view = LivenessView(
-            fmt=fmt, zone=zone, columns=tuple(cols) if cols else None, no_headers=no_headers,
-            problems=problems, states=states, labels=labels,
-        )  # fmt: skip
-        failed = unknown_reported(
-            fmt=fmt, service=SERVICE, down=prometheus_down, labels=labels, prometheus_file=prometheus_file
+            fmt=fmt,
+            zone=zone,
+            columns=tuple(cols) if cols else None,
+            no_headers=no_headers,
+            problems=problems,
+            states=states,
+            labels=mon.labels,
         )
-        from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
-
-        with failed:
-            if interval is not None:  # the file rewritten after every refresh (up 0 when one fails)
-                refresh = watched(
-                    partial(snapshot, request=request),
-                    prometheus_file=prometheus_file,
-                    text=lambda snap: prometheus(snap.report, labels),
-                    down=prometheus_down,
-                    labels=labels,
-                )
-                with KafkaClient(settings, debug=debug) as client:
-                    liveness_view.watch(client, interval, refresh, view, screen)
-                return  # Ctrl-C ends a watch normally: exit 0 (OK)
-            with progress("Listing max-timestamp offsets…", env), KafkaClient(settings, debug=debug) as c:
-                report = run(c, request)
-        # written before stdout, which may be a closed pipe; a failure is UNKNOWN once the status is shown
-        unwritten = write_result(prometheus_file, prometheus(report, labels)) if prometheus_file else None
-        liveness_view.show(report, view, screen)
-        if unwritten is not None:
-            raise unwritten
+        if interval is not None:  # the file rewritten after every refresh (up 0 when one fails)
+            loop = partial(liveness_view.watch, interval=interval, view=view, screen=screen)
+            read = partial(snapshot, request=request)
+            watch_run(
+                mon,
+                read,
+                lambda c, each: loop(c, fetch=each),
+                text=lambda s: prometheus(s.report, mon.labels),
+            )
+            return  # Ctrl-C ends a watch normally: exit 0 (OK)
+        report = read_once(mon, lambda c, _update: run(c, request), "Listing max-timestamp offsets…")
+        metrics = partial(prometheus, report, mon.labels)
+        published(mon, metrics, lambda: liveness_view.show(report, view, screen))
         status = report.status
     raise typer.Exit(int(status))

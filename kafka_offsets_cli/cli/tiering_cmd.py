@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import typer
 
 from ..errors import MonitoringStatus
@@ -14,8 +16,8 @@ from .boundary import boundary
 from .command_options import FROM_OPTIONS, Target, targeted
 from .emit import parse_columns
 from .liveness_options import IncludeInternalOpt, ProblemsOpt
-from .metric_labels import PrometheusFileOpt, settings_and_labels
-from .monitor_failure import unknown_reported
+from .metric_labels import PrometheusFileOpt
+from .monitor_run import Series, monitored_run, published, read_once
 from .options import (
     OUTPUTS,
     ColumnsOpt,
@@ -25,10 +27,11 @@ from .options import (
     TieringOutputOpt,
     TzOpt,
 )
-from .output import progress
-from .textfile import check_writable, write_result
 from .tiering_options import EXAMPLES, CritAgeOpt, CritRecordsOpt, WarnAgeOpt, WarnRecordsOpt
 from .tiering_view import show
+
+#: tiering's metrics: its nagios service, its series' own labels, its ``up 0``
+SERIES = Series(service=render.SERVICE, reserved=render.SERIES_LABELS, down=render.prometheus_down)
 
 
 def register(app: typer.Typer) -> None:
@@ -68,26 +71,11 @@ def tiering_cmd(
         zone = parse_tz(tz)
         fmt, screen = OUTPUTS["tiering"].select(output, env)
         cols = parse_columns(columns, COLUMNS)
-        if prometheus_file:
-            check_writable(prometheus_file)  # a usage error (UNKNOWN) before anything is contacted
-        settings, labels = settings_and_labels(target.connection(), label, reserved=render.SERIES_LABELS)
-        failed = unknown_reported(
-            fmt=fmt,
-            service=render.SERVICE,
-            down=render.prometheus_down,
-            labels=labels,
-            prometheus_file=prometheus_file,
+        mon = monitored_run(ctx, target.connection(), SERIES, fmt, prometheus_file, label)
+        report = read_once(mon, lambda c, _update: run(c, request), "Listing tiered offsets…")
+        metrics = partial(render.prometheus, report, mon.labels)
+        published(
+            mon, metrics, lambda: show(report, fmt, zone, cols, no_headers, problems, mon.labels, screen)
         )
-        with failed, progress("Listing tiered offsets…", env):
-            from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
-
-            with KafkaClient(settings, debug=debug) as client:
-                report = run(client, request)
-        unwritten = (
-            write_result(prometheus_file, render.prometheus(report, labels)) if prometheus_file else None
-        )
-        show(report, fmt, zone, cols, no_headers, problems, labels, screen)
-        if unwritten is not None:
-            raise unwritten
         status = report.status
     raise typer.Exit(int(status))
