@@ -21,11 +21,14 @@ from .connection import connection_of
 from .options import (
     BootstrapOpt,
     ClusterOpt,
+    ColumnsOpt,
     CommandConfigOpt,
+    NoHeadersOpt,
     PartitionsOpt,
     TimeoutOpt,
     TopicOpt,
     TopicPartitionsOpt,
+    TzOpt,
     XOpt,
 )
 
@@ -57,8 +60,19 @@ class Target:
         }
 
 
+@dataclass(frozen=True, kw_only=True)
+class Layout:
+    """How a command lays out what it shows: ``--tz``, ``--no-headers``, ``--columns``."""
+
+    tz: str | None = None
+    no_headers: bool = False
+    columns: str | None = None
+
+
 #: The default of a command's ``target`` parameter: :func:`targeted` always passes the options'.
 FROM_OPTIONS = Target()
+#: The default of a command's ``layout`` parameter (likewise).
+AS_GIVEN = Layout()
 
 
 class Shared(NamedTuple):
@@ -79,6 +93,8 @@ HEAD = (
 )
 #: After the command's own options (before ``trailing`` ones): --command-config, -X, --timeout.
 TAIL = (Shared("command_config", CommandConfigOpt), Shared("x", XOpt), Shared("timeout", TimeoutOpt, "30s"))
+#: Where the command names a ``layout`` parameter: --tz, --no-headers, --columns.
+LAYOUT = (Shared("tz", TzOpt), Shared("no_headers", NoHeadersOpt, False), Shared("columns", ColumnsOpt))
 
 
 def _target(given: dict[str, Any]) -> Target:
@@ -94,35 +110,51 @@ def _target(given: dict[str, Any]) -> Target:
     )
 
 
-def targeted(*, trailing: Sequence[str] = ()) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """A decorator: the command's ``target: Target`` parameter becomes the shared options.
+def _layout(given: dict[str, Any]) -> Layout:
+    return Layout(tz=given["tz"], no_headers=given["no_headers"], columns=given["columns"])
 
-    The :data:`HEAD` options stand where ``target`` stood, the :data:`TAIL` ones after the
-    command's own (before those named in ``trailing``); typer sees them all in the signature, the
-    command gets one :class:`Target`.
+
+#: A group's marker parameter -> the options standing in its place, those after the command's own,
+#: and the record made of their values.
+GROUPS: dict[str, tuple[Sequence[Shared], Sequence[Shared], Callable[[dict[str, Any]], Any]]] = {
+    "target": (HEAD, TAIL, _target),
+    "layout": (LAYOUT, (), _layout),
+}
+
+
+def _parameters(group: Sequence[Shared]) -> list[inspect.Parameter]:
+    keyword = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    return [inspect.Parameter(s.name, keyword, default=s.default, annotation=s.annotation) for s in group]
+
+
+def targeted(*, trailing: Sequence[str] = ()) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """The one decorator of the shared option groups (:data:`GROUPS`): a command's ``target:
+    Target`` and ``layout: Layout`` parameters become the groups' options.
+
+    A group's options stand where its parameter stood, the :data:`TAIL` ones after the command's
+    own (before those named in ``trailing``); typer sees them all in the signature, the command
+    gets one record per group.
     """
 
     def decorate(command: Callable[..., None]) -> Callable[..., None]:
         own = list(inspect.signature(command, eval_str=True).parameters.values())
-
-        def shared(group: Sequence[Shared]) -> list[inspect.Parameter]:
-            kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
-            return [
-                inspect.Parameter(s.name, kind, default=s.default, annotation=s.annotation) for s in group
-            ]
-
-        at = [p.name for p in own].index("target")
-        end = next((i for i, p in enumerate(own) if p.name in trailing), len(own))
-        params = [*own[:at], *shared(HEAD), *own[at + 1 : end], *shared(TAIL), *own[end:]]
-        names = [s.name for s in (*HEAD, *TAIL)]
+        groups = {p.name: GROUPS[p.name] for p in own if p.name in GROUPS}
+        params: list[inspect.Parameter] = []
+        for p in own:
+            if p.name in trailing:
+                params += [q for _, tail, _ in groups.values() for q in _parameters(tail)]
+            params += _parameters(groups[p.name][0]) if p.name in groups else [p]
+        if not any(p.name in trailing for p in own):
+            params += [q for _, tail, _ in groups.values() for q in _parameters(tail)]
 
         @functools.wraps(command)
-        def with_target(*args: Any, **kwargs: Any) -> None:
-            given = {name: kwargs.pop(name) for name in names}
-            command(*args, target=_target(given), **kwargs)
+        def with_groups(*args: Any, **kwargs: Any) -> None:
+            for marker, (head, tail, record) in groups.items():
+                kwargs[marker] = record({s.name: kwargs.pop(s.name) for s in (*head, *tail)})
+            command(*args, **kwargs)
 
-        with_target.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
-        with_target.__annotations__ = {p.name: p.annotation for p in params}
-        return with_target
+        with_groups.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        with_groups.__annotations__ = {p.name: p.annotation for p in params}
+        return with_groups
 
     return decorate

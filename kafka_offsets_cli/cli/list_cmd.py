@@ -19,7 +19,7 @@ from . import list_view
 from . import options as opts
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .command_options import FROM_OPTIONS, Target, targeted
+from .command_options import AS_GIVEN, FROM_OPTIONS, Layout, Target, targeted
 from .connection import settings_from
 from .emit import parse_columns
 from .list_view import RATE_FIELD, ListView
@@ -39,9 +39,7 @@ def list_cmd(
     spec: list_opts.SpecOpt = None,
     isolation: opts.IsolationOpt = Isolation.READ_UNCOMMITTED,
     output: opts.ListOutputOpt = None,
-    tz: opts.TzOpt = None,
-    no_headers: opts.NoHeadersOpt = False,
-    columns: opts.ColumnsOpt = None,
+    layout: Layout = AS_GIVEN,
     sort: list_opts.SortOpt = SortKey.TOPIC,
     reverse: list_opts.ReverseOpt = False,
     watch: opts.WatchOpt = None,
@@ -51,7 +49,7 @@ def list_cmd(
     """Offsets of partitions by spec."""
     debug, env = is_debug(ctx), environment_of(ctx)
     with boundary(debug):
-        zone = parse_tz(tz)
+        zone = parse_tz(layout.tz)
         request = request_of(
             **target.selection(), exclude_internal_topics=exclude_internal_topics, specs=spec,
             now_ms=env.now_ms(), zone=zone,
@@ -75,13 +73,18 @@ def list_cmd(
         known = (
             (*COLUMNS, RATE_FIELD) if watch is not None else (*COLUMNS, *(TIERING_FIELDS if tiering else ()))
         )
-        cols = parse_columns(columns, known)
+        cols = parse_columns(layout.columns, known)
         interval = opts.watch_interval(watch)
         settings = settings_from(target.connection(isolation))
         view = ListView(
-            fmt=fmt, zone=zone, no_headers=no_headers, columns=tuple(cols) if cols else None, sort=sort,
-            reverse=reverse, group_digits=env.stdout_isatty,
-        )  # fmt: skip
+            fmt=fmt,
+            zone=zone,
+            no_headers=layout.no_headers,
+            columns=tuple(cols) if cols else None,
+            sort=sort,
+            reverse=reverse,
+            group_digits=env.stdout_isatty,
+        )
         from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
 
         if interval is not None:

@@ -16,7 +16,7 @@ from ..render.liveness_metrics import SERIES_LABELS, prometheus, prometheus_down
 from . import liveness_view
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .command_options import FROM_OPTIONS, Target, targeted
+from .command_options import AS_GIVEN, FROM_OPTIONS, Layout, Target, targeted
 from .emit import parse_columns
 from .liveness_options import (
     EXAMPLES,
@@ -39,13 +39,10 @@ from .monitor_run import Series, monitored_run, published, read_once
 from .monitor_run import watch as watch_run
 from .options import (
     OUTPUTS,
-    ColumnsOpt,
     Format,
     IsolationOpt,
     LabelOpt,
     LivenessOutputOpt,
-    NoHeadersOpt,
-    TzOpt,
     WatchOpt,
     watch_interval,
 )
@@ -77,9 +74,7 @@ def liveness_cmd(
     problems: ProblemsOpt = False,
     state: StateOpt = None,
     label: LabelOpt = None,
-    tz: TzOpt = None,
-    no_headers: NoHeadersOpt = False,
-    columns: ColumnsOpt = None,
+    layout: Layout = AS_GIVEN,
     watch: WatchOpt = None,
 ) -> None:
     """Age of each partition's newest record, as a monitoring check."""
@@ -92,9 +87,9 @@ def liveness_cmd(
             warn=warn, crit=crit, min_alive=min_alive, future_tolerance=future_tolerance,
             empty=empty_status.status, future=future_status.status,
         )  # fmt: skip
-        zone = parse_tz(tz)
+        zone = parse_tz(layout.tz)
         fmt, screen = OUTPUTS["liveness"].select(output, env)
-        cols = parse_columns(columns, (*COLUMNS, RATE_FIELD) if watch is not None else COLUMNS)
+        cols = parse_columns(layout.columns, (*COLUMNS, RATE_FIELD) if watch is not None else COLUMNS)
         interval = watch_interval(watch)
         states = parse_states(state)
         mon = monitored_run(ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label)
@@ -102,7 +97,7 @@ def liveness_cmd(
             fmt=fmt,
             zone=zone,
             columns=tuple(cols) if cols else None,
-            no_headers=no_headers,
+            no_headers=layout.no_headers,
             problems=problems,
             states=states,
             labels=mon.labels,

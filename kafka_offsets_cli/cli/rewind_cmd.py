@@ -11,15 +11,12 @@ from ..models.offsets import Isolation
 from . import rewind_options as ro
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .command_options import FROM_OPTIONS, Target, targeted
+from .command_options import AS_GIVEN, FROM_OPTIONS, Layout, Target, targeted
 from .options import (
-    ColumnsOpt,
     ExcludeInternalOpt,
     GroupOpt,
     IsolationOpt,
-    NoHeadersOpt,
     RewindOutputOpt,
-    TzOpt,
 )
 
 
@@ -56,9 +53,7 @@ def rewind_cmd(
     exclude_internal_topics: ExcludeInternalOpt = False,
     isolation: IsolationOpt = Isolation.READ_UNCOMMITTED,
     output: RewindOutputOpt = None,
-    tz: TzOpt = None,
-    no_headers: NoHeadersOpt = False,
-    columns: ColumnsOpt = None,
+    layout: Layout = AS_GIVEN,
 ) -> None:
     """Reset consumer groups' offsets (dry run by default)."""
     from ..rewind.request import RewindRequest
@@ -68,7 +63,7 @@ def rewind_cmd(
     debug, env = is_debug(ctx), environment_of(ctx)
     with boundary(debug):
         now = env.now_ms()  # the one "now" of this invocation: every relative time is resolved against it
-        io = TerminalIO(output=output, columns=columns, header=not no_headers, env=env)
+        io = TerminalIO(output=output, columns=layout.columns, header=not layout.no_headers, env=env)
         request = RewindRequest(
             connection=target.connection(isolation),
             names=tuple(dict.fromkeys(group or ())),
@@ -91,7 +86,7 @@ def rewind_cmd(
             force=force,
             export=export,
             undo_file=undo_file,
-            tz=tz,
+            tz=layout.tz,
             debug=debug,
             now=now,
         )

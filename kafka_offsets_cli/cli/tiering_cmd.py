@@ -13,19 +13,16 @@ from ..tiering.rules import COLUMNS
 from ..tiering.run import request_of, run
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .command_options import FROM_OPTIONS, Target, targeted
+from .command_options import AS_GIVEN, FROM_OPTIONS, Layout, Target, targeted
 from .emit import parse_columns
 from .liveness_options import IncludeInternalOpt, ProblemsOpt
 from .metric_labels import PrometheusFileOpt
 from .monitor_run import Series, monitored_run, published, read_once
 from .options import (
     OUTPUTS,
-    ColumnsOpt,
     Format,
     LabelOpt,
-    NoHeadersOpt,
     TieringOutputOpt,
-    TzOpt,
 )
 from .tiering_options import EXAMPLES, CritAgeOpt, CritRecordsOpt, WarnAgeOpt, WarnRecordsOpt
 from .tiering_view import show
@@ -52,9 +49,7 @@ def tiering_cmd(
     prometheus_file: PrometheusFileOpt = None,
     problems: ProblemsOpt = False,
     label: LabelOpt = None,
-    tz: TzOpt = None,
-    no_headers: NoHeadersOpt = False,
-    columns: ColumnsOpt = None,
+    layout: Layout = AS_GIVEN,
 ) -> None:
     """Local and remote spans and the upload backlog of tiered topics, as a monitoring check."""
     debug, env = is_debug(ctx), environment_of(ctx)
@@ -68,14 +63,13 @@ def tiering_cmd(
             warn_age=warn_age,
             crit_age=crit_age,
         )
-        zone = parse_tz(tz)
+        zone = parse_tz(layout.tz)
         fmt, screen = OUTPUTS["tiering"].select(output, env)
-        cols = parse_columns(columns, COLUMNS)
+        cols = parse_columns(layout.columns, COLUMNS)
         mon = monitored_run(ctx, target.connection(), SERIES, fmt, prometheus_file, label)
         report = read_once(mon, lambda c, _update: run(c, request), "Listing tiered offsets…")
         metrics = partial(render.prometheus, report, mon.labels)
-        published(
-            mon, metrics, lambda: show(report, fmt, zone, cols, no_headers, problems, mon.labels, screen)
-        )
+        shown = partial(show, report, fmt, zone, cols, layout.no_headers, problems, mon.labels, screen)
+        published(mon, metrics, shown)
         status = report.status
     raise typer.Exit(int(status))
