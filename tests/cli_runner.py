@@ -6,13 +6,13 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from typer.testing import CliRunner
 
 from kafka_offsets_cli.cli.app import app
+from kafka_offsets_cli.cli.environment import Environment
 
 
 @dataclass
@@ -32,10 +32,14 @@ class Run:
         return [json.loads(line) for line in self.stdout.splitlines() if line.strip()]
 
 
-def cli(*args: str, env: dict[str, str] | None = None) -> Run:
-    """Invoke the Typer app in-process with separate stdout and stderr."""
+def cli(*args: str, env: dict[str, str] | None = None, environment: Environment | None = None) -> Run:
+    """Invoke the Typer app in-process with separate stdout and stderr.
+
+    ``environment`` is the run's :class:`~kafka_offsets_cli.cli.environment.Environment` (a
+    :class:`~tests.mock_environment.MockEnvironment`: a terminal, a ``--watch`` clock…).
+    """
     runner = CliRunner()
-    result = runner.invoke(app, list(args), env=env, catch_exceptions=False)
+    result = runner.invoke(app, list(args), env=env, obj=environment, catch_exceptions=False)
     return Run(result.exit_code, result.stdout, result.stderr)
 
 
@@ -52,30 +56,3 @@ def subprocess_cli(*args: str, env: dict[str, str] | None = None, timeout: float
         timeout=timeout,
     )
     return Run(p.returncode, p.stdout, p.stderr)
-
-
-def bounded_watch(monkeypatch: Any, refreshes: int, between: Callable[[int], None]) -> None:
-    """Make ``--watch`` run ``refreshes`` refreshes in-process, calling ``between(n)`` after refresh ``n``.
-
-    There is no command-line way to stop a watch but Ctrl-C, so this patches the loop
-    (:func:`kafka_offsets_cli.cli.watch.run_watch`) to its own ``max_refreshes``, with a
-    clock that only moves while it sleeps: refreshes are exactly the ``--watch``
-    interval apart, so a rate is (offset delta) / interval exactly.
-    """
-    from kafka_offsets_cli.cli import watch as w
-
-    real = w.run_watch
-
-    def bounded(*args: Any, **kwargs: Any) -> Any:
-        now = [1000.0]
-        done = [0]
-
-        def sleep(seconds: float) -> None:
-            done[0] += 1
-            between(done[0])
-            now[0] += seconds
-
-        kwargs.update(max_refreshes=refreshes, clock=lambda: now[0], sleep=sleep)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(w, "run_watch", bounded)

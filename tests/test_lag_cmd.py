@@ -20,8 +20,9 @@ from kafka_offsets_cli.measures.lag.timelag import time_lags
 from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.plan.requests import OffsetRequest
-from tests.cli_runner import bounded_watch, cli, subprocess_cli
+from tests.cli_runner import cli, subprocess_cli
 from tests.kafka_helpers import consumer_groups, delete_records, produce_transactional
+from tests.mock_environment import MockEnvironment, watching
 
 #: Keep every record whatever its timestamp (the broker's retention check would delete old ones).
 KEEP = {"retention.ms": "-1"}
@@ -285,12 +286,20 @@ def expected_max_ts(times: Sequence[int], committed: int) -> int:
     return max(times[: committed + 1])
 
 
-def test_time_lag_matches_the_produced_timestamps(
-    bootstrap: str, timed: tuple[str, str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_time_lag_matches_the_produced_timestamps(bootstrap: str, timed: tuple[str, str]) -> None:
     _, prefix = timed
-    monkeypatch.setattr("kafka_offsets_cli.parse.times.now_ms", lambda: FIXED_NOW)
-    run = cli("lag", "-b", bootstrap, "--group-regex", f"{prefix}-.*", "--time-lag", "-o", "json")
+    at_fixed_now = MockEnvironment(now_ms=lambda: FIXED_NOW)
+    run = cli(
+        "lag",
+        "-b",
+        bootstrap,
+        "--group-regex",
+        f"{prefix}-.*",
+        "--time-lag",
+        "-o",
+        "json",
+        environment=at_fixed_now,
+    )
     assert run.code == 0, run.stderr
     times = {0: P0, 1: P1, 2: P2}
     got = {(r["group"][-1], r["partition"]): r for r in run.json()}
@@ -435,9 +444,7 @@ def test_marker_check_consumer_sees_control_records_directly(bootstrap: str) -> 
 # ----------------------------------------------------------------------------- --watch
 
 
-def test_watch_rates_match_records_produced_and_committed_between_refreshes(
-    bootstrap: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_watch_rates_match_records_produced_and_committed_between_refreshes(bootstrap: str) -> None:
     topic, group = f"lag-watch-{uid()}", f"g-watch-{uid()}"
     create_topic(bootstrap, topic, 2)
     produce(bootstrap, topic, [(0, None, None, b"x")] * 100 + [(1, None, None, b"y")] * 40)
@@ -448,8 +455,9 @@ def test_watch_rates_match_records_produced_and_committed_between_refreshes(
         produce(bootstrap, topic, [(0, None, None, b"x")] * 50)
         commit_group_offsets(bootstrap, group, {(topic, 0): 30 + 40 * refresh, (topic, 1): 40})
 
-    bounded_watch(monkeypatch, 5, between)
-    run = cli("lag", "-b", bootstrap, "-g", group, "--watch", "2s", "-o", "jsonl")
+    run = cli(
+        "lag", "-b", bootstrap, "-g", group, "--watch", "2s", "-o", "jsonl", environment=watching(5, between)
+    )
     assert run.code == 0, run.stderr
     recs = run.jsonl()
     assert len(recs) == 10  # one block of 2 partitions per refresh

@@ -13,7 +13,8 @@ import pytest
 
 from dev.kafka_data import create_topic, produce
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
-from tests.cli_runner import bounded_watch, cli, subprocess_cli
+from tests.cli_runner import cli, subprocess_cli
+from tests.mock_environment import watching
 
 MIN = 60_000
 KEEP = {"retention.ms": "-1"}
@@ -259,7 +260,7 @@ def test_exit_codes_from_a_real_process(bootstrap: str, topics: Topics) -> None:
 
 
 def test_watch_rates_from_latest_offsets_and_the_prometheus_file_each_refresh(
-    bootstrap: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    bootstrap: str, tmp_path: Path
 ) -> None:
     topic = create_topic(bootstrap, f"live-watch-{uuid.uuid4().hex[:6]}", 2, config=KEEP)
     start = int(time.time() * 1000)
@@ -280,9 +281,8 @@ def test_watch_rates_from_latest_offsets_and_the_prometheus_file_each_refresh(
         files.append(offsets_in(path.read_text()))
         produce(bootstrap, topic, records(0, 30, 10) + records(1, 6, 10))
 
-    bounded_watch(monkeypatch, 2, between)
     args = ("liveness", "-b", bootstrap, "-t", topic, *THRESHOLDS, "-o", "jsonl")
-    run = cli(*args, "--watch", "3s", "--prometheus-file", str(path))
+    run = cli(*args, "--watch", "3s", "--prometheus-file", str(path), environment=watching(2, between))
     assert run.code == 0, run.stderr  # a watch ends normally, whatever the status (here CRITICAL first)
     recs = run.jsonl()
     assert len(recs) == 4

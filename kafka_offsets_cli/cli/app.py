@@ -7,13 +7,16 @@ import importlib
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple
 
 import typer
 from typer.core import TyperCommand, TyperGroup
 
 from .. import __version__
 from .boundary import ParserErrors, run_standalone
+
+if TYPE_CHECKING:
+    from .environment import Environment
 
 HELP = """Kafka's AdminClient.listOffsets from the shell.
 
@@ -260,7 +263,11 @@ def main(
     ] = None,
 ) -> None:
     """Kafka's AdminClient.listOffsets from the shell."""
-    ctx.obj = {"debug": debug}
+    from .environment import Environment  # loaded when a command runs, not for --help
+
+    # the one Environment of the run: the process's, or the one a test invoked the app with (obj=)
+    env = ctx.obj if isinstance(ctx.obj, Environment) else Environment.of_process()
+    ctx.obj = {"debug": debug, "env": env}
     if debug:
         import logging
 
@@ -271,3 +278,12 @@ def is_debug(ctx: typer.Context) -> bool:
     """Whether ``--debug`` was given (before the command name or after it)."""
     obj = ctx.find_root().obj or {}
     return bool(obj.get("debug"))
+
+
+def environment_of(ctx: typer.Context) -> Environment:
+    """The run's :class:`~.environment.Environment`, made once at the entry (:func:`main`)."""
+    from .environment import Environment
+
+    obj = ctx.find_root().obj or {}
+    env = obj.get("env") if isinstance(obj, dict) else obj
+    return env if isinstance(env, Environment) else Environment.of_process()

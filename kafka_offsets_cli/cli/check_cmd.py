@@ -12,7 +12,7 @@ from ..parse.times import parse_tz
 from ..render.check_monitoring import SERIES_LABELS, SERVICE
 from ..render.monitoring import constant_labels
 from . import check_options as co
-from .app import command_help, is_debug
+from .app import command_help, environment_of, is_debug
 from .boundary import boundary
 from .metric_labels import PrometheusFileOpt
 from .options import OUTPUTS, CheckOutputOpt, Format, LabelOpt, TzOpt
@@ -48,17 +48,17 @@ def check_cmd(
     example: co.ExampleOpt = False,
 ) -> None:
     """Lag and liveness checks from a spec file, on Spark."""
-    debug = is_debug(ctx)
+    debug, env = is_debug(ctx), environment_of(ctx)
     status = MonitoringStatus.UNKNOWN
     # here: the spec parser (yaml), the driver and the runner (rich) load only when check runs, not for --help
     from ..check.load import load_spec
     from ..spark.driver import CheckRequest, prepared, run
     from .check_show import outcome, unknown, validated
-    from .output import err_console, stderr_is_tty, warn
+    from .output import err_console, warn
 
     with boundary(debug, monitoring=True, nagios=SERVICE if output == Format.nagios else None):
         zone = parse_tz(tz)
-        fmt = OUTPUTS["check"].choose(output)
+        fmt, screen = OUTPUTS["check"].select(output, env)
         labels = constant_labels(None, label or (), reserved=SERIES_LABELS)
         # click's ParameterSource (typer may vendor click): the command line or the environment set it
         source = ctx.get_parameter_source("master")
@@ -84,12 +84,19 @@ def check_cmd(
             validated(parsed)
             raise typer.Exit(0)
         try:
-            report = run(parsed, how, console=err_console() if stderr_is_tty() else None)
+            report = run(parsed, how, console=err_console(env) if env.stderr_isatty else None)
         except KafkaOffsetsError as e:
             if not isinstance(e, UsageError):
                 unknown(e, fmt, prometheus_file, tuple(parsed.clusters), labels)
             raise
         status = outcome(
-            report, fmt, zone, worst=worst, labels=labels, prometheus_file=prometheus_file, timings=timings
+            report,
+            fmt,
+            zone,
+            worst=worst,
+            screen=screen,
+            labels=labels,
+            prometheus_file=prometheus_file,
+            timings=timings,
         )
     raise typer.Exit(int(status))

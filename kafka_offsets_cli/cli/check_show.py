@@ -14,7 +14,7 @@ from ..render.check import json_chunks, rich_summary
 from ..render.check_monitoring import SERVICE, nagios, prometheus_chunks, prometheus_down
 from ..render.monitoring import nagios_line
 from .options import Format
-from .output import err_console, print_renderable, write, write_chunks
+from .output import Screen, err_console, print_renderable, write, write_chunks
 from .textfile import ResultNotWritten, write_down, write_result
 
 if TYPE_CHECKING:
@@ -61,18 +61,24 @@ def show_timings(report: CheckReport) -> None:
 
 
 def show(
-    report: CheckReport, fmt: Format, zone: object, worst: int, labels: Mapping[str, str] | None = None
+    report: CheckReport,
+    fmt: Format,
+    zone: object,
+    worst: int,
+    screen: Screen,
+    labels: Mapping[str, str] | None = None,
 ) -> None:
-    """The report on stdout in ``fmt`` (``labels``: the constant labels of prometheus series)."""
+    """The report on ``screen`` in ``fmt`` (``labels``: the constant labels of prometheus series)."""
     assert isinstance(zone, tzinfo)
+    env = screen.env
     if fmt is Format.table:
-        print_renderable(rich_summary(report, zone, worst=worst))
+        print_renderable(rich_summary(report, zone, worst=worst), screen)
     elif fmt is Format.nagios:
-        write(nagios(report))
+        write(nagios(report), env)
     elif fmt is Format.json:
-        write_chunks(json_chunks(report))  # the partition records a slice at a time, never one string
+        write_chunks(json_chunks(report), env)  # the partition records a slice at a time, never one string
     elif fmt is Format.prometheus:
-        write_chunks(prometheus_chunks(report, labels))  # a slice of partitions at a time
+        write_chunks(prometheus_chunks(report, labels), env)  # a slice of partitions at a time
 
 
 def outcome(
@@ -81,6 +87,7 @@ def outcome(
     zone: tzinfo,
     *,
     worst: int,
+    screen: Screen,
     labels: Mapping[str, str],
     prometheus_file: str | None,
     timings: bool,
@@ -92,7 +99,7 @@ def outcome(
         unwritten = write_result(prometheus_file, prometheus_chunks(report, labels))
     if timings:
         show_timings(report)
-    show(report, fmt, zone, worst, labels)
+    show(report, fmt, zone, worst, screen, labels)
     late = ([unwritten.message] if unwritten is not None else []) + list(report.unwritten)
     if late:  # the verdict is out; an output that failed makes the run UNKNOWN (3), one line
         raise ResultNotWritten("; ".join(late), hint=unwritten.hint if unwritten is not None else None)

@@ -12,10 +12,11 @@ from ..connection.resolver import Connection
 from ..connection.settings import is_secret
 from ..models.offsets import Isolation
 from ..render.formats import to_json_document
-from .app import command_help, is_debug
+from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .connection import connect, connection_options
+from .connection import connect, connection_of
 from .emit import records_text
+from .environment import Environment
 from .options import (
     OUTPUTS,
     BootstrapOpt,
@@ -62,8 +63,9 @@ def show_cmd(
 ) -> None:
     """Effective client settings."""
     with boundary(is_debug(ctx)):
-        doc = effective(connect(connection_options(ctx)))
-        _print(doc, OUTPUTS["config"].choose(output))
+        options = connection_of(bootstrap_server, cluster, command_config, x, timeout, isolation)
+        env = environment_of(ctx)
+        _print(doc=effective(connect(options)), fmt=OUTPUTS["config"].choose(output, env), env=env)
 
 
 def effective(connection: Connection, environ: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -90,9 +92,9 @@ def effective(connection: Connection, environ: Mapping[str, str] | None = None) 
     }
 
 
-def _print(doc: Mapping[str, Any], fmt: Format) -> None:
+def _print(*, doc: Mapping[str, Any], fmt: Format, env: Environment) -> None:
     if fmt is Format.json:
-        write(to_json_document(doc))
+        write(to_json_document(doc), env)
         return
     lines = [
         f"# config file: {doc['config_file']}",
@@ -102,7 +104,7 @@ def _print(doc: Mapping[str, Any], fmt: Format) -> None:
     for key, v in doc["properties"].items():
         lines.append(f"{key} = {v['value']}  # {v['source']}")
     lines.append(f"# timeout: {doc['timeout_ms']} ms, isolation: {doc['isolation']}")
-    write("\n".join(lines) + "\n")
+    write("\n".join(lines) + "\n", env)
 
 
 @config_app.command("path", help="Print the config file's path (it need not exist).")
@@ -125,7 +127,7 @@ def list_profiles_cmd(ctx: typer.Context, output: ConfigOutputOpt = Format.text)
             raw = pfile.clusters[name].get("bootstrap_servers")
             servers = ",".join(map(str, raw)) if isinstance(raw, list) else raw if raw is None else str(raw)
             recs.append({"name": name, "bootstrap_servers": servers, "default": name == pfile.default})
-        if OUTPUTS["config"].choose(output) is Format.json:
+        if OUTPUTS["config"].choose(output, environment_of(ctx)) is Format.json:
             write(records_text(recs, Format.json, ("name", "bootstrap_servers", "default")))
         else:
             lines = []

@@ -83,7 +83,6 @@ def settings_from(options: ConnectionOptions, environ: Mapping[str, str] | None 
 
 
 def connection_of(
-    *,
     bootstrap_server: str | None,
     cluster: str | None,
     command_config: str | None,

@@ -16,7 +16,7 @@ from ..errors import UsageError
 from ..render.flat_json import to_json, to_jsonl
 from ..render.formats import select_columns, to_csv
 from .options import Format
-from .output import print_renderable, write
+from .output import Screen, print_renderable, write
 
 
 def parse_columns(text: str | None, known: Sequence[str]) -> list[str] | None:
@@ -49,12 +49,12 @@ def records_text(
     raise ValueError(f"not a record format: {fmt.value}")
 
 
-def show(out: Any) -> None:
-    """Print a view's output on stdout: text as it is, a rich renderable (table) drawn."""
+def show(out: Any, screen: Screen) -> None:
+    """Print a view's output on ``screen``: text as it is, a rich renderable (table) drawn."""
     if isinstance(out, str):
-        write(out)
+        write(out, screen.env)
     else:
-        print_renderable(out)
+        print_renderable(out, screen)
 
 
 def block_text(out: Any, fmt: Format) -> str:

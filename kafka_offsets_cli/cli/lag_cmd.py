@@ -7,7 +7,6 @@ from functools import partial
 import typer
 
 from ..errors import MonitoringStatus, PartialFailure, UsageError
-from ..gcpause import gc_paused
 from ..lag.monitor import parse_thresholds
 from ..lag.run import checked_query, query, request_of, require_rows
 from ..lag.summary import SortKey
@@ -17,17 +16,19 @@ from ..render.lag_metrics import SERIES_LABELS, SERVICE, prometheus_down
 from . import lag_options as lag_opts
 from . import lag_view
 from . import options as opts
-from .app import command_help, is_debug
+from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .connection import connection_of
+from .command_options import FROM_OPTIONS, Target, targeted
 from .emit import parse_columns
 from .families import lag_monitors
-from .lag_notes import failure_summary, notes
+from .lag_notes import failure_summary, notes, shown_with_notes
 from .lag_view import LagView, record_fields, summary_fields
-from .metric_labels import PrometheusFileOpt, settings_and_labels
-from .monitor_failure import unknown_reported, watched
-from .output import progress, write
-from .textfile import check_writable, write_result
+from .metric_labels import PrometheusFileOpt
+from .monitor_run import Series, monitored_run, published, read_once
+from .monitor_run import watch as watch_run
+
+#: lag's metrics: its nagios service, its series' own labels, its ``up 0``
+SERIES = Series(service=SERVICE, reserved=SERIES_LABELS, down=prometheus_down)
 
 
 def register(app: typer.Typer) -> None:
@@ -35,15 +36,12 @@ def register(app: typer.Typer) -> None:
     app.command("lag", help=command_help("lag"), epilog=lag_opts.EXAMPLES)(lag_cmd)
 
 
+@targeted()
 def lag_cmd(
     ctx: typer.Context,
     group: opts.GroupOpt = None,
     group_regex: lag_opts.GroupRegexOpt = None,
-    bootstrap_server: opts.BootstrapOpt = None,
-    cluster: opts.ClusterOpt = None,
-    topic: opts.TopicOpt = None,
-    partitions: opts.PartitionsOpt = None,
-    topic_partitions: opts.TopicPartitionsOpt = None,
+    target: Target = FROM_OPTIONS,
     exclude_internal_topics: opts.ExcludeInternalOpt = False,
     time_lag: lag_opts.TimeLagOpt = False,
     marker_check: lag_opts.MarkerCheckOpt = True,
@@ -65,12 +63,9 @@ def lag_cmd(
     no_headers: opts.NoHeadersOpt = False,
     columns: opts.ColumnsOpt = None,
     watch: opts.WatchOpt = None,
-    command_config: opts.CommandConfigOpt = None,
-    x: opts.XOpt = None,
-    timeout: opts.TimeoutOpt = "30s",
 ) -> None:
     """Consumer group lag per partition; with thresholds, a monitoring check."""
-    debug = is_debug(ctx)
+    debug, env = is_debug(ctx), environment_of(ctx)
     # a monitoring run: exit status 0-3, usage errors UNKNOWN (docs/reference.md), records with a status
     given = (warn_lag, crit_lag, warn_time_lag, crit_time_lag)
     monitor = lag_monitors(
@@ -80,7 +75,7 @@ def lag_cmd(
     )
     with boundary(debug, monitoring=monitor, nagios=SERVICE if output == opts.Format.nagios else None):
         thresholds = parse_thresholds(warn_lag, crit_lag, warn_time_lag, crit_time_lag)
-        fmt = opts.OUTPUTS["lag"].choose(output)
+        fmt, screen = opts.OUTPUTS["lag"].select(output, env)
         interval = opts.watch_interval(watch)
         if summary and by_partition:
             raise UsageError("--summary and --by-partition contradict each other")
@@ -88,59 +83,52 @@ def lag_cmd(
         cols = parse_columns(columns, tuple(dict.fromkeys((*fields, *summary_fields(interval is not None)))))
         min_time_lag_ms = parse_duration(min_time_lag) if min_time_lag is not None else None
         request = request_of(
-            groups=group, regexes=group_regex, topics=topic, partitions=partitions,
-            topic_partitions=topic_partitions, exclude_internal_topics=exclude_internal_topics,
-            time_lag=time_lag, marker_check=marker_check, thresholds=thresholds,
+            groups=group,
+            regexes=group_regex,
+            **target.selection(),
+            exclude_internal_topics=exclude_internal_topics,
+            time_lag=time_lag,
+            marker_check=marker_check,
+            thresholds=thresholds,
             min_time_lag_ms=min_time_lag_ms,
             # the summary's TYPE and --members: each group's members and protocol
             members=members or summary or (fmt is opts.Format.table and not group and not by_partition),
-        )  # fmt: skip
-        if prometheus_file:
-            check_writable(prometheus_file)  # a usage error before anything is contacted
-        conn = connection_of(
-            bootstrap_server=bootstrap_server, cluster=cluster, command_config=command_config, x=x,
-            timeout=timeout, isolation=isolation,
-        )  # fmt: skip
-        settings, labels = settings_and_labels(conn, label, reserved=SERIES_LABELS)
+            clock=env.now_ms,
+        )
+        mon = monitored_run(
+            ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label, monitoring=monitor
+        )
         view = LagView(
-            fmt=fmt, columns=tuple(cols) if cols else None, no_headers=no_headers, only_lagging=only_lagging,
-            sort=sort, min_lag=min_lag, min_time_lag_ms=min_time_lag_ms, thresholds=thresholds,
-            monitor=monitor, labels=labels, summary=True if summary else False if by_partition else None,
-            named=bool(group), members=members,
-        )  # fmt: skip
-        failed = unknown_reported(
-            fmt=fmt, service=SERVICE, down=prometheus_down, labels=labels,
-            prometheus_file=prometheus_file, monitoring=monitor,
-        )  # fmt: skip
-        from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
-
-        with failed:
-            if interval is not None:  # the file rewritten after every refresh; the first one's notes once
-                refresh = watched(
-                    partial(checked_query, request=request), prometheus_file=prometheus_file,
-                    text=view.prometheus, down=prometheus_down, labels=labels,
-                    first=partial(notes, view=view),
-                )  # fmt: skip
-                with KafkaClient(settings, debug=debug) as client:
-                    lag_view.watch(client, interval, refresh, view)
-                return
-            with (
-                gc_paused(),
-                progress("Reading consumer groups…") as update,
-                KafkaClient(settings, debug=debug) as cl,
-            ):
-                report = require_rows(query(cl, request, update))
+            fmt=fmt,
+            columns=tuple(cols) if cols else None,
+            no_headers=no_headers,
+            only_lagging=only_lagging,
+            sort=sort,
+            min_lag=min_lag,
+            min_time_lag_ms=min_time_lag_ms,
+            thresholds=thresholds,
+            monitor=monitor,
+            labels=mon.labels,
+            summary=True if summary else False if by_partition else None,
+            named=bool(group),
+            members=members,
+            now_ms=env.now_ms,
+        )
+        if interval is not None:  # the file rewritten after every refresh; the first one's notes once
+            loop = partial(lag_view.watch, interval=interval, view=view, screen=screen)
+            read = partial(checked_query, request=request)
+            first = partial(notes, view=view)
+            watch_run(mon, read, lambda c, each: loop(c, fetch=each), text=view.prometheus, first=first)
+            return
+        report = read_once(
+            mon,
+            lambda c, update: require_rows(query(c, request, update)),
+            "Reading consumer groups…",
+            paused=True,
+        )
         # one text for the file and stdout (one clock); the file is written before stdout, which may be closed
         metrics = view.prometheus(report) if prometheus_file or fmt is opts.Format.prometheus else ""
-        unwritten = write_result(prometheus_file, metrics) if prometheus_file else None
-        if fmt is opts.Format.prometheus:
-            write(metrics)
-        else:
-            with gc_paused():
-                lag_view.show(report, view)
-        notes(report, view)
-        if unwritten is not None:
-            raise unwritten
+        published(mon, lambda: metrics, partial(shown_with_notes, report, view, screen, metrics))
         if not monitor and report.failed:
             raise PartialFailure(failure_summary(report))
         status = view.status(report).status if monitor else MonitoringStatus.OK

@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+from ..gcpause import gc_paused
 from ..measures.lag.collect import GROUP_ID_NOT_FOUND, LagReport
 from ..render.lag import time_lag_note
+from . import lag_view
 from .lag_view import LagView
 from .options import Format
-from .output import err_console, warn
+from .output import Screen, err_console, warn, write
 
-__all__ = ["failure_summary", "notes"]
+__all__ = ["failure_summary", "notes", "shown_with_notes"]
+
+
+def shown_with_notes(report: LagReport, view: LagView, screen: Screen, metrics: str) -> None:
+    """One run's report on ``screen`` (``-o prometheus``: its ``metrics``), then its notes on stderr."""
+    if view.fmt is Format.prometheus:
+        write(metrics, screen.env)
+    else:
+        with gc_paused():  # drawing a large table makes many objects: no collection meanwhile
+            lag_view.show(report, view, screen)
+    notes(report, view)
 
 
 def notes(report: LagReport, view: LagView) -> None:

@@ -24,18 +24,16 @@ from ..lag.rates import MIN_STEPS, window_for
 from ..lag.summary import SortKey, sort_rows
 from ..measures.lag.collect import LagReport
 from ..measures.lag.rows import COLUMNS, LagRow, LagState
-from ..parse import times  # called as times.now_ms(): tests pin the clock there
 from ..parse.durations import format_duration
+from ..parse.times import now_ms
 from ..render import lag as render_lag
 from ..render import lag_metrics
 from ..render.lag_summary import RATE_SUMMARY_COLUMNS, SUMMARY_COLUMNS, summary_records, summary_table
-from . import output  # called as output.stdout_is_tty(): tests patch it there
-from . import watch as watch_loop  # called as watch_loop.run_watch(): tests bound the loop there
 from .emit import block_text, records_text
 from .emit import show as show_output
 from .options import Format
-from .output import err_console
-from .watch import Counters, Rates
+from .output import Screen, err_console
+from .watch import Counters, Rates, run_watch
 
 #: The extra record fields of ``lag --watch``.
 RATE_FIELDS = ("in_per_s", "consumed_per_s", "consumed_window_s")
@@ -74,6 +72,8 @@ class LagView:
     summary: bool | None = None
     #: whether groups were named with ``--group`` (then a table stays per partition by default)
     named: bool = False
+    #: wall-clock epoch milliseconds, the metrics' stamp (the run's :class:`~.environment.Environment`)
+    now_ms: Callable[[], int] = now_ms
     #: ``--members``: each partition's consumer (CONSUMER-ID, HOST, CLIENT-ID; consumer_id, host, client_id)
     members: bool = False
 
@@ -120,7 +120,7 @@ class LagView:
             report.rows,
             status,
             self.thresholds,
-            times.now_ms(),
+            self.now_ms(),
             self.labels,
             members,
             time_lag=report.time_lag,
@@ -258,9 +258,9 @@ def _records(
     return recs
 
 
-def show(report: LagReport, view: LagView) -> None:
+def show(report: LagReport, view: LagView, screen: Screen) -> None:
     """Print the output of one ``lag`` run on stdout."""
-    show_output(render(report, view))
+    show_output(render(report, view), screen)
 
 
 def counters(report: LagReport) -> Counters[LagKey]:
@@ -293,7 +293,9 @@ def _block(view: LagView, interval: float = 0.0) -> Callable[[LagReport, Rates[L
     return block
 
 
-def watch(client: Any, interval: float, fetch: Callable[[Any], LagReport], view: LagView) -> None:
+def watch(
+    client: Any, interval: float, fetch: Callable[[Any], LagReport], view: LagView, screen: Screen
+) -> None:
     """``lag --watch``: refresh ``fetch(client)`` every ``interval`` seconds until Ctrl-C.
 
     A live table on a terminal (with ``-o table``, the default there); one block
@@ -306,5 +308,5 @@ def watch(client: Any, interval: float, fetch: Callable[[Any], LagReport], view:
 
         return Group(render(report, view, rates), Text(rate_note(interval), style="dim"))
 
-    tty = output.stdout_is_tty() and view.fmt is Format.table
-    watch_loop.run_watch(client, interval, fetch, counters, live, _block(view, interval), tty=tty)
+    tty = screen.tty and view.fmt is Format.table
+    run_watch(client, interval, fetch, counters, live, _block(view, interval), screen=screen, tty=tty)

@@ -9,7 +9,7 @@ import typer
 from ..errors import PartialFailure, UsageError
 from ..listing.run import failure_summary, fetch, request_of, table
 from ..models.offsets import Isolation
-from ..parse.times import now_ms, parse_tz
+from ..parse.times import parse_tz
 from ..render.list_tiering import FIELDS as TIERING_FIELDS
 from ..render.list_tiering import failed as tiering_failed
 from ..render.offsets import COLUMNS
@@ -17,12 +17,13 @@ from ..render.order import SortKey
 from . import list_options as list_opts
 from . import list_view
 from . import options as opts
-from .app import command_help, is_debug
+from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .connection import connection_of, settings_from
+from .command_options import AS_GIVEN, FROM_OPTIONS, Layout, Target, targeted
+from .connection import settings_from
 from .emit import parse_columns
 from .list_view import RATE_FIELD, ListView
-from .output import progress, stdout_is_tty, warn
+from .output import progress, warn
 
 
 def register(app: typer.Typer) -> None:
@@ -30,40 +31,32 @@ def register(app: typer.Typer) -> None:
     app.command("list", help=command_help("list"), epilog=list_opts.EXAMPLES)(list_cmd)
 
 
+@targeted(trailing=("version",))
 def list_cmd(
     ctx: typer.Context,
-    bootstrap_server: opts.BootstrapOpt = None,
-    cluster: opts.ClusterOpt = None,
-    topic: opts.TopicOpt = None,
-    partitions: opts.PartitionsOpt = None,
-    topic_partitions: opts.TopicPartitionsOpt = None,
+    target: Target = FROM_OPTIONS,
     exclude_internal_topics: opts.ExcludeInternalOpt = False,
     spec: list_opts.SpecOpt = None,
     isolation: opts.IsolationOpt = Isolation.READ_UNCOMMITTED,
     output: opts.ListOutputOpt = None,
-    tz: opts.TzOpt = None,
-    no_headers: opts.NoHeadersOpt = False,
-    columns: opts.ColumnsOpt = None,
+    layout: Layout = AS_GIVEN,
     sort: list_opts.SortOpt = SortKey.TOPIC,
     reverse: list_opts.ReverseOpt = False,
     watch: opts.WatchOpt = None,
     tiering: list_opts.TieringOpt = False,
-    command_config: opts.CommandConfigOpt = None,
-    x: opts.XOpt = None,
-    timeout: opts.TimeoutOpt = "30s",
     version: list_opts.VersionOpt = False,  # eager: its callback prints the versions and exits
 ) -> None:
     """Offsets of partitions by spec."""
-    debug = is_debug(ctx)
+    debug, env = is_debug(ctx), environment_of(ctx)
     with boundary(debug):
-        zone = parse_tz(tz)
+        zone = parse_tz(layout.tz)
         request = request_of(
-            topics=topic, partitions=partitions, topic_partitions=topic_partitions,
-            exclude_internal_topics=exclude_internal_topics, specs=spec, now_ms=now_ms(), zone=zone,
+            **target.selection(), exclude_internal_topics=exclude_internal_topics, specs=spec,
+            now_ms=env.now_ms(), zone=zone,
         )  # fmt: skip
         for note in request.notes:
-            warn(note)  # e.g. epoch seconds typed where Kafka reads milliseconds, or a time after now
-        fmt = opts.OUTPUTS["list"].choose(output)
+            warn(note, env)  # e.g. epoch seconds typed where Kafka reads milliseconds, or a time after now
+        fmt, screen = opts.OUTPUTS["list"].select(output, env)
         if fmt is opts.Format.plain and len(request.specs) > 1:
             raise UsageError(
                 "--output plain takes one spec (as kafka-get-offsets.sh); use json or csv for several"
@@ -80,28 +73,28 @@ def list_cmd(
         known = (
             (*COLUMNS, RATE_FIELD) if watch is not None else (*COLUMNS, *(TIERING_FIELDS if tiering else ()))
         )
-        cols = parse_columns(columns, known)
+        cols = parse_columns(layout.columns, known)
         interval = opts.watch_interval(watch)
-        settings = settings_from(
-            connection_of(
-                bootstrap_server=bootstrap_server, cluster=cluster, command_config=command_config, x=x,
-                timeout=timeout, isolation=isolation,
-            )
-        )  # fmt: skip
+        settings = settings_from(target.connection(isolation))
         view = ListView(
-            fmt=fmt, zone=zone, no_headers=no_headers, columns=tuple(cols) if cols else None, sort=sort,
-            reverse=reverse, group_digits=stdout_is_tty(),
-        )  # fmt: skip
+            fmt=fmt,
+            zone=zone,
+            no_headers=layout.no_headers,
+            columns=tuple(cols) if cols else None,
+            sort=sort,
+            reverse=reverse,
+            group_digits=env.stdout_isatty,
+        )
         from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
 
         if interval is not None:
             with KafkaClient(settings, debug=debug) as client:
-                list_view.watch(client, interval, partial(table, request=request), view)
+                list_view.watch(client, interval, partial(table, request=request), view, screen)
             return
         if tiering:  # the tiering view: the tiering feature's collector, loaded only when asked
             from ..tiering.collect import list_and_collect
 
-        with progress("Fetching metadata…") as update, KafkaClient(settings, debug=debug) as client:
+        with progress("Fetching metadata…", env) as update, KafkaClient(settings, debug=debug) as client:
             answered = 0
 
             def tick(n: int) -> None:
@@ -112,7 +105,7 @@ def list_cmd(
             offsets, report = fetch(
                 client, request, progress=tick, with_view=list_and_collect if tiering else None
             )
-        list_view.show(offsets, view, report)
+        list_view.show(offsets, view, screen, report)
         failed = tiering_failed(report) if report is not None else []
         if offsets.failed or failed:
             raise PartialFailure(failure_summary(offsets, failed))

@@ -20,12 +20,11 @@ from ..models.topics import TopicPartition
 from ..render import list_tiering
 from ..render import offsets as render_offsets
 from ..render.order import SortKey, partition_order
-from . import output  # called as output.stdout_is_tty(): tests patch it there
-from . import watch as watch_loop  # called as watch_loop.run_watch(): tests bound the loop there
 from .emit import block_text, records_text
 from .emit import show as show_output
 from .options import Format
-from .watch import Counters, Rates
+from .output import Screen
+from .watch import Counters, Rates, run_watch
 
 if TYPE_CHECKING:
     from ..tiering.report import TieringReport
@@ -90,9 +89,9 @@ def render(
     return records_text(recs, view.fmt, default_cols, view.columns, header=not view.no_headers)
 
 
-def show(table: OffsetTable, view: ListView, tiering: TieringReport | None = None) -> None:
+def show(table: OffsetTable, view: ListView, screen: Screen, tiering: TieringReport | None = None) -> None:
     """Print the output of one ``list`` run on stdout (with ``--tiering``: its report beside)."""
-    show_output(render(table, view, tiering=tiering))
+    show_output(render(table, view, tiering=tiering), screen)
 
 
 def counters(table: OffsetTable) -> Counters[TopicPartition]:
@@ -121,7 +120,9 @@ def _rates_or_none(
     return dict(rates.records_in)
 
 
-def watch(client: Any, interval: float, fetch: Callable[[Any], OffsetTable], view: ListView) -> None:
+def watch(
+    client: Any, interval: float, fetch: Callable[[Any], OffsetTable], view: ListView, screen: Screen
+) -> None:
     """``list --watch``: refresh ``fetch(client)`` every ``interval`` seconds until Ctrl-C.
 
     A live table on a terminal (with ``-o table``, the default there); one block
@@ -132,5 +133,5 @@ def watch(client: Any, interval: float, fetch: Callable[[Any], OffsetTable], vie
     def live(table: OffsetTable, rates: Rates[TopicPartition]) -> Any:
         return render(table, live_view, _rates_or_none(table, rates))
 
-    tty = output.stdout_is_tty() and view.fmt is Format.table
-    watch_loop.run_watch(client, interval, fetch, counters, live, _block(view), tty=tty)
+    tty = screen.tty and view.fmt is Format.table
+    run_watch(client, interval, fetch, counters, live, _block(view), screen=screen, tty=tty)

@@ -14,9 +14,9 @@ from ..parse.times import parse_tz
 from ..render.liveness import SERVICE
 from ..render.liveness_metrics import SERIES_LABELS, prometheus, prometheus_down
 from . import liveness_view
-from .app import command_help, is_debug
+from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .connection import connection_of
+from .command_options import AS_GIVEN, FROM_OPTIONS, Layout, Target, targeted
 from .emit import parse_columns
 from .liveness_options import (
     EXAMPLES,
@@ -34,30 +34,21 @@ from .liveness_options import (
     parse_states,
 )
 from .liveness_view import RATE_FIELD, LivenessView
-from .metric_labels import PrometheusFileOpt, settings_and_labels
-from .monitor_failure import unknown_reported, watched
+from .metric_labels import PrometheusFileOpt
+from .monitor_run import Series, monitored_run, published, read_once
+from .monitor_run import watch as watch_run
 from .options import (
     OUTPUTS,
-    BootstrapOpt,
-    ClusterOpt,
-    ColumnsOpt,
-    CommandConfigOpt,
     Format,
     IsolationOpt,
     LabelOpt,
     LivenessOutputOpt,
-    NoHeadersOpt,
-    PartitionsOpt,
-    TimeoutOpt,
-    TopicOpt,
-    TopicPartitionsOpt,
-    TzOpt,
     WatchOpt,
-    XOpt,
     watch_interval,
 )
-from .output import progress
-from .textfile import check_writable, write_result
+
+#: liveness's metrics: its nagios service, its series' own labels, its ``up 0``
+SERIES = Series(service=SERVICE, reserved=SERIES_LABELS, down=prometheus_down)
 
 
 def register(app: typer.Typer) -> None:
@@ -65,13 +56,10 @@ def register(app: typer.Typer) -> None:
     app.command("liveness", help=command_help("liveness"), epilog=EXAMPLES)(liveness_cmd)
 
 
+@targeted()
 def liveness_cmd(
     ctx: typer.Context,
-    bootstrap_server: BootstrapOpt = None,
-    cluster: ClusterOpt = None,
-    topic: TopicOpt = None,
-    partitions: PartitionsOpt = None,
-    topic_partitions: TopicPartitionsOpt = None,
+    target: Target = FROM_OPTIONS,
     include_internal: IncludeInternalOpt = False,
     exclude_internal_topics: ExcludeInternalCompatOpt = False,
     warn: WarnOpt = "5m",
@@ -86,63 +74,46 @@ def liveness_cmd(
     problems: ProblemsOpt = False,
     state: StateOpt = None,
     label: LabelOpt = None,
-    tz: TzOpt = None,
-    no_headers: NoHeadersOpt = False,
-    columns: ColumnsOpt = None,
+    layout: Layout = AS_GIVEN,
     watch: WatchOpt = None,
-    command_config: CommandConfigOpt = None,
-    x: XOpt = None,
-    timeout: TimeoutOpt = "30s",
 ) -> None:
     """Age of each partition's newest record, as a monitoring check."""
-    debug = is_debug(ctx)
+    debug, env = is_debug(ctx), environment_of(ctx)
     status = MonitoringStatus.UNKNOWN
     with boundary(debug, monitoring=True, nagios=SERVICE if output == Format.nagios else None):
         request = request_of(
-            topics=topic, partitions=partitions, topic_partitions=topic_partitions,
+            **target.selection(),
             include_internal=include_internal, exclude_internal_topics=exclude_internal_topics,
             warn=warn, crit=crit, min_alive=min_alive, future_tolerance=future_tolerance,
             empty=empty_status.status, future=future_status.status,
         )  # fmt: skip
-        zone = parse_tz(tz)
-        fmt = OUTPUTS["liveness"].choose(output)
-        cols = parse_columns(columns, (*COLUMNS, RATE_FIELD) if watch is not None else COLUMNS)
+        zone = parse_tz(layout.tz)
+        fmt, screen = OUTPUTS["liveness"].select(output, env)
+        cols = parse_columns(layout.columns, (*COLUMNS, RATE_FIELD) if watch is not None else COLUMNS)
         interval = watch_interval(watch)
         states = parse_states(state)
-        if prometheus_file:
-            check_writable(prometheus_file)  # a usage error (UNKNOWN) before anything is contacted
-        conn = connection_of(
-            bootstrap_server=bootstrap_server, cluster=cluster, command_config=command_config, x=x,
-            timeout=timeout, isolation=isolation,
-        )  # fmt: skip
-        settings, labels = settings_and_labels(conn, label, reserved=SERIES_LABELS)
+        mon = monitored_run(ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label)
         view = LivenessView(
-            fmt=fmt, zone=zone, columns=tuple(cols) if cols else None, no_headers=no_headers,
-            problems=problems, states=states, labels=labels,
-        )  # fmt: skip
-        failed = unknown_reported(
-            fmt=fmt, service=SERVICE, down=prometheus_down, labels=labels, prometheus_file=prometheus_file
+            fmt=fmt,
+            zone=zone,
+            columns=tuple(cols) if cols else None,
+            no_headers=layout.no_headers,
+            problems=problems,
+            states=states,
+            labels=mon.labels,
         )
-        from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
-
-        with failed:
-            if interval is not None:  # the file rewritten after every refresh (up 0 when one fails)
-                refresh = watched(
-                    partial(snapshot, request=request),
-                    prometheus_file=prometheus_file,
-                    text=lambda snap: prometheus(snap.report, labels),
-                    down=prometheus_down,
-                    labels=labels,
-                )
-                with KafkaClient(settings, debug=debug) as client:
-                    liveness_view.watch(client, interval, refresh, view)
-                return  # Ctrl-C ends a watch normally: exit 0 (OK)
-            with progress("Listing max-timestamp offsets…"), KafkaClient(settings, debug=debug) as client:
-                report = run(client, request)
-        # written before stdout, which may be a closed pipe; a failure is UNKNOWN once the status is shown
-        unwritten = write_result(prometheus_file, prometheus(report, labels)) if prometheus_file else None
-        liveness_view.show(report, view)
-        if unwritten is not None:
-            raise unwritten
+        if interval is not None:  # the file rewritten after every refresh (up 0 when one fails)
+            loop = partial(liveness_view.watch, interval=interval, view=view, screen=screen)
+            read = partial(snapshot, request=request)
+            watch_run(
+                mon,
+                read,
+                lambda c, each: loop(c, fetch=each),
+                text=lambda s: prometheus(s.report, mon.labels),
+            )
+            return  # Ctrl-C ends a watch normally: exit 0 (OK)
+        report = read_once(mon, lambda c, _update: run(c, request), "Listing max-timestamp offsets…")
+        metrics = partial(prometheus, report, mon.labels)
+        published(mon, metrics, lambda: liveness_view.show(report, view, screen))
         status = report.status
     raise typer.Exit(int(status))

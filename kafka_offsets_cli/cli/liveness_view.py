@@ -25,13 +25,11 @@ from ..measures.liveness import COLUMNS
 from ..models.topics import TopicPartition
 from ..render import liveness as render_liveness
 from ..render.liveness import summary_line, topic_lines
-from . import output  # called as output.stdout_is_tty(): tests patch it there
-from . import watch as watch_loop  # called as watch_loop.run_watch(): tests bound the loop there
 from .emit import block_text, records_text
 from .emit import show as show_output
 from .options import Format
-from .output import err_console
-from .watch import Counters, Rates
+from .output import Screen, err_console
+from .watch import Counters, Rates, run_watch
 
 #: The extra record field of ``liveness --watch``.
 RATE_FIELD = "in_per_s"
@@ -87,10 +85,10 @@ def render(
     return records_text(recs, view.fmt, columns, view.columns, header=not view.no_headers)
 
 
-def show(report: LivenessReport, view: LivenessView) -> None:
+def show(report: LivenessReport, view: LivenessView, screen: Screen) -> None:
     """Print the output of one ``liveness`` run: data on stdout, topic and run summaries (table) on stderr."""
     out = render(report, view)
-    show_output(out)
+    show_output(out, screen)
     if not isinstance(out, str):
         _topic_lines(report, view)
 
@@ -125,7 +123,9 @@ def _block(view: LivenessView) -> Callable[[LivenessSnapshot, Rates[TopicPartiti
     return block
 
 
-def watch(client: Any, interval: float, fetch: Callable[[Any], LivenessSnapshot], view: LivenessView) -> None:
+def watch(
+    client: Any, interval: float, fetch: Callable[[Any], LivenessSnapshot], view: LivenessView, screen: Screen
+) -> None:
     """``liveness --watch``: refresh ``fetch(client)`` every ``interval`` seconds until Ctrl-C.
 
     A live table (with the per-topic status lines under it) on a terminal with
@@ -137,5 +137,5 @@ def watch(client: Any, interval: float, fetch: Callable[[Any], LivenessSnapshot]
 
         return Group(render(snap.report, view, dict(rates.records_in)), *footer(snap.report, view))
 
-    tty = output.stdout_is_tty() and view.fmt is Format.table
-    watch_loop.run_watch(client, interval, fetch, counters, live, _block(view), tty=tty)
+    tty = screen.tty and view.fmt is Format.table
+    run_watch(client, interval, fetch, counters, live, _block(view), screen=screen, tty=tty)

@@ -9,12 +9,10 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, cast
 import typer
 
 from ..models.offsets import Isolation
-from . import output  # called as output.stdout_is_tty(): tests patch it there
 from .complete import complete_clusters, complete_groups, complete_topic_partitions, complete_topics
+from .environment import Environment
+from .output import Screen
 from .watch import parse_interval
-
-if TYPE_CHECKING:
-    pass
 
 CONN = "Connection"
 SEL = "Selection"
@@ -46,15 +44,18 @@ class Outputs:
     pipe: Format = Format.jsonl
     fixed: Format | None = None
 
-    def choose(self, given: str | None) -> Format:
-        """The format to write: ``given`` (a choice of the option), else the default."""
+    def choose(self, given: str | None, env: Environment) -> Format:
+        """The format to write: ``given`` (a choice of the option), else the default for ``env``'s stdout."""
         # -o wide is the table drawn at full width: the views see a table (render/fit.py)
-        output.set_wide_tables(given == Format.wide.value)
         if given is not None:
             return Format.table if given == Format.wide.value else Format(given)
         if self.fixed is not None:
             return self.fixed
-        return self.tty if output.stdout_is_tty() else self.pipe
+        return self.tty if env.stdout_isatty else self.pipe
+
+    def select(self, given: str | None, env: Environment) -> tuple[Format, Screen]:
+        """The format (:meth:`choose`) and the screen it is drawn on (``-o wide``: tables in full)."""
+        return self.choose(given, env), Screen(env, wide=given == Format.wide.value)
 
 
 _F = Format
@@ -135,8 +136,8 @@ else:
     ConfigOutputOpt = _output_option("config")
 
 
-# The connection options (--cluster … --isolation): a command declares them for typer and passes
-# its parameters to connection.connection_of (shell completion reads them from the context).
+# The connection options (--cluster … --isolation): declared once; the commands take them through
+# command_options.targeted (shell completion reads them from the context).
 ClusterOpt = Annotated[
     str | None,
     typer.Option(

@@ -6,99 +6,83 @@ pipe on stdout ends the program quietly.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from .environment import Environment
 
 if TYPE_CHECKING:  # rich loads only when something is drawn: machine formats never need it
     from rich.console import Console
 
 
-def stdout_is_tty() -> bool:
-    """True when stdout is an interactive terminal."""
-    try:
-        return sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        return False
+@dataclass(frozen=True)
+class Screen:
+    """Where a command's data is drawn: the environment's stdout, and ``-o wide`` or not.
+
+    Chosen with the format (:meth:`~kafka_offsets_cli.cli.options.Outputs.select`) and passed
+    along to whatever draws a table: no module keeps it.
+    """
+
+    env: Environment
+    #: ``-o wide``: tables are drawn with every column in full, wider than the terminal if need be
+    wide: bool = False
+
+    @property
+    def tty(self) -> bool:
+        """True when stdout is an interactive terminal."""
+        return self.env.stdout_isatty
 
 
-def stderr_is_tty() -> bool:
-    """True when stderr is an interactive terminal."""
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
-def no_color() -> bool:
-    """True when the user asked for no colour (https://no-color.org)."""
-    return bool(os.environ.get("NO_COLOR"))
-
-
-_wide_tables = False
-
-
-def set_wide_tables(on: bool) -> None:
-    """``-o wide``: tables are drawn with every column in full, wider than the terminal if need be."""
-    global _wide_tables
-    _wide_tables = on
-
-
-def data_console() -> Console:
-    """A console on stdout: styled only on a TTY without NO_COLOR.
+def data_console(screen: Screen) -> Console:
+    """A console on ``screen``'s stdout: styled only on a TTY without NO_COLOR.
 
     A table fits the terminal's width (render/fit.py); off a terminal, and with
     ``-o wide``, the width is unlimited, so every column is shown in full.
     """
-    from rich.console import Console
-
-    tty = stdout_is_tty()
-    return Console(
-        file=sys.stdout,
-        force_terminal=tty,
-        no_color=no_color() or not tty,
-        highlight=False,
-        soft_wrap=not tty,
-        width=None if tty and not _wide_tables else 10_000,
-    )
+    env, tty = screen.env, screen.tty
+    return _console(env, env.stdout, tty, env.width if tty and not screen.wide else 10_000)
 
 
-def err_console() -> Console:
-    """A console on stderr for messages and progress."""
-    from rich.console import Console
-
-    tty = stderr_is_tty()
+def err_console(env: Environment | None = None) -> Console:
+    """A console on stderr for messages and progress (``env``: the process's own by default)."""
+    env = env or Environment.of_process()
+    tty = env.stderr_isatty
     # off a terminal (a log, a pipe) a line is never wrapped: rich would break it at 80 columns
+    return _console(env, env.stderr, tty, None if tty else 10_000)
+
+
+def _console(env: Environment, stream: Any, tty: bool, width: int | None) -> Console:
+    """A console on ``stream``: styled only on a terminal without NO_COLOR, unwrapped off one."""
+    from rich.console import Console
+
+    no_color = env.no_color or not tty
     return Console(
-        stderr=True,
-        force_terminal=tty,
-        no_color=no_color() or not tty,
-        highlight=False,
-        soft_wrap=not tty,
-        width=None if tty else 10_000,
+        file=stream, force_terminal=tty, no_color=no_color, highlight=False, soft_wrap=not tty, width=width
     )
 
 
-def write(text: str) -> None:
+def write(text: str, env: Environment | None = None) -> None:
     """Write data to stdout and flush (a closed pipe raises BrokenPipeError upward)."""
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    out = env.stdout if env is not None else sys.stdout
+    out.write(text)
+    out.flush()
 
 
-def print_renderable(renderable: Any) -> None:
-    """Print a rich renderable (table) to stdout.
+def print_renderable(renderable: Any, screen: Screen) -> None:
+    """Print a rich renderable (table) on ``screen``.
 
     A table fits the terminal (render/fit.py); one that cannot (``--columns`` chose too
     much) is not cropped: the terminal wraps its lines, no name or number is cut.
     """
-    data_console().print(renderable, crop=False)
+    data_console(screen).print(renderable, crop=False)
 
 
-def warn(message: str) -> None:
+def warn(message: str, env: Environment | None = None) -> None:
     """A one-line warning on stderr."""
-    c = err_console()
+    c = err_console(env)
     c.print(f"[yellow]kafka-offsets: warning:[/] {_escape(message)}", soft_wrap=True)  # one line, not 80 cols
 
 
@@ -109,22 +93,23 @@ def _escape(text: str) -> str:
 
 
 @contextmanager
-def progress(message: str) -> Iterator[Any]:
+def progress(message: str, env: Environment | None = None) -> Iterator[Any]:
     """A spinner on stderr while work runs (only on a TTY); yields an updater."""
-    if not stderr_is_tty():
+    env = env or Environment.of_process()
+    if not env.stderr_isatty:
         yield lambda _msg: None
         return
-    console = err_console()
+    console = err_console(env)
     with console.status(_escape(message)) as status:
         yield lambda msg: status.update(_escape(msg))
 
 
-def write_chunks(chunks: Iterable[str]) -> None:
+def write_chunks(chunks: Iterable[str], env: Environment | None = None) -> None:
     """Write data to stdout a chunk at a time, then flush: the whole text is never held at once.
 
     As with :func:`write`, a closed pipe raises BrokenPipeError upward (the boundary ends quietly).
     """
-    out = sys.stdout
+    out = env.stdout if env is not None else sys.stdout
     for chunk in chunks:
         out.write(chunk)
     out.flush()

@@ -7,28 +7,16 @@ from __future__ import annotations
 
 import typer
 
-from ..connection.resolver import ConnectionOptions
 from ..models.offsets import Isolation
-from ..parse.times import now_ms
 from . import rewind_options as ro
-from .app import command_help, is_debug
+from .app import command_help, environment_of, is_debug
 from .boundary import boundary
+from .command_options import AS_GIVEN, FROM_OPTIONS, Layout, Target, targeted
 from .options import (
-    BootstrapOpt,
-    ClusterOpt,
-    ColumnsOpt,
-    CommandConfigOpt,
     ExcludeInternalOpt,
     GroupOpt,
     IsolationOpt,
-    NoHeadersOpt,
-    PartitionsOpt,
     RewindOutputOpt,
-    TimeoutOpt,
-    TopicOpt,
-    TopicPartitionsOpt,
-    TzOpt,
-    XOpt,
 )
 
 
@@ -41,6 +29,7 @@ def register(app: typer.Typer) -> None:
     )(rewind_cmd)
 
 
+@targeted()
 def rewind_cmd(
     ctx: typer.Context,
     group: GroupOpt = None,
@@ -60,40 +49,23 @@ def rewind_cmd(
     force: ro.ForceOpt = False,
     export: ro.ExportOpt = None,
     undo_file: ro.UndoFileOpt = None,
-    bootstrap_server: BootstrapOpt = None,
-    cluster: ClusterOpt = None,
-    topic: TopicOpt = None,
-    partitions: PartitionsOpt = None,
-    topic_partitions: TopicPartitionsOpt = None,
+    target: Target = FROM_OPTIONS,
     exclude_internal_topics: ExcludeInternalOpt = False,
     isolation: IsolationOpt = Isolation.READ_UNCOMMITTED,
     output: RewindOutputOpt = None,
-    tz: TzOpt = None,
-    no_headers: NoHeadersOpt = False,
-    columns: ColumnsOpt = None,
-    command_config: CommandConfigOpt = None,
-    x: XOpt = None,
-    timeout: TimeoutOpt = "30s",
+    layout: Layout = AS_GIVEN,
 ) -> None:
     """Reset consumer groups' offsets (dry run by default)."""
     from ..rewind.request import RewindRequest
     from ..rewind.run import run
     from .rewind_io import TerminalIO
 
-    debug = is_debug(ctx)
+    debug, env = is_debug(ctx), environment_of(ctx)
     with boundary(debug):
-        now = now_ms()  # the one "now" of this invocation: every relative time is resolved against it
-        io = TerminalIO(output=output, columns=columns, header=not no_headers)
-        connection = ConnectionOptions(
-            bootstrap=bootstrap_server,
-            command_config=command_config,
-            overrides=tuple(x or ()),
-            timeout=timeout,
-            isolation=isolation,
-            cluster=cluster,
-        )
+        now = env.now_ms()  # the one "now" of this invocation: every relative time is resolved against it
+        io = TerminalIO(output=output, columns=layout.columns, header=not layout.no_headers, env=env)
         request = RewindRequest(
-            connection=connection,
+            connection=target.connection(isolation),
             names=tuple(dict.fromkeys(group or ())),
             regexes=tuple(group_regex or ()),
             all_groups=all_groups,
@@ -105,9 +77,7 @@ def rewind_cmd(
             from_cluster=from_cluster,
             from_lag_file=from_lag_file,
             remote_topic_prefix=remote_topic_prefix,
-            topics=tuple(topic or ()),
-            partitions=partitions,
-            topic_partitions=topic_partitions,
+            **target.selection(),
             exclude_internal=exclude_internal_topics,
             isolation=isolation,
             execute=execute,
@@ -116,7 +86,7 @@ def rewind_cmd(
             force=force,
             export=export,
             undo_file=undo_file,
-            tz=tz,
+            tz=layout.tz,
             debug=debug,
             now=now,
         )

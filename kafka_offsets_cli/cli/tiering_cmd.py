@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import typer
 
 from ..errors import MonitoringStatus
@@ -9,34 +11,24 @@ from ..parse.times import parse_tz
 from ..render import tiering as render
 from ..tiering.rules import COLUMNS
 from ..tiering.run import request_of, run
-from .app import command_help, is_debug
+from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .connection import connection_of
+from .command_options import AS_GIVEN, FROM_OPTIONS, Layout, Target, targeted
 from .emit import parse_columns
 from .liveness_options import IncludeInternalOpt, ProblemsOpt
-from .metric_labels import PrometheusFileOpt, settings_and_labels
-from .monitor_failure import unknown_reported
+from .metric_labels import PrometheusFileOpt
+from .monitor_run import Series, monitored_run, published, read_once
 from .options import (
     OUTPUTS,
-    BootstrapOpt,
-    ClusterOpt,
-    ColumnsOpt,
-    CommandConfigOpt,
     Format,
     LabelOpt,
-    NoHeadersOpt,
-    PartitionsOpt,
     TieringOutputOpt,
-    TimeoutOpt,
-    TopicOpt,
-    TopicPartitionsOpt,
-    TzOpt,
-    XOpt,
 )
-from .output import progress
-from .textfile import check_writable, write_result
 from .tiering_options import EXAMPLES, CritAgeOpt, CritRecordsOpt, WarnAgeOpt, WarnRecordsOpt
 from .tiering_view import show
+
+#: tiering's metrics: its nagios service, its series' own labels, its ``up 0``
+SERIES = Series(service=render.SERVICE, reserved=render.SERIES_LABELS, down=render.prometheus_down)
 
 
 def register(app: typer.Typer) -> None:
@@ -44,13 +36,10 @@ def register(app: typer.Typer) -> None:
     app.command("tiering", help=command_help("tiering"), epilog=EXAMPLES)(tiering_cmd)
 
 
+@targeted()
 def tiering_cmd(
     ctx: typer.Context,
-    bootstrap_server: BootstrapOpt = None,
-    cluster: ClusterOpt = None,
-    topic: TopicOpt = None,
-    partitions: PartitionsOpt = None,
-    topic_partitions: TopicPartitionsOpt = None,
+    target: Target = FROM_OPTIONS,
     include_internal: IncludeInternalOpt = False,
     warn_records: WarnRecordsOpt = None,
     crit_records: CritRecordsOpt = None,
@@ -60,57 +49,27 @@ def tiering_cmd(
     prometheus_file: PrometheusFileOpt = None,
     problems: ProblemsOpt = False,
     label: LabelOpt = None,
-    tz: TzOpt = None,
-    no_headers: NoHeadersOpt = False,
-    columns: ColumnsOpt = None,
-    command_config: CommandConfigOpt = None,
-    x: XOpt = None,
-    timeout: TimeoutOpt = "30s",
+    layout: Layout = AS_GIVEN,
 ) -> None:
     """Local and remote spans and the upload backlog of tiered topics, as a monitoring check."""
-    debug = is_debug(ctx)
+    debug, env = is_debug(ctx), environment_of(ctx)
     status = MonitoringStatus.UNKNOWN
     with boundary(debug, monitoring=True, nagios=render.SERVICE if output == Format.nagios else None):
         request = request_of(
-            topics=topic,
-            partitions=partitions,
-            topic_partitions=topic_partitions,
+            **target.selection(),
             include_internal=include_internal,
             warn_records=warn_records,
             crit_records=crit_records,
             warn_age=warn_age,
             crit_age=crit_age,
         )
-        zone = parse_tz(tz)
-        fmt = OUTPUTS["tiering"].choose(output)
-        cols = parse_columns(columns, COLUMNS)
-        if prometheus_file:
-            check_writable(prometheus_file)  # a usage error (UNKNOWN) before anything is contacted
-        conn = connection_of(
-            bootstrap_server=bootstrap_server,
-            cluster=cluster,
-            command_config=command_config,
-            x=x,
-            timeout=timeout,
-        )
-        settings, labels = settings_and_labels(conn, label, reserved=render.SERIES_LABELS)
-        failed = unknown_reported(
-            fmt=fmt,
-            service=render.SERVICE,
-            down=render.prometheus_down,
-            labels=labels,
-            prometheus_file=prometheus_file,
-        )
-        with failed, progress("Listing tiered offsets…"):
-            from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
-
-            with KafkaClient(settings, debug=debug) as client:
-                report = run(client, request)
-        unwritten = (
-            write_result(prometheus_file, render.prometheus(report, labels)) if prometheus_file else None
-        )
-        show(report, fmt, zone, cols, no_headers, problems, labels)
-        if unwritten is not None:
-            raise unwritten
+        zone = parse_tz(layout.tz)
+        fmt, screen = OUTPUTS["tiering"].select(output, env)
+        cols = parse_columns(layout.columns, COLUMNS)
+        mon = monitored_run(ctx, target.connection(), SERIES, fmt, prometheus_file, label)
+        report = read_once(mon, lambda c, _update: run(c, request), "Listing tiered offsets…")
+        metrics = partial(render.prometheus, report, mon.labels)
+        shown = partial(show, report, fmt, zone, cols, layout.no_headers, problems, mon.labels, screen)
+        published(mon, metrics, shown)
         status = report.status
     raise typer.Exit(int(status))

@@ -12,7 +12,7 @@ from ..tiering.rules import COLUMNS
 from .emit import records_text
 from .emit import show as show_output
 from .options import Format
-from .output import err_console, write
+from .output import Screen, err_console, write
 
 if TYPE_CHECKING:
     from ..tiering.report import TieringReport
@@ -26,19 +26,21 @@ def show(
     no_headers: bool,
     problems: bool,
     labels: Mapping[str, str],
+    screen: Screen,
 ) -> None:
-    """Data on stdout; under a table, a line per topic and the run's on stderr."""
+    """Data on ``screen``'s stdout; under a table, a line per topic and the run's on stderr."""
+    env = screen.env
     if fmt is Format.nagios:
-        write(render.nagios(report))
+        write(render.nagios(report), env)
         return
     if fmt is Format.prometheus:
-        write(render.prometheus(report, labels))
+        write(render.prometheus(report, labels), env)
         return
     shown = report.shown(problems)
     if fmt is Format.table:
-        show_output(render.rich_table(shown, zone, header=not no_headers, columns=cols))
-        c = err_console()
+        show_output(render.rich_table(shown, zone, header=not no_headers, columns=cols), screen)
+        c = err_console(env)
         for line in [*render.topic_lines(shown), render.summary_line(report)]:
             c.print(line, highlight=False, soft_wrap=True)
         return
-    write(records_text(render.records(shown), fmt, COLUMNS, cols, header=not no_headers))
+    write(records_text(render.records(shown), fmt, COLUMNS, cols, header=not no_headers), env)

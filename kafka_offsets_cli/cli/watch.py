@@ -25,7 +25,6 @@ loop carries on; on the first refresh it ends the command as usual.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -34,8 +33,8 @@ from typing import Any, Generic, Protocol, TypeVar
 from ..errors import KafkaOffsetsError, UsageError, interrupted
 from ..lag.rates import CommitRate, CommitRates, window_for
 from ..parse.durations import format_duration, parse_duration
-from . import output  # called as output.stdout_is_tty(): tests patch it there
-from .output import data_console, err_console, write
+from .environment import Environment
+from .output import Screen, data_console, err_console, write
 
 K = TypeVar("K", bound=Hashable)
 S = TypeVar("S")
@@ -151,17 +150,22 @@ def run_watch(
     live: Callable[[S, Rates[K]], Any],
     block: Callable[[S, Rates[K]], str],
     *,
+    screen: Screen | None = None,
     tty: bool | None = None,
     max_refreshes: int | None = None,
-    clock: Callable[[], float] = time.monotonic,
-    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] | None = None,
+    sleep: Callable[[float], None] | None = None,
 ) -> S | None:
     """Refresh every ``interval`` seconds until Ctrl-C (or ``max_refreshes``); return the last snapshot.
 
-    On a terminal (``tty``, default: stdout is one) a rich Live display is
-    redrawn; otherwise ``block`` is written to stdout once per refresh.
+    On a terminal (``tty``, default: ``screen``'s stdout is one) a rich Live display is
+    redrawn; otherwise ``block`` is written to stdout once per refresh. ``clock`` and ``sleep``
+    are ``screen``'s environment's unless given (default screen: the process's stdout).
     """
-    on_tty = output.stdout_is_tty() if tty is None else tty
+    screen = screen or Screen(Environment.of_process())
+    env = screen.env
+    clock, sleep = clock or env.clock, sleep or env.sleep
+    on_tty = screen.tty if tty is None else tty
     prev: Counters[K] | None = None
     prev_t = 0.0
     last: S | None = None
@@ -173,7 +177,7 @@ def run_watch(
         if on_tty:
             from rich.live import Live
 
-            display = Live(console=data_console(), auto_refresh=False, transient=False)
+            display = Live(console=data_console(screen), auto_refresh=False, transient=False)
             display.start()
         while True:
             started = clock()
@@ -201,13 +205,13 @@ def run_watch(
                 from rich.markup import escape
 
                 when = block_stamp().strip("# \n")  # a log of refreshes says when each failed
-                err_console().print(
+                err_console(env).print(
                     f"[yellow]kafka-offsets: warning:[/] {when}: refresh {refresh} failed: {escape(error)}",
                     soft_wrap=True,
                 )
             else:
                 assert last is not None
-                write(block(last, last_rates))
+                write(block(last, last_rates), env)
             if max_refreshes is not None and refresh >= max_refreshes:
                 break
             sleep(max(0.0, interval - (clock() - started)))

@@ -16,6 +16,7 @@ from ..errors import NotFound
 from ..measures.lag.collect import LagReport, collect, resolve_groups
 from ..parse.group_selection import optional_selection
 from ..parse.selection import Selection
+from ..parse.times import now_ms
 from ..sources import GroupLister, GroupMemberSource, LagSource
 from .monitor import LagThresholds
 
@@ -35,6 +36,8 @@ class LagRequest:
     marker_check: bool
     #: each shown group's members and protocol (the summary's TYPE, ``--members``)
     members: bool = False
+    #: wall-clock epoch milliseconds, "now" of time lag (the front end's clock)
+    clock: Callable[[], int] = now_ms
 
 
 def request_of(
@@ -50,6 +53,7 @@ def request_of(
     thresholds: LagThresholds,
     min_time_lag_ms: int | None,
     members: bool,
+    clock: Callable[[], int] = now_ms,
 ) -> LagRequest:
     """The request of the options' values. Without selection options: ``None``, the groups' own
     partitions; with no topic named Kafka's system topics stay out (as without any selection).
@@ -68,6 +72,7 @@ def request_of(
         time_lag=time_lag or thresholds.on_time or min_time_lag_ms is not None,
         marker_check=marker_check,
         members=members,
+        clock=clock,
     )
 
 
@@ -96,6 +101,7 @@ def query(
         marker_check=request.marker_check,
         named=set(request.groups),
         remote_reads=True,  # tiered topics only: one DescribeConfigs, ListOffsets -4 if any is tiered
+        clock=request.clock,
     )
     if not request.members:
         return report

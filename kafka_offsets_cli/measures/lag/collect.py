@@ -10,7 +10,7 @@ and the time-lag bisection.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,9 +18,9 @@ from ...errors import NotFound
 from ...models.groups import GroupDescription, GroupMembers, Member
 from ...models.offsets import Isolation, OffsetSpec
 from ...models.topics import TopicPartition
-from ...parse import times  # called as times.now_ms(): tests pin the clock there
 from ...parse.java_regex import compile_java_regex
 from ...parse.selection import Selection
+from ...parse.times import now_ms as wall_clock_ms
 from ...plan.queries import fetch_offsets, selection_metadata
 from ...plan.requests import DEFAULT_CHUNK
 from ...plan.resolve import Missing
@@ -123,11 +123,12 @@ def lag_rows(
     time_lag: bool = False,
     marker_check: bool = True,
     chunk_size: int = DEFAULT_CHUNK,
+    clock: Callable[[], int] = wall_clock_ms,
 ) -> LagRows:
     """The rows of ``plans``: one ListOffsets round for every log start and end, then the
     marker check for rows with lag 1 (unless ``marker_check`` is off) and the time-lag
-    bisection (if ``time_lag``). ``leaders`` (from the metadata the plans were made with)
-    sends each request straight to its broker.
+    bisection (if ``time_lag``), its "now" read from ``clock`` (epoch ms). ``leaders`` (from
+    the metadata the plans were made with) sends each request straight to its broker.
     """
     results = fetch_offsets(
         source,
@@ -151,7 +152,7 @@ def lag_rows(
     lags, resumes = time_lags_and_resume_times(
         source, rows, isolation=isolation, chunk_size=chunk_size, leaders=leaders
     )
-    now = times.now_ms()
+    now = clock()
     rows = with_resume_times(with_time_lag_errors(with_time_lags(rows, lags, now), lags), resumes, now)
     return LagRows(
         rows=tuple(rows),
@@ -174,6 +175,7 @@ def collect(
     named: Collection[str] | None = None,
     remote_reads: bool = False,
     exclude_system: bool = True,
+    clock: Callable[[], int] = wall_clock_ms,
 ) -> LagReport:
     """The whole ``lag`` use case for already resolved ``groups``.
 
@@ -185,7 +187,7 @@ def collect(
     :class:`~kafka_offsets_cli.measures.lag.rows.GroupProblem`; other groups without
     anything in the selection are left out quietly; without a selection Kafka's system
     topics are left out (``exclude_system``). Then :func:`lag_rows`, and with
-    ``remote_reads`` each row's ``remote_read`` (:mod:`.remote`).
+    ``remote_reads`` each row's ``remote_read`` (:mod:`.remote`); time lag is measured at ``clock()``.
     """
     # committed offsets first: a group whose coordinator did not answer is then not described
     # (asking it again would spend the rest of --timeout on the same silence)
@@ -218,6 +220,7 @@ def collect(
         time_lag=time_lag,
         marker_check=marker_check,
         chunk_size=chunk_size,
+        clock=clock,
     )
     rows, unchecked = out.rows, dict[str, int]()
     if remote_reads:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Callable, Sequence
 from datetime import timezone
 from typing import Any, TypeVar
@@ -13,6 +14,7 @@ from rich.console import Console
 
 from kafka_offsets_cli.cli import lag_view, liveness_view
 from kafka_offsets_cli.cli.options import Format
+from kafka_offsets_cli.cli.output import Screen
 from kafka_offsets_cli.cli.watch import Counters, Rates, run_watch
 from kafka_offsets_cli.errors import MonitoringStatus
 from kafka_offsets_cli.liveness.report import LivenessReport, build_report
@@ -21,6 +23,7 @@ from kafka_offsets_cli.measures.lag.collect import LagReport
 from kafka_offsets_cli.measures.lag.rows import GroupProblem, LagRow, LagState
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
+from tests.mock_environment import MockEnvironment, Refreshes
 
 S = TypeVar("S")
 K = TypeVar("K")
@@ -268,57 +271,37 @@ def test_liveness_nagios_blocks_are_unchanged_lines() -> None:
     assert blocks[0].startswith("KAFKA LIVENESS CRITICAL")
 
 
-def on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """Make the views' watch() run the real loop twice on a "terminal", recording each live frame."""
-    from kafka_offsets_cli.cli import watch as w
-
-    frames: list[Any] = []
-    real = w.run_watch
-
-    def bounded(
-        client: Any, interval: float, fetch: Any, counters: Any, live: Any, block: Any, **_kw: Any
-    ) -> Any:
-        clock = FakeClock()
-
-        def record(s: Any, r: Any) -> Any:
-            frames.append(live(s, r))
-            return frames[-1]
-
-        return real(
-            client,
-            interval,
-            fetch,
-            counters,
-            record,
-            block,
-            tty=True,
-            max_refreshes=2,
-            clock=clock,
-            sleep=clock.sleep,
-        )
-
-    monkeypatch.setattr(w, "run_watch", bounded)
-    return frames
+def last_frame(watch: Callable[[Screen], None]) -> str:
+    """Run a view's watch() on a "terminal" for two refreshes (then Ctrl-C); the text of the last frame."""
+    buf, loop = io.StringIO(), Refreshes(2)
+    terminal = MockEnvironment(
+        stdout=buf,
+        stdout_isatty=True,
+        width=300,
+        environ={"NO_COLOR": "1"},
+        clock=loop.clock,
+        sleep=loop.sleep,
+    )
+    watch(Screen(terminal))
+    drawn = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\r", "", buf.getvalue())  # the live display's cursor moves
+    return drawn.rsplit("refresh 2 at", 1)[1]
 
 
-def test_liveness_watch_live_view_is_the_table_with_rates_and_the_topic_lines(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    frames = on_a_terminal(monkeypatch)
+def test_liveness_watch_live_view_is_the_table_with_rates_and_the_topic_lines() -> None:
     queue = snaps()
     view = liveness_view.LivenessView(fmt=Format.table, zone=timezone.utc)
-    liveness_view.watch(FakeClient(), 2.0, lambda _c: queue.pop(0), view)
-    text = text_of(frames[1])
+    text = last_frame(
+        lambda screen: liveness_view.watch(FakeClient(), 2.0, lambda _c: queue.pop(0), view, screen)
+    )
     a0 = next(x for x in text.splitlines() if x.split()[:2] == ["a", "0"])
     assert "RECORDS/S" in text and "300.0" in a0.split()
     assert "a: CRITICAL (1/2 partitions ok" in text and "gone: UNKNOWN" in text
 
 
-def test_lag_watch_live_view_has_both_rates(monkeypatch: pytest.MonkeyPatch) -> None:
-    frames = on_a_terminal(monkeypatch)
+def test_lag_watch_live_view_has_both_rates() -> None:
     queue = [LAG_1, LAG_2]
-    lag_view.watch(FakeClient(), 2.0, lambda _c: queue.pop(0), lag_view.LagView(fmt=Format.table))
-    text = text_of(frames[1])
+    view = lag_view.LagView(fmt=Format.table)
+    text = last_frame(lambda screen: lag_view.watch(FakeClient(), 2.0, lambda _c: queue.pop(0), view, screen))
     h0 = next(x for x in text.splitlines() if x.split()[:3] == ["h", "a", "0"])
     assert h0.split()[7:9] == ["200.0", "-"]  # no commit step seen yet: no consumed rate
     # the line under the table says what the rates are based on

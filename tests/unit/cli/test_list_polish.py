@@ -5,16 +5,15 @@ from __future__ import annotations
 import io
 import json
 import re
-import sys
 from datetime import timezone
-
-import pytest
 
 from kafka_offsets_cli.cli import list_view, output
 from kafka_offsets_cli.cli.options import Format
+from kafka_offsets_cli.cli.output import Screen
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec, OffsetTable
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.render.order import SortKey, partition_order
+from tests.mock_environment import MockEnvironment
 
 L, M = OffsetSpec.latest(), OffsetSpec.max_timestamp()
 
@@ -89,31 +88,25 @@ def test_thousands_separators_only_when_asked() -> None:
 _COLOUR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38;[25];[0-9;]+)m")
 
 
-def test_no_color_turns_colour_off_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_color_turns_colour_off_on_a_terminal() -> None:
     """The data console colours a terminal's table (errors in red) unless NO_COLOR is set."""
     buf = io.StringIO()
-    monkeypatch.setenv("COLUMNS", "200")
-    monkeypatch.setattr(output, "stdout_is_tty", lambda: True)
-    monkeypatch.setattr(sys, "stdout", buf)
-    monkeypatch.delenv("NO_COLOR", raising=False)
+    terminal = MockEnvironment(stdout=buf, stdout_isatty=True, environ={}, width=200)
     v = list_view.ListView(fmt=Format.table, zone=timezone.utc)
-    output.print_renderable(list_view.render(table(), v))
+    output.print_renderable(list_view.render(table(), v), Screen(terminal))
     assert _COLOUR.search(buf.getvalue()), "expected colour on a terminal"
 
     buf2 = io.StringIO()
-    monkeypatch.setattr(sys, "stdout", buf2)
-    monkeypatch.setenv("NO_COLOR", "1")
-    output.print_renderable(list_view.render(table(), v))
+    no_color = MockEnvironment(stdout=buf2, stdout_isatty=True, environ={"NO_COLOR": "1"}, width=200)
+    output.print_renderable(list_view.render(table(), v), Screen(no_color))
     assert "NOT_LEADER_OR_FOLLOWER" in buf2.getvalue()
     assert not _COLOUR.search(buf2.getvalue())
 
 
-def test_no_colour_at_all_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_colour_at_all_off_a_terminal() -> None:
     buf = io.StringIO()
-    monkeypatch.setattr(output, "stdout_is_tty", lambda: False)
-    monkeypatch.setattr(sys, "stdout", buf)
-    monkeypatch.delenv("NO_COLOR", raising=False)
+    pipe = MockEnvironment(stdout=buf, stdout_isatty=False, environ={})
     output.print_renderable(
-        list_view.render(table(), list_view.ListView(fmt=Format.table, zone=timezone.utc))
+        list_view.render(table(), list_view.ListView(fmt=Format.table, zone=timezone.utc)), Screen(pipe)
     )
     assert "\x1b[" not in buf.getvalue()

@@ -9,6 +9,7 @@ from kafka_offsets_cli.cli import emit
 from kafka_offsets_cli.cli.app import app
 from kafka_offsets_cli.cli.options import OUTPUTS, Format
 from kafka_offsets_cli.errors import UsageError
+from tests.mock_environment import MockEnvironment
 
 COMMANDS = {
     ("list",): "list",
@@ -39,22 +40,17 @@ def test_each_command_offers_its_formats_case_insensitively(path: tuple[str, ...
     assert param.help == out.help  # type: ignore[attr-defined]
 
 
-def test_a_given_choice_becomes_the_format_and_the_defaults_follow_the_terminal(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_given_choice_becomes_the_format_and_the_defaults_follow_the_terminal() -> None:
     param = _output_param(("liveness",))
     given = param.type.convert("NAGIOS", None, None)  # type: ignore[attr-defined]
-    assert OUTPUTS["liveness"].choose(given) is Format.nagios
-    from kafka_offsets_cli.cli import output
-
-    monkeypatch.setattr(output, "stdout_is_tty", lambda: True)
-    assert [OUTPUTS[c].choose(None) for c in ("list", "check", "config")] == [
+    assert OUTPUTS["liveness"].choose(given, MockEnvironment()) is Format.nagios
+    terminal, pipe = MockEnvironment(stdout_isatty=True), MockEnvironment(stdout_isatty=False)
+    assert [OUTPUTS[c].choose(None, terminal) for c in ("list", "check", "config")] == [
         Format.table,
         Format.table,
         Format.text,
     ]
-    monkeypatch.setattr(output, "stdout_is_tty", lambda: False)
-    assert [OUTPUTS[c].choose(None) for c in ("list", "check", "config")] == [
+    assert [OUTPUTS[c].choose(None, pipe) for c in ("list", "check", "config")] == [
         Format.jsonl,
         Format.json,
         Format.text,

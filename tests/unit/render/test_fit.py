@@ -184,16 +184,20 @@ def test_check_tables_fit_80_columns_without_cutting_a_status_or_name() -> None:
     assert "0/1 groups ok (+1 more)" in text.replace("\n", " ") or "0/1 groups ok; c/g" in text
 
 
-def test_wide_is_the_table_on_a_console_without_a_width(monkeypatch: Any) -> None:
+def test_wide_is_the_table_on_a_console_without_a_width() -> None:
     from kafka_offsets_cli.cli import output
     from kafka_offsets_cli.cli.options import OUTPUTS, Format
+    from tests.mock_environment import MockEnvironment
 
-    monkeypatch.setattr(output, "stdout_is_tty", lambda: True)
+    terminal = MockEnvironment(stdout_isatty=True)
     for command in ("list", "lag", "liveness", "rewind", "check"):
         assert Format.wide in OUTPUTS[command].formats
-        assert OUTPUTS[command].choose("wide") is Format.table
-        assert output.data_console().width == 10_000  # every column, in full
-        assert OUTPUTS[command].choose("table") is Format.table
-        assert output.data_console().width < 10_000  # fitted to the terminal
-    OUTPUTS["list"].choose("wide")
-    assert OUTPUTS["list"].choose(None) is Format.table and output.data_console().width < 10_000
+        fmt, screen = OUTPUTS[command].select("wide", terminal)
+        assert fmt is Format.table
+        assert output.data_console(screen).width == 10_000  # every column, in full
+        fmt, screen = OUTPUTS[command].select("table", terminal)
+        assert fmt is Format.table
+        assert output.data_console(screen).width < 10_000  # fitted to the terminal
+    OUTPUTS["list"].select("wide", terminal)  # a choice is a value: it leaves nothing behind
+    fmt, screen = OUTPUTS["list"].select(None, terminal)
+    assert fmt is Format.table and output.data_console(screen).width < 10_000

@@ -222,9 +222,7 @@ def lag_file(cluster: FakeCluster, groups: Sequence[str], taken: int = 5_000) ->
     from kafka_offsets_cli.measures.lag.collect import collect
     from kafka_offsets_cli.render.lag import records
 
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("kafka_offsets_cli.parse.times.now_ms", lambda: taken)
-        report = collect(cluster, list(groups), None, time_lag=True)
+    report = collect(cluster, list(groups), None, time_lag=True, clock=lambda: taken)
     recs = records(report.rows) + [p.to_record() for p in report.problems] + report.missing_records()
     return parse_records(json.dumps(recs), "lag.json")
 

@@ -1,0 +1,160 @@
+"""The option groups every cluster command shares, declared once and handed over as one value.
+
+sqlite-utils' shared option decorators: :func:`targeted` puts the connection and selection
+options (:data:`HEAD`, where the command names its ``target`` parameter; :data:`TAIL`, last)
+into the command's signature for typer, and calls the command with one :class:`Target` built
+from them. The options and their order on the command line and in ``--help`` are what each
+command declared by hand before.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ..connection.resolver import ConnectionOptions
+from ..models.offsets import Isolation
+from .connection import connection_of
+from .options import (
+    BootstrapOpt,
+    ClusterOpt,
+    ColumnsOpt,
+    CommandConfigOpt,
+    NoHeadersOpt,
+    PartitionsOpt,
+    TimeoutOpt,
+    TopicOpt,
+    TopicPartitionsOpt,
+    TzOpt,
+    XOpt,
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Target:
+    """The cluster a command talks to and the partitions it reads, as the options gave them."""
+
+    bootstrap_server: str | None = None
+    cluster: str | None = None
+    topics: tuple[str, ...] = ()
+    partitions: str | None = None
+    topic_partitions: str | None = None
+    command_config: str | None = None
+    overrides: tuple[str, ...] = ()  # -X
+    timeout: str = "30s"
+
+    def connection(self, isolation: Isolation = Isolation.READ_UNCOMMITTED) -> ConnectionOptions:
+        """The connection options: the one route of each (``--isolation`` too: the client's setting)."""
+        given = (self.bootstrap_server, self.cluster, self.command_config, self.overrides, self.timeout)
+        return connection_of(*given, isolation)
+
+    def selection(self) -> dict[str, Any]:
+        """The selection options, as the features' ``request_of`` take them."""
+        return {
+            "topics": self.topics,
+            "partitions": self.partitions,
+            "topic_partitions": self.topic_partitions,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Layout:
+    """How a command lays out what it shows: ``--tz``, ``--no-headers``, ``--columns``."""
+
+    tz: str | None = None
+    no_headers: bool = False
+    columns: str | None = None
+
+
+#: The default of a command's ``target`` parameter: :func:`targeted` always passes the options'.
+FROM_OPTIONS = Target()
+#: The default of a command's ``layout`` parameter (likewise).
+AS_GIVEN = Layout()
+
+
+class Shared(NamedTuple):
+    """One shared option: its parameter name, its typer annotation, its default."""
+
+    name: str
+    annotation: Any
+    default: Any = None
+
+
+#: Where the command names its ``target`` parameter: --bootstrap-server … --topic-partitions.
+HEAD = (
+    Shared("bootstrap_server", BootstrapOpt),
+    Shared("cluster", ClusterOpt),
+    Shared("topic", TopicOpt),
+    Shared("partitions", PartitionsOpt),
+    Shared("topic_partitions", TopicPartitionsOpt),
+)
+#: After the command's own options (before ``trailing`` ones): --command-config, -X, --timeout.
+TAIL = (Shared("command_config", CommandConfigOpt), Shared("x", XOpt), Shared("timeout", TimeoutOpt, "30s"))
+#: Where the command names a ``layout`` parameter: --tz, --no-headers, --columns.
+LAYOUT = (Shared("tz", TzOpt), Shared("no_headers", NoHeadersOpt, False), Shared("columns", ColumnsOpt))
+
+
+def _target(given: dict[str, Any]) -> Target:
+    return Target(
+        bootstrap_server=given["bootstrap_server"],
+        cluster=given["cluster"],
+        topics=tuple(given["topic"] or ()),
+        partitions=given["partitions"],
+        topic_partitions=given["topic_partitions"],
+        command_config=given["command_config"],
+        overrides=tuple(given["x"] or ()),
+        timeout=given["timeout"],
+    )
+
+
+def _layout(given: dict[str, Any]) -> Layout:
+    return Layout(tz=given["tz"], no_headers=given["no_headers"], columns=given["columns"])
+
+
+#: A group's marker parameter -> the options standing in its place, those after the command's own,
+#: and the record made of their values.
+GROUPS: dict[str, tuple[Sequence[Shared], Sequence[Shared], Callable[[dict[str, Any]], Any]]] = {
+    "target": (HEAD, TAIL, _target),
+    "layout": (LAYOUT, (), _layout),
+}
+
+
+def _parameters(group: Sequence[Shared]) -> list[inspect.Parameter]:
+    keyword = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    return [inspect.Parameter(s.name, keyword, default=s.default, annotation=s.annotation) for s in group]
+
+
+def targeted(*, trailing: Sequence[str] = ()) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """The one decorator of the shared option groups (:data:`GROUPS`): a command's ``target:
+    Target`` and ``layout: Layout`` parameters become the groups' options.
+
+    A group's options stand where its parameter stood, the :data:`TAIL` ones after the command's
+    own (before those named in ``trailing``); typer sees them all in the signature, the command
+    gets one record per group.
+    """
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        own = list(inspect.signature(command, eval_str=True).parameters.values())
+        groups = {p.name: GROUPS[p.name] for p in own if p.name in GROUPS}
+        params: list[inspect.Parameter] = []
+        for p in own:
+            if p.name in trailing:
+                params += [q for _, tail, _ in groups.values() for q in _parameters(tail)]
+            params += _parameters(groups[p.name][0]) if p.name in groups else [p]
+        if not any(p.name in trailing for p in own):
+            params += [q for _, tail, _ in groups.values() for q in _parameters(tail)]
+
+        @functools.wraps(command)
+        def with_groups(*args: Any, **kwargs: Any) -> None:
+            for marker, (head, tail, record) in groups.items():
+                kwargs[marker] = record({s.name: kwargs.pop(s.name) for s in (*head, *tail)})
+            command(*args, **kwargs)
+
+        with_groups.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        with_groups.__annotations__ = {p.name: p.annotation for p in params}
+        return with_groups
+
+    return decorate
