@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import base64
 import inspect
-import itertools
 import json
 import logging
 import time
@@ -39,9 +38,9 @@ from kafka.version import __version__ as VERSION  # type: ignore[import-untyped]
 
 from ..connection.settings import ClientSettings, redact
 from ..errors import AuthenticationFailed, ClusterUnreachable, ConfigError
-from .deadline import ANSWER_SLACK_S, FIRST_ATTEMPT_S, MIN_REQUEST_S, Deadline
+from .bootstrap_race import HEAD_START_S, NoWinner, race
+from .deadline import ANSWER_SLACK_S, Deadline
 from .errors import KAFKA_ERROR_NAMES
-from .settings import log
 from .tiered_config import OAuthToken, kafka_python_config
 
 #: The kafka-python releases this adapter is written for (pyproject's dependency says the same).
@@ -151,51 +150,36 @@ class KafkaPython:
             _RELAY.secrets.add(tc.oauth.client_secret)
         if tc.oauth is not None:
             conf["sasl_oauth_token_provider"] = _Token(tc.oauth)
-        servers = list(conf["bootstrap_servers"])
-        cap = FIRST_ATTEMPT_S
-        for attempt in itertools.count():
-            # a frozen bootstrap server holds kafka-python's whole bootstrap timeout, and within one
-            # attempt kafka-python picks servers at random: each attempt gets a share of --timeout
-            # (doubling); the first may use every server (past a refused connection at once), each
-            # later one names a single server, in turn, so a frozen one is tried at most once a round
-            budget_ms = max(1000, int(self._deadline.request_timeout() * 1000))
-            boot_ms = max(
-                1000, int(self._deadline.request_timeout(min(cap, self._deadline.seconds / 3)) * 1000)
+        # kafka-python holds on a frozen bootstrap server: clients race over the servers (.bootstrap_race)
+        try:
+            self._admin = race(
+                lambda servers: self._bootstrapped(conf, servers),
+                list(conf["bootstrap_servers"]),
+                self._deadline,
+                head_start_s=min(HEAD_START_S, self._deadline.seconds / 3),
+                failure=kerrors.KafkaError,
+                discard=lambda admin: admin.close(),
             )
-            cap *= 2
-            conf.update(
-                bootstrap_servers=bootstrap_order(servers, attempt),
-                bootstrap_timeout_ms=boot_ms,
-                request_timeout_ms=budget_ms,
-            )
-            if "default_api_timeout_ms" in KafkaAdminClient.DEFAULT_CONFIG:  # 3.1: >= request_timeout_ms
-                conf["default_api_timeout_ms"] = max(budget_ms, 60000)
-            try:
-                self._admin = KafkaAdminClient(**conf)
-                break
-            except (kerrors.SaslAuthenticationFailedError, kerrors.AuthorizationError) as e:
-                raise AuthenticationFailed(
-                    f"authentication failed (kafka-python): {type(e).__name__}"
-                ) from None
-            except kerrors.KafkaConfigurationError as e:
-                raise ConfigError(f"client configuration for kafka-python: {type(e).__name__}") from None
-            except kerrors.KafkaError as e:
-                if self._deadline.remaining() >= MIN_REQUEST_S:
-                    log.debug("kafka-python bootstrap failed (%s): trying again", type(e).__name__)
-                    continue
-                raise ClusterUnreachable(
-                    f"cluster {self._settings.bootstrap_servers} did not answer the kafka-python client "
-                    f"(kafka-python: {type(e).__name__})"
-                ) from None
+        except NoWinner as e:
+            raise ClusterUnreachable(
+                f"cluster {self._settings.bootstrap_servers} did not answer the kafka-python client "
+                f"(kafka-python: {e})"
+            ) from None
         return self._admin
 
-
-def bootstrap_order(servers: list[str], attempt: int) -> list[str]:
-    """The bootstrap servers kafka-python is given on its ``attempt``-th bootstrap (from 0): all of
-    them first, then one at a time in turn."""
-    if attempt == 0 or len(servers) == 1:
-        return list(servers)
-    return [servers[(attempt - 1) % len(servers)]]
+    def _bootstrapped(self, conf: dict[str, Any], servers: list[str]) -> Any:
+        """A kafka-python admin client bootstrapped from ``servers``, given what remains of --timeout."""
+        budget_ms = max(1000, int(self._deadline.request_timeout() * 1000))
+        conf = {**conf, "bootstrap_servers": servers, "bootstrap_timeout_ms": budget_ms}
+        conf["request_timeout_ms"] = budget_ms
+        if "default_api_timeout_ms" in KafkaAdminClient.DEFAULT_CONFIG:  # 3.1: >= request_timeout_ms
+            conf["default_api_timeout_ms"] = max(budget_ms, 60000)
+        try:
+            return KafkaAdminClient(**conf)
+        except (kerrors.SaslAuthenticationFailedError, kerrors.AuthorizationError) as e:
+            raise AuthenticationFailed(f"authentication failed (kafka-python): {type(e).__name__}") from None
+        except kerrors.KafkaConfigurationError as e:
+            raise ConfigError(f"client configuration for kafka-python: {type(e).__name__}") from None
 
 
 def error_name(e: BaseException) -> str:

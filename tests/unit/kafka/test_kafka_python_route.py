@@ -117,16 +117,3 @@ def test_one_offset_fetch_per_coordinator_and_every_group_keeps_its_own_answer()
     assert got["c"].error == "REQUEST_TIMED_OUT"  # the frozen coordinator: its groups' error only
     assert got["d"].error == "GROUP_AUTHORIZATION_FAILED"
     assert got["e"].error == "COORDINATOR_NOT_AVAILABLE"
-
-
-def test_bootstrap_tries_every_server_then_each_in_turn() -> None:
-    """kafka-python picks a bootstrap server at random within one attempt, and a frozen one holds the
-    attempt to its end: after a first attempt over all, each attempt names one server, in turn, so a
-    frozen coordinator that is also a bootstrap server cannot take every attempt (it did, once in a
-    full run: 'did not answer the kafka-python client' with two of three brokers up)."""
-    from kafka_offsets_cli.kafka.kafka_python import bootstrap_order
-
-    servers = ["a:1", "b:2", "c:3"]
-    assert bootstrap_order(servers, 0) == servers
-    assert [bootstrap_order(servers, n) for n in range(1, 7)] == [["a:1"], ["b:2"], ["c:3"]] * 2
-    assert bootstrap_order(["a:1"], 5) == ["a:1"]
