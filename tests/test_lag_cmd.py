@@ -257,7 +257,7 @@ def test_subprocess_keeps_data_on_stdout_and_notes_on_stderr(
     assert run.code == 0, run.stderr
     assert [r["partition"] for r in run.jsonl()] == [0, 1, 2]
     assert "exact to 1 ms" in run.stderr and "exact" not in run.stdout
-    down = subprocess_cli("lag", "-b", "127.0.0.1:1", "-g", group, "--timeout", "2s")
+    down = subprocess_cli("lag", "-b", "127.0.0.1:1", "-g", group, "--timeout", "6s")
     assert (
         down.code == 3
         and down.stdout == ""
