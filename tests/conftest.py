@@ -79,6 +79,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.broker)
         if fixtures & {"cluster3", "tiered_cluster3"}:
             item.add_marker(pytest.mark.cluster3)
+    items[:] = _spark_modules_together(items)
+
+
+#: the modules with a test that asks for ``spark_runtime`` (set at collection)
+SPARK_MODULES: set[Path] = set()
+
+
+def _spark_modules_together(items: list[pytest.Item]) -> list[pytest.Item]:
+    """``items`` with the modules that use ``spark_runtime`` moved, in their order, to where the first
+    of them stood; everything else keeps its order.  So the run's one local session serves them one
+    after the other, and is stopped before any other module starts (``_no_spark_left_behind``)."""
+    SPARK_MODULES.clear()
+    SPARK_MODULES.update(i.path for i in items if "spark_runtime" in getattr(i, "fixturenames", ()))
+    spark = [i for i in items if i.path in SPARK_MODULES]
+    if not spark:
+        return items
+    first = next(n for n, i in enumerate(items) if i.path in SPARK_MODULES)
+    rest = [i for i in items if i.path not in SPARK_MODULES]
+    return rest[:first] + spark + rest[first:]
 
 
 @pytest.fixture(autouse=True)
@@ -217,25 +236,50 @@ def tiered_cluster3() -> Iterator[dev_kafka.Cluster]:
         dev_kafka.down(name)
 
 
-@pytest.fixture(scope="module")
-def spark_runtime() -> Iterator[Any]:
-    """A local[2] Spark session (the package's :class:`~kafka_offsets_cli.spark.runtime.SparkRuntime`)
-    for one test module, stopped after it; ``check`` run in-process joins it and leaves it running.
+class _SharedSpark:
+    """The run's one local Spark runtime, while the ``spark_runtime`` modules run."""
 
-    One per module, not per run: a module that starts Spark its own way (a cluster, Connect)
-    finds no session left behind. Under CI=true a session that cannot start fails the tests.
+    runtime: Any = None
+
+    @classmethod
+    def stop(cls) -> None:
+        if cls.runtime is not None:
+            runtime, cls.runtime = cls.runtime, None
+            runtime.stop()
+
+
+@pytest.fixture(scope="module")
+def spark_runtime() -> Any:
+    """A local[2] Spark session (the package's :class:`~kafka_offsets_cli.spark.runtime.SparkRuntime`)
+    shared by the modules that ask for it; ``check`` run in-process joins it and leaves it running.
+
+    Those modules run one after the other (``_spark_modules_together``) and the session is stopped
+    before any other module starts: a module that starts Spark its own way (a cluster, Connect) finds
+    no session left behind.  One session, not one per module: each new one cost 3-4 s (its context
+    and first job; the JVM stays).  Under CI=true a session that cannot start fails the tests.
     """
     from kafka_offsets_cli.spark.runtime import SessionOptions
     from kafka_offsets_cli.spark.session import start_session
 
-    try:
-        runtime = start_session(SessionOptions(master="local[2]", shuffle_partitions=2))
-    except Exception as exc:  # no Java, no pyspark...: skip locally, fail in CI
-        unavailable(f"Spark session could not start: {exc}")
-    try:
-        yield runtime
-    finally:
-        runtime.stop()
+    if _SharedSpark.runtime is None:
+        try:
+            _SharedSpark.runtime = start_session(SessionOptions(master="local[2]", shuffle_partitions=2))
+        except Exception as exc:  # no Java, no pyspark...: skip locally, fail in CI
+            unavailable(f"Spark session could not start: {exc}")
+    return _SharedSpark.runtime
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _no_spark_left_behind(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Stop the shared Spark session before a module that does not use it, and after the last."""
+    if request.node.path not in SPARK_MODULES:
+        _SharedSpark.stop()
+    yield
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The shared Spark session ends with the run at the latest."""
+    _SharedSpark.stop()
 
 
 @pytest.fixture(scope="session")
