@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
-from .deadline import Deadline
+from .deadline import MAX_REQUEST_S, Deadline
 
 T = TypeVar("T")
 
@@ -120,7 +120,10 @@ def race(
                 raise NoWinner(last)
             wait = deadline.remaining() if started == len(lists) else head_start_s - elapsed
             try:
-                client, error = outcomes.queue.get(timeout=max(0.0, min(wait, deadline.remaining())))
+                # at most MAX_REQUEST_S a wait: a --timeout of years overflows the lock's time_t
+                client, error = outcomes.queue.get(
+                    timeout=max(0.0, min(wait, deadline.remaining(), MAX_REQUEST_S))
+                )
             except queue.Empty:
                 continue
             if error is None:

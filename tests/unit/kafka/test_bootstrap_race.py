@@ -105,6 +105,24 @@ def test_a_healthy_cluster_makes_one_client() -> None:
     assert won == "all" and started == [SERVERS]
 
 
+def test_a_timeout_of_years_waits_like_any_other() -> None:
+    """--timeout 99999999999d (argv fuzz): the wait for the first client overflowed time_t."""
+
+    def slow() -> str:
+        time.sleep(0.1)
+        return "all"
+
+    won = race(  # one server: the first client is every client, waited for up to the deadline
+        _maker({"a:1": slow}, []),
+        ["a:1"],
+        Deadline(99999999999 * 86400.0),
+        head_start_s=5.0,
+        failure=Lost,
+        discard=lambda _: None,
+    )
+    assert won == "all"
+
+
 def test_a_failed_first_client_starts_the_others_at_once() -> None:
     def refused() -> str:
         raise Lost("refused")
