@@ -263,6 +263,35 @@ def resolve(*, force: bool = False) -> list[Path]:
         return jars
 
 
+_EXTRA_POM = """<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>dev.kafka-offsets</groupId>
+  <artifactId>{name}-harness</artifactId>
+  <version>1</version>
+  <packaging>pom</packaging>
+  <dependencies>
+{dependencies}  </dependencies>
+  <build><plugins><plugin>
+    <groupId>org.apache.maven.plugins</groupId><artifactId>maven-dependency-plugin</artifactId>
+    <version>3.8.1</version>
+    <configuration><outputDirectory>{lib}</outputDirectory><includeScope>runtime</includeScope></configuration>
+  </plugin></plugins></build>
+</project>
+"""
+
+
+def extra_pom(name: str, lib: Path, dependencies: Sequence[tuple[str, str, str]]) -> str:
+    """A pom whose dependency plugin copies ``dependencies`` ((group, artifact, version) each) and what
+    they need into ``lib``: the input of :func:`resolve_extra`."""
+    deps = "".join(
+        f"    <dependency><groupId>{g}</groupId><artifactId>{a}</artifactId>\n"
+        f"      <version>{v}</version></dependency>\n"
+        for g, a, v in dependencies
+    )
+    return _EXTRA_POM.format(name=name, dependencies=deps, lib=lib)
+
+
 def resolve_extra(lib: Path, pom_text: str, what: str) -> list[Path]:
     """The jars of ``pom_text`` (a pom whose dependency plugin copies into ``lib``), fetched with Maven
     once into ``lib``, apart from ``dev/pom.xml``'s broker jars (clusters already running keep theirs).

@@ -41,32 +41,18 @@ PRIMARY, DR = "primary", "dr"
 IDENTITY_POLICY = "org.apache.kafka.connect.mirror.IdentityReplicationPolicy"
 DEFAULT_START_TIMEOUT = 120.0
 
-_POM = """<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>dev.kafka-offsets</groupId>
-  <artifactId>mirror-harness</artifactId>
-  <version>1</version>
-  <packaging>pom</packaging>
-  <dependencies>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>connect-mirror</artifactId>
-      <version>{version}</version></dependency>
-    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-core</artifactId>
-      <version>2.25.4</version></dependency>
-    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-slf4j-impl</artifactId>
-      <version>2.25.4</version></dependency>
-  </dependencies>
-  <build><plugins><plugin>
-    <groupId>org.apache.maven.plugins</groupId><artifactId>maven-dependency-plugin</artifactId>
-    <version>3.8.1</version>
-    <configuration><outputDirectory>{lib}</outputDirectory><includeScope>runtime</includeScope></configuration>
-  </plugin></plugins></build>
-</project>
-"""
-
 
 def _pom_text() -> str:
-    return _POM.format(version=kafka.kafka_version(), lib=MIRROR_LIB)
+    log4j = "org.apache.logging.log4j"
+    return kafka.extra_pom(
+        "mirror",
+        MIRROR_LIB,
+        [
+            ("org.apache.kafka", "connect-mirror", kafka.kafka_version()),
+            (log4j, "log4j-core", "2.25.4"),
+            (log4j, "log4j-slf4j-impl", "2.25.4"),
+        ],
+    )
 
 
 def resolve() -> list[Path]:

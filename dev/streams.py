@@ -30,29 +30,12 @@ from dev import kafka
 STREAMS_LIB = kafka.TARGET_DIR / "streams-lib"
 APP = Path(__file__).resolve().parent / "java" / "StreamsApp.java"
 
-_POM = """<?xml version="1.0" encoding="UTF-8"?>
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>dev.kafka-offsets</groupId>
-  <artifactId>streams-harness</artifactId>
-  <version>1</version>
-  <packaging>pom</packaging>
-  <dependencies>
-    <dependency><groupId>org.apache.kafka</groupId><artifactId>kafka-streams</artifactId>
-      <version>{version}</version></dependency>
-  </dependencies>
-  <build><plugins><plugin>
-    <groupId>org.apache.maven.plugins</groupId><artifactId>maven-dependency-plugin</artifactId>
-    <version>3.8.1</version>
-    <configuration><outputDirectory>{lib}</outputDirectory><includeScope>runtime</includeScope></configuration>
-  </plugin></plugins></build>
-</project>
-"""
-
 
 def resolve() -> list[Path]:
     """The kafka-streams jars, in ``dev/target/streams-lib`` (Maven runs once)."""
-    pom = _POM.format(version=kafka.kafka_version(), lib=STREAMS_LIB)
+    pom = kafka.extra_pom(
+        "streams", STREAMS_LIB, [("org.apache.kafka", "kafka-streams", kafka.kafka_version())]
+    )
     return kafka.resolve_extra(STREAMS_LIB, pom, "kafka-streams")
 
 

@@ -161,6 +161,19 @@ def _heal_cluster3(request: pytest.FixtureRequest) -> Iterator[None]:
     cluster.wait_ready()
 
 
+@pytest.fixture(name="cluster")
+def healed_cluster3(cluster3: dev_kafka.Cluster) -> Iterator[dev_kafka.Cluster]:
+    """``cluster3`` healed (every node running and unfrozen, leaders back) before and after the test:
+    for the fault tests that kill or freeze a node (``cluster`` in their signatures)."""
+    from tests.fault_helpers import heal
+
+    heal(cluster3)
+    try:
+        yield cluster3
+    finally:
+        heal(cluster3)
+
+
 @contextlib.contextmanager
 def _tiered_broker(name: str) -> Iterator[dev_kafka.Cluster]:
     """A single-node broker with tiered storage (LocalTieredStorage, dev/tiered.py), stopped after."""

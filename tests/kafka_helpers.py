@@ -5,15 +5,18 @@ kafka-offsets against the reference implementation.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import subprocess
 import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from confluent_kafka import Producer, TopicPartition
 
 from dev import kafka as dev_kafka
 from dev.kafka_data import TP, Delivered, Record, admin, producer_conf, send
+from tests.availability import unavailable
 
 GET_OFFSET_SHELL = "org.apache.kafka.tools.GetOffsetShell"
 CONSUMER_GROUP_COMMAND = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"
@@ -139,6 +142,23 @@ def get_offset_shell(bootstrap: str, *args: str, timeout: float = 120.0) -> Offs
 def consumer_groups(bootstrap: str, *args: str, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
     """Run kafka-consumer-groups (ConsumerGroupCommand) with ``--bootstrap-server bootstrap *args``."""
     return dev_kafka.run_tool(CONSUMER_GROUP_COMMAND, "--bootstrap-server", bootstrap, *args, timeout=timeout)
+
+
+@contextlib.contextmanager
+def own_broker(name: str, what: str) -> Iterator[dev_kafka.Cluster]:
+    """A single-node broker of a test's own, named ``name-PID``, stopped after; ``what`` names it in
+    the line given when it cannot start (a skip locally, a failure under CI=true)."""
+    full = f"{name}-{os.getpid()}"
+    try:
+        cluster = dev_kafka.up(full, nodes=1, owner_pid=os.getpid())
+    except Exception as exc:
+        with contextlib.suppress(Exception):
+            dev_kafka.down(full, grace=0)
+        unavailable(f"{what} could not be started: {exc}")
+    try:
+        yield cluster
+    finally:
+        dev_kafka.down(full)
 
 
 def group_tool_table(main_class: str, bootstrap: str, *args: str) -> list[dict[str, str]]:

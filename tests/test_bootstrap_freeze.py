@@ -26,14 +26,13 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from dev import kafka as dev_kafka
 from dev.kafka_data import commit_group_offsets, produce
-from tests.fault_helpers import REPO_ROOT, Timed, admin, child_env, create_assigned, heal
+from tests.fault_helpers import REPO_ROOT, Timed, admin, child_env, create_assigned
 
 pytestmark = [pytest.mark.broker, pytest.mark.cluster3, pytest.mark.slow]
 
@@ -66,16 +65,6 @@ logging.getLogger("kafka.cluster").addFilter(freeze)
 sys.argv[0] = "kafka-offsets"
 runpy.run_module("kafka_offsets_cli", run_name="__main__", alter_sys=True)
 """
-
-
-@pytest.fixture
-def cluster(cluster3: dev_kafka.Cluster) -> Iterator[dev_kafka.Cluster]:
-    """The shared 3-node cluster, healed (every node running and unfrozen) before and after."""
-    heal(cluster3)
-    try:
-        yield cluster3
-    finally:
-        heal(cluster3)
 
 
 def _coordinators(cluster: dev_kafka.Cluster, prefix: str, groups: list[str]) -> dict[str, int]:

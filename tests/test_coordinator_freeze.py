@@ -28,7 +28,6 @@ import subprocess
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 
 import pytest
 
@@ -43,16 +42,6 @@ TIMEOUT_S = 20
 SLACK_S = 12
 #: Seconds after the start of each run at which the coordinator is frozen.
 FREEZE_AFTER_S = (0.6, 1.0, 1.5)
-
-
-@pytest.fixture
-def cluster(cluster3: dev_kafka.Cluster) -> Iterator[dev_kafka.Cluster]:
-    """The shared 3-node cluster, healed (every node running and unfrozen) before and after."""
-    heal(cluster3)
-    try:
-        yield cluster3
-    finally:
-        heal(cluster3)
 
 
 def _coordinator(bootstrap: str, group: str) -> int:

@@ -31,7 +31,6 @@ from tests.fault_helpers import (
     assert_one_error_line,
     create_assigned,
     delete_topics,
-    heal,
     rss_kib,
     run_timed,
     start,
@@ -40,16 +39,6 @@ from tests.kafka_helpers import get_offset_shell
 
 VICTIM = 2
 OTHERS = (1, 3)
-
-
-@pytest.fixture
-def cluster(cluster3: dev_kafka.Cluster) -> Iterator[dev_kafka.Cluster]:
-    """The shared 3-node cluster, healed after the test whatever it did to node 2."""
-    heal(cluster3)
-    try:
-        yield cluster3
-    finally:
-        heal(cluster3)
 
 
 def _prefix() -> str:

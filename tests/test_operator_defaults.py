@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 import os
@@ -25,10 +24,9 @@ from typing import Any
 
 import pytest
 
-from dev import kafka as dev_kafka
 from dev.kafka_data import commit_group_offsets, create_topic, produce
-from tests.availability import unavailable
 from tests.cli_runner import cli
+from tests.kafka_helpers import own_broker
 
 MIN = 60_000
 KEEP = {"retention.ms": "-1"}
@@ -38,22 +36,13 @@ THRESHOLDS = ("--warn", "5m", "--crit", "15m")
 @pytest.fixture(scope="module")
 def healthy() -> Iterator[str]:
     """A broker of its own holding only what a healthy cluster holds: fresh data, an unused topic, a group."""
-    name = f"pytest-healthy-{os.getpid()}"
-    try:
-        cluster = dev_kafka.up(name, nodes=1, owner_pid=os.getpid())
-    except Exception as exc:  # skip locally, fail under CI=true
-        with contextlib.suppress(Exception):
-            dev_kafka.down(name, grace=0)
-        unavailable(f"Kafka broker could not be started: {exc}")
-    try:
+    with own_broker("pytest-healthy", "Kafka broker") as cluster:
         b = cluster.bootstrap
         create_topic(b, "orders", 3, config=KEEP)
         create_topic(b, "unused", 2, config=KEEP)
         produce(b, "orders", [(p, None, None, b"x") for p in range(3)])
         commit_group_offsets(b, "billing", {("orders", p): 1 for p in range(3)})  # creates __consumer_offsets
         yield b
-    finally:
-        dev_kafka.down(name)
 
 
 def records(*args: str) -> tuple[int, list[dict[str, Any]], str]:

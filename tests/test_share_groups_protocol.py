@@ -10,8 +10,6 @@ of another type (or none) asked as a share or streams group is that group's own 
 
 from __future__ import annotations
 
-import contextlib
-import os
 import subprocess
 import time
 import uuid
@@ -31,8 +29,7 @@ from kafka_offsets_cli.kafka.share_groups import (
 )
 from kafka_offsets_cli.kafka.streams_groups import describe_streams_groups
 from kafka_offsets_cli.models.topics import TopicPartition
-from tests.availability import unavailable
-from tests.kafka_helpers import group_tool_table
+from tests.kafka_helpers import group_tool_table, own_broker
 
 pytestmark = [pytest.mark.broker]
 
@@ -192,25 +189,10 @@ def share_version_0(kafka_classpath: str) -> Iterator[str]:
     Its own, not the session's broker: a downgrade there would be seen by every share-group test that
     runs while it lasts, and a run cut off between downgrade and upgrade would leave it so.
     """
-    name = f"pytest-share0-{os.getpid()}"
-    try:
-        cluster = dev_kafka.up(name, nodes=1, owner_pid=os.getpid())
-    except Exception as exc:  # skip locally, fail under CI=true
-        with contextlib.suppress(Exception):
-            dev_kafka.down(name, grace=0)
-        unavailable(f"Kafka broker for share.version=0 could not be started: {exc}")
-    try:
-        _tool(
-            FEATURE_COMMAND,
-            "--bootstrap-server",
-            cluster.bootstrap,
-            "downgrade",
-            "--feature",
-            "share.version=0",
-        )
-        yield cluster.bootstrap
-    finally:
-        dev_kafka.down(name)
+    with own_broker("pytest-share0", "Kafka broker for share.version=0") as cluster:
+        b = cluster.bootstrap
+        _tool(FEATURE_COMMAND, "--bootstrap-server", b, "downgrade", "--feature", "share.version=0")
+        yield b
 
 
 def test_without_share_version_one_answer_for_the_type(share_version_0: str) -> None:
