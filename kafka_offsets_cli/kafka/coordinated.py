@@ -57,9 +57,11 @@ def in_rounds(
     groups: Sequence[str],
     round_: Round[T],
     error: Callable[[T], str | None],
+    again: frozenset[str] = COORDINATOR_NOT_READY,
 ) -> dict[str, T]:
-    """``round_`` over the groups, then again over those whose coordinator was not ready (or whose
-    lookup failed) while ``deadline`` lasts; each group's last answer, in the order asked."""
+    """``round_`` over the groups, then again over those whose error is in ``again`` (by default: the
+    coordinator was not ready) or whose lookup failed, while ``deadline`` lasts; each group's last
+    answer, in the order asked."""
     wanted = list(dict.fromkeys(groups))
     if not wanted:
         return {}
@@ -71,7 +73,7 @@ def in_rounds(
         limit *= 2
         answers, lookup_failed = route.run(round_, route, pending, int(timeout * 1000), timeout_s=timeout)
         final.update(answers)
-        pending = [g for g, r in answers.items() if lookup_failed or error(r) in COORDINATOR_NOT_READY]
+        pending = [g for g, r in answers.items() if lookup_failed or error(r) in again]
         if not pending or deadline.remaining() <= backoff:
             break
         log.debug("asking again for %d group(s)", len(pending))

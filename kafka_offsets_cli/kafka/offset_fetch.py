@@ -23,19 +23,18 @@ Brokers older than Kafka 3.0 (no FindCoordinator v4 or OffsetFetch v8) answer ev
 
 from __future__ import annotations
 
-import time
+import functools
 from collections.abc import Sequence
 from typing import Any
 
 from kafka.protocol.consumer.group import OffsetFetchRequest  # type: ignore[import-untyped]
-from kafka.protocol.metadata import FindCoordinatorRequest  # type: ignore[import-untyped]
 
 from ..models.groups import GroupOffsets
 from ..models.topics import TopicPartition
-from .deadline import FIRST_ATTEMPT_S, Deadline
+from .coordinated import each_node, find_coordinators, in_rounds
+from .deadline import Deadline
 from .errors import COORDINATOR_NOT_READY, RETRIABLE
-from .kafka_python import KafkaPython, RequestError, Route, code_name, error_name
-from .settings import log
+from .kafka_python import KafkaPython, Route, code_name
 
 #: Group errors asked again with a fresh coordinator.
 ASK_AGAIN = RETRIABLE | COORDINATOR_NOT_READY
@@ -55,63 +54,36 @@ def fetch_committed(
     ``partitions``: only those (each answers ``None`` when nothing is committed); else every
     partition the group committed.
     """
-    wanted = list(dict.fromkeys(groups))
-    if not wanted:
-        return []
-    route = kafka_python.route()
-    final: dict[str, GroupOffsets] = {}
-    pending, backoff, limit = wanted, 0.1, FIRST_ATTEMPT_S
-    while pending:
-        timeout = deadline.request_timeout(limit)
-        limit *= 2
-        answers = route.run(_round, route, pending, partitions, int(timeout * 1000), timeout_s=timeout)
-        final.update(answers)
-        pending = [g for g, r in answers.items() if r.error in ASK_AGAIN]
-        if not pending or deadline.remaining() <= backoff:
-            break
-        log.debug("asking again for the committed offsets of %d group(s)", len(pending))
-        time.sleep(backoff)
-        backoff = min(backoff * 2, 1.0)
-    return [final[g] for g in wanted]
+
+    async def round_(
+        route: Route, pending: Sequence[str], timeout_ms: int
+    ) -> tuple[dict[str, GroupOffsets], bool]:
+        return await _round(route, pending, partitions, timeout_ms), False  # lookup errors are per group
+
+    answers = in_rounds(kafka_python, deadline, groups, round_, lambda r: r.error, again=ASK_AGAIN)
+    return list(answers.values())
 
 
 async def _round(
     route: Route, groups: Sequence[str], partitions: Sequence[TopicPartition] | None, timeout_ms: int
 ) -> dict[str, GroupOffsets]:
-    """One attempt: the groups' coordinators, then one OffsetFetch per coordinator, all at once."""
-    out: dict[str, GroupOffsets] = {}
-    try:
-        found = await route.send(
-            FindCoordinatorRequest(key_type=0, coordinator_keys=list(groups), min_version=4),
-            None,
-            timeout_ms,
-        )
-    except RequestError as e:
-        return {g: GroupOffsets(g, {}, error_name(e)) for g in groups}
-    by_node: dict[int, list[str]] = {}
-    for c in found.coordinators:
-        if c.error_code:
-            out[c.key] = GroupOffsets(c.key, {}, code_name(c.error_code))
-        else:
-            by_node.setdefault(int(c.node_id), []).append(c.key)
-    sent = []
-    for node, node_groups in by_node.items():
-        try:
-            sent.append((node_groups, route.send(_request(node_groups, partitions), node, timeout_ms)))
-        except RequestError as e:  # kafka-python reports most on the future; never lose the others
-            out.update({g: GroupOffsets(g, {}, error_name(e)) for g in node_groups})
-    for node_groups, future in sent:
-        try:
-            response = await future
-        except RequestError as e:
-            out.update({g: GroupOffsets(g, {}, error_name(e)) for g in node_groups})
+    """One attempt: the groups' coordinators, then one OffsetFetch per coordinator, all at once.
+
+    Each step may take all of ``timeout_ms``: a lookup failure is the groups' error, asked again
+    like any other (:data:`ASK_AGAIN`)."""
+    by_node, errors, lookup = await find_coordinators(route, groups, timeout_ms)
+    if lookup is not None:
+        return {g: GroupOffsets(g, {}, lookup) for g in groups}
+    out = {g: GroupOffsets(g, {}, e) for g, e in errors.items()}
+    request = functools.partial(_request, partitions=partitions)
+    for _, node_groups, answer in await each_node(route, by_node, request, timeout_ms):
+        if isinstance(answer, str):
+            out.update({g: GroupOffsets(g, {}, answer) for g in node_groups})
             continue
-        answered = {g.group_id: g for g in response.groups}
-        for g in node_groups:
-            out[g] = _offsets(g, answered.get(g), partitions)
-    for g in groups:  # a group the coordinator lookup did not mention
-        out.setdefault(g, GroupOffsets(g, {}, "COORDINATOR_NOT_AVAILABLE"))
-    return out
+        answered = {g.group_id: g for g in answer.groups}
+        out.update({g: _offsets(g, answered.get(g), partitions) for g in node_groups})
+    # a group the coordinator lookup did not mention
+    return {g: out.get(g) or GroupOffsets(g, {}, "COORDINATOR_NOT_AVAILABLE") for g in groups}
 
 
 def _request(groups: Sequence[str], partitions: Sequence[TopicPartition] | None) -> Any:
