@@ -9,11 +9,13 @@ that could not be read is the same answer on both: UNKNOWN with its error (:meth
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, TypeVar
 
 from ..errors import MonitoringStatus
 
 __all__ = ["TopicRollup"]
+
+_R = TypeVar("_R", bound="TopicRollup")  # typing.Self is 3.11+; the package supports 3.10
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -32,7 +34,9 @@ class TopicRollup:
     error: str | None = None
 
     @classmethod
-    def unread(cls, topic: str, error: str | None, *, timestamp_type: str | None = None, **more: Any) -> Self:
+    def unread(
+        cls: type[_R], topic: str, error: str | None, *, timestamp_type: str | None = None, **more: Any
+    ) -> _R:
         """The roll-up of a topic that could not be read: UNKNOWN, no partitions, its ``error``
         (``more``: the fields a subclass adds)."""
         return cls(
