@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import MonitoringStatus
+from ..measures.topic_rollup import TopicRollup
 from .records import PartitionRecord, record_slices
 
 __all__ = [
@@ -45,18 +46,12 @@ __all__ = [
 
 
 @dataclass(frozen=True, kw_only=True)
-class TopicResult:
-    """A liveness check's roll-up of one topic on one cluster (``liveness.topic_status``)."""
+class TopicResult(TopicRollup):
+    """A liveness check's roll-up of one topic on one cluster: ``liveness``'s own roll-up
+    (:class:`~..measures.topic_rollup.TopicRollup`) with the check's and the cluster's names."""
 
     check: str
     cluster: str
-    topic: str
-    status: MonitoringStatus
-    partitions: int
-    alive: int
-    age_ms: int | None  # the age that decided (the stalest, or the min_alive-th youngest)
-    timestamp_type: str | None = None
-    error: str | None = None
 
     def to_record(self) -> dict[str, Any]:
         """JSON record of the topic roll-up."""

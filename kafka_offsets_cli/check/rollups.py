@@ -97,16 +97,8 @@ def rollup_result(
     """
     if isinstance(check, LivenessCheck):
         if t["errors"]:
-            return TopicResult(
-                check=check.name,
-                cluster=cluster,
-                topic=name,
-                status=MonitoringStatus.UNKNOWN,
-                partitions=0,
-                alive=0,
-                age_ms=None,
-                timestamp_type=timestamp_type,
-                error=t["error"],
+            return TopicResult.unread(
+                name, t["error"], timestamp_type=timestamp_type, check=check.name, cluster=cluster
             )
         part = _statuses(t, "part:")
         return TopicResult(

@@ -17,21 +17,9 @@ from ..measures.liveness import (
     topic_status,
 )
 from ..measures.liveness_age import deciding_age
+from ..measures.topic_rollup import TopicRollup
 from ..models.offsets import OffsetResult
 from ..severity import worst
-
-
-@dataclass(frozen=True, kw_only=True)
-class TopicLiveness:
-    """One topic's roll-up: its status, partition counts and timestamp type."""
-
-    topic: str
-    status: MonitoringStatus
-    partitions: int
-    alive: int  # partitions whose own status is OK
-    age_ms: int | None  # the age that decides the status (stalest, or the min_alive-th freshest)
-    timestamp_type: str | None = None
-    error: str | None = None  # the topic could not be listed at all (then status is UNKNOWN)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,7 +27,7 @@ class LivenessReport:
     """Everything one liveness run found, with the thresholds it used."""
 
     rows: tuple[LiveRow, ...]
-    topics: tuple[TopicLiveness, ...]
+    topics: tuple[TopicRollup, ...]
     status: MonitoringStatus
     now_ms: int
     warn_ms: int
@@ -118,7 +106,7 @@ def build_report(
     for r in rows:
         by_topic.setdefault(r.topic, []).append(r)
     topics = [
-        TopicLiveness(
+        TopicRollup(
             topic=name,
             status=topic_status(rs, min_alive, empty=empty, future=future),
             partitions=len(rs),
@@ -128,18 +116,7 @@ def build_report(
         )
         for name, rs in by_topic.items()
     ]
-    for name, err in missing_topics:
-        topics.append(
-            TopicLiveness(
-                topic=name,
-                status=MonitoringStatus.UNKNOWN,
-                partitions=0,
-                alive=0,
-                age_ms=None,
-                timestamp_type=types.get(name),
-                error=err,
-            )
-        )
+    topics += [TopicRollup.unread(name, err, timestamp_type=types.get(name)) for name, err in missing_topics]
     topics.sort(key=lambda t: t.topic)
     return LivenessReport(
         rows=rows,

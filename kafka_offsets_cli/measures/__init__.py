@@ -7,8 +7,8 @@ thresholds, roll-ups and reports on top and never redefines it:
 
 * :mod:`.lag` — a group's lag on each partition: the rows, their states, time lag, the reading of
   a cluster and the status rule (``lag``, ``check``, ``rewind --from-cluster``);
-* :mod:`.liveness`, :mod:`.liveness_age` — a partition's liveness and the age behind a topic's
-  status (``liveness``, ``check``);
+* :mod:`.liveness`, :mod:`.liveness_age`, :mod:`.topic_rollup` — a partition's liveness, the age
+  behind a topic's status and the topic's roll-up (``liveness``, ``check``);
 * :mod:`.timestamps` — M(o), the newest record timestamp up to an offset, by batched bisection
   (``lag``'s time lag, ``tiering``'s backlog age, ``rewind``'s resume times);
 * :mod:`.remote_storage` — whether a topic is tiered (``lag``'s remote reads, ``tiering``).
