@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
 def lag_cmd(
     ctx: typer.Context,
     group: opts.GroupOpt = None,
-    group_regex: lag_opts.GroupRegexOpt = None,
+    group_regex: opts.GroupRegexOpt = None,
     target: Target = FROM_OPTIONS,
     exclude_internal_topics: opts.ExcludeInternalOpt = False,
     time_lag: lag_opts.TimeLagOpt = False,

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from ..lag.summary import SortKey
-from .options import OUT, SEL
+from .options import OUT
 
 __all__ = [
     "CHECK",
@@ -15,7 +15,6 @@ __all__ = [
     "ByPartitionOpt",
     "CritLagOpt",
     "CritTimeLagOpt",
-    "GroupRegexOpt",
     "MarkerCheckOpt",
     "MembersOpt",
     "MinLagOpt",
@@ -78,16 +77,6 @@ the commit steps of the last 30 s: committed offsets move in steps, e.g. auto-co
 in_per_s, consumed_per_s and consumed_window_s.
 """
 
-GroupRegexOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--group-regex",
-        metavar="REGEX",
-        help="Consumer groups whose whole id matches (repeatable).",
-        rich_help_panel=SEL,
-        show_default=False,
-    ),
-]
 TimeLagOpt = Annotated[
     bool,
     typer.Option(

@@ -309,3 +309,16 @@ def watch_interval(watch: str | None) -> float | None:
     if watch is None:
         return None
     return parse_interval(watch)
+
+
+#: lag and rewind
+GroupRegexOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--group-regex",
+        metavar="REGEX",
+        help="Consumer groups whose whole id matches (repeatable).",
+        rich_help_panel=SEL,
+        show_default=False,
+    ),
+]

@@ -15,6 +15,7 @@ from .command_options import AS_GIVEN, FROM_OPTIONS, Layout, Target, targeted
 from .options import (
     ExcludeInternalOpt,
     GroupOpt,
+    GroupRegexOpt,
     IsolationOpt,
     RewindOutputOpt,
 )
@@ -33,7 +34,7 @@ def register(app: typer.Typer) -> None:
 def rewind_cmd(
     ctx: typer.Context,
     group: GroupOpt = None,
-    group_regex: ro.GroupRegexOpt = None,
+    group_regex: GroupRegexOpt = None,
     all_groups: ro.AllGroupsOpt = False,
     to: ro.ToOpt = None,
     to_offset: ro.ToOffsetOpt = None,

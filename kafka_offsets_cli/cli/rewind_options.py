@@ -61,16 +61,6 @@ def _flag(flag: str, text: str) -> Any:
     return typer.Option(flag, help=text, rich_help_panel=RESET)
 
 
-GroupRegexOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--group-regex",
-        metavar="REGEX",
-        help="Consumer groups whose whole id matches (repeatable).",
-        rich_help_panel=SEL,
-        show_default=False,
-    ),
-]
 AllGroupsOpt = Annotated[
     bool, typer.Option("--all-groups", help="Every consumer group of the cluster.", rich_help_panel=SEL)
 ]

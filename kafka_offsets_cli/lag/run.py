@@ -14,7 +14,7 @@ from typing import Protocol
 
 from ..errors import NotFound
 from ..measures.lag.collect import LagReport, collect, resolve_groups
-from ..parse.group_selection import optional_selection
+from ..parse.command_selection import optional_selection
 from ..parse.selection import Selection
 from ..parse.times import now_ms
 from ..sources import GroupLister, GroupMemberSource, LagSource

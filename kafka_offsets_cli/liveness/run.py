@@ -11,40 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
 
 from ..errors import MonitoringStatus, NotFound, UsageError
 from ..measures.thresholds import warn_above_crit
 from ..models.topics import TopicPartition
+from ..parse.command_selection import monitored_selection
 from ..parse.durations import parse_duration
-from ..parse.selection import Selection, parse_selection
 from ..sources import LivenessSource
 from ..system_topics import SYSTEM_HINT
-from .collect import collect, collect_with_ends
+from .collect import LivenessRequest, collect
 from .report import LivenessReport
-
-
-@dataclass(frozen=True, kw_only=True)
-class LivenessRequest:
-    """The liveness check to run (once, or on every refresh)."""
-
-    selection: Selection
-    warn_ms: int
-    crit_ms: int
-    min_alive: int | None
-    tolerance_ms: int
-    empty: MonitoringStatus
-    future: MonitoringStatus
-    include_internal: bool = False
-
-    def options(self) -> dict[str, Any]:
-        """The keyword arguments of :func:`~.collect.collect` beyond the selection and thresholds."""
-        return {
-            "min_alive": self.min_alive,
-            "future_tolerance_ms": self.tolerance_ms,
-            "empty": self.empty,
-            "future": self.future,
-        }
 
 
 @dataclass(frozen=True)
@@ -77,13 +53,7 @@ def request_of(
     tolerance_ms = parse_duration(future_tolerance)
     if include_internal and exclude_internal_topics:
         raise UsageError("--include-internal and --exclude-internal-topics contradict each other")
-    selection = parse_selection(
-        topics=topics or (),
-        partitions=partitions,
-        topic_partitions=topic_partitions,
-        exclude_internal=False,
-        exclude_system=not include_internal,
-    )
+    selection = monitored_selection(topics, partitions, topic_partitions, include_internal=include_internal)
     return LivenessRequest(
         selection=selection,
         warn_ms=warn_ms,
@@ -99,15 +69,13 @@ def request_of(
 def run(client: LivenessSource, request: LivenessRequest) -> LivenessReport:
     """One max-timestamp round over ``client``."""
     with _system_hint(request):
-        return collect(client, request.selection, request.warn_ms, request.crit_ms, **request.options())
+        return collect(client, request)[0]
 
 
 def snapshot(client: LivenessSource, request: LivenessRequest) -> LivenessSnapshot:
     """One max-timestamp + latest round, for ``--watch``."""
     with _system_hint(request):
-        report, ends = collect_with_ends(
-            client, request.selection, request.warn_ms, request.crit_ms, **request.options()
-        )
+        report, ends = collect(client, request, ends=True)
     return LivenessSnapshot(report, ends)
 
 

@@ -123,7 +123,7 @@ def checked(req: RewindRequest, io: RewindIO) -> Checked:
 
 def _selection(req: RewindRequest) -> Selection | None:
     """The selection options as a :class:`Selection`; ``None`` when none is given (as lag's)."""
-    from ..parse.group_selection import optional_selection
+    from ..parse.command_selection import optional_selection
 
     return optional_selection(req.topics, req.partitions, req.topic_partitions, req.exclude_internal)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from ..check.evaluate import check_result
@@ -50,21 +50,10 @@ class CheckRequest:
 
 
 @dataclass(frozen=True, kw_only=True)
-class CheckRun:
-    """How to run one check: Spark's master and settings, and what to keep and show."""
+class CheckRun(CheckRequest):
+    """How to run one check: the request, checked, with ``--conf`` parsed into ``settings``."""
 
-    master: str
-    #: a Spark Connect server (``sc://…``) instead of ``master``
-    remote: str | None = None
-    conf: tuple[tuple[str, str], ...] = ()
-    ui: bool = False
-    history: str | None = None
-    #: ``--write``'s format by name (parquet, csv), as the pipeline takes it
-    write: str | None = None
-    write_dir: str | None = None
-    everything: bool = False
-    worst: int
-    debug: bool = False
+    settings: tuple[tuple[str, str], ...] = ()
 
 
 def prepared(
@@ -91,18 +80,7 @@ def prepared(
 
         require_shared(req.history, req.remote is None and is_local(req.master))
         check_dir(req.history)
-    return CheckRun(
-        master=req.master,
-        remote=req.remote,
-        conf=tuple(conf),
-        ui=req.ui,
-        history=req.history,
-        write=req.write,
-        write_dir=req.write_dir,
-        everything=req.everything,
-        worst=req.worst,
-        debug=req.debug,
-    )
+    return CheckRun(**{f.name: getattr(req, f.name) for f in fields(req)}, settings=tuple(conf))
 
 
 def _remote_alone(remote: str, master_given: bool) -> None:
@@ -140,7 +118,7 @@ def run(spec: CheckSpec, how: CheckRun, *, console: Any = None) -> CheckReport:
         check_channel(spec, parse_remote(how.remote))  # no secret over cleartext to another host
     progress = StageProgress(console=console)
     t0 = time.monotonic()
-    slots = task_slots(how.master if how.remote is None else None, dict(how.conf))
+    slots = task_slots(how.master if how.remote is None else None, dict(how.settings))
     with progress.shown():
         # Planned before Spark starts: a spec with nothing reachable (a cluster down or frozen)
         # is reported within its timeout, without paying a session start it would not use.
@@ -168,7 +146,7 @@ def _start(how: CheckRun) -> SparkRuntime:
     from .session import start_session
 
     return start_session(
-        SessionOptions(master=how.master, remote=how.remote, debug=how.debug, ui=how.ui, conf=how.conf)
+        SessionOptions(master=how.master, remote=how.remote, debug=how.debug, ui=how.ui, conf=how.settings)
     )
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..parse.selection import Selection, parse_selection
+from ..parse.command_selection import monitored_selection
+from ..parse.selection import Selection
 from ..sources import LivenessSource
 from .collect import collect
 from .report import TieringReport
@@ -38,13 +39,7 @@ def request_of(
     """The request of the options' values: thresholds checked (a usage error before anything is
     contacted), Kafka's system topics left out by name unless ``include_internal``."""
     thresholds = thresholds_from(warn_records, crit_records, warn_age, crit_age)
-    selection = parse_selection(
-        topics=topics or (),
-        partitions=partitions,
-        topic_partitions=topic_partitions,
-        exclude_internal=False,
-        exclude_system=not include_internal,
-    )
+    selection = monitored_selection(topics, partitions, topic_partitions, include_internal=include_internal)
     return TieringRequest(selection=selection, thresholds=thresholds)
 
 

@@ -115,5 +115,5 @@ def test_check_request_is_checked_in_the_order_the_command_reports() -> None:
     )
     assert warned == ["--spark-ui has no effect with --remote: a Spark Connect server's web UI is its own"]
     assert seen == ["outputs"]
-    assert how.conf == (("a", " b=c"),) and how.remote == "sc://h:15002" and how.worst == 5
-    assert prepared(base, warn=warned.append).conf == ()
+    assert how.settings == (("a", " b=c"),) and how.remote == "sc://h:15002" and how.worst == 5
+    assert prepared(base, warn=warned.append).settings == ()
