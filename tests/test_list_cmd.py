@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from collections.abc import Iterator
@@ -307,3 +308,34 @@ def test_plain_names_are_described_not_listed(bootstrap: str, topics: Topics) ->
     assert len(names) == 65 + 1  # the dot of "<prefix>.create" stands for any of 65 legal characters
     assert {r.partition for r in table.results if r.topic == topics.create} == {0, 1, 2}
     assert table.missing_topics == ((missing, "UNKNOWN_TOPIC_OR_PARTITION"),)
+
+
+def test_spark_offsets_are_getoffsetshells_answer_and_never_a_silent_jump(
+    bootstrap: str, topics: Topics
+) -> None:
+    """``-o spark-offsets`` prints Spark's startingOffsets JSON: GetOffsetShell's offsets at the time;
+    the empty partition (no record at or after it) is an error with nothing on stdout, unless
+    ``--spark-missing`` chose its offset, which is then the one ``list`` gives for that spec."""
+    t, at = topics.create, str(BASE + 2500)
+    ref = get_offset_shell(bootstrap, "--topic", t, "--time", at)
+    expected = {str(p): o for (_, p), o in ref.items()}
+    assert expected == {"0": 0, "1": 1}  # partition 2 is empty: GetOffsetShell leaves it out
+    strict = subprocess_cli("list", "-b", bootstrap, "-t", t, "-s", at, "-o", "spark-offsets")
+    assert strict.code == 1 and strict.stdout == "", (strict.code, strict.stdout)
+    assert (
+        f"no offset at {at} on 1 partition(s) ({t}-2)" in strict.stderr and "--spark-missing" in strict.stderr
+    )
+    ends = records("-b", bootstrap, "-t", t, "-s", "earliest", "-s", "latest")
+    for choice in ("latest", "earliest"):
+        run = subprocess_cli(
+            "list", "-b", bootstrap, "-t", t, "-s", at, "-o", "spark-offsets", "--spark-missing", choice
+        )
+        assert run.code == 0, run.stderr
+        assert json.loads(run.stdout) == {t: {**expected, "2": ends[(t, 2, choice)]["offset"]}}
+    latest = subprocess_cli("list", "-b", bootstrap, "-t", t, "-s", "latest", "-o", "spark-offsets")
+    assert json.loads(latest.stdout) == {t: {str(p): ends[(t, p, "latest")]["offset"] for p in range(3)}}
+    for refused in (["-s", "earliest", "-s", "latest"], ["--tiering"], ["--watch", "1s"]):
+        run = subprocess_cli("list", "-b", bootstrap, "-t", t, "-o", "spark-offsets", *refused)
+        assert run.code == 2 and run.stdout == "", (refused, run.stderr)
+    alone = subprocess_cli("list", "-b", bootstrap, "-t", t, "--spark-missing", "latest", "-o", "json")
+    assert alone.code == 2 and "--spark-missing goes with --output spark-offsets" in alone.stderr

@@ -6,8 +6,9 @@ from functools import partial
 
 import typer
 
-from ..errors import PartialFailure, UsageError
+from ..errors import PartialFailure
 from ..listing.run import failure_summary, fetch, request_of, table
+from ..listing.spark_offsets import Missing
 from ..models.offsets import Isolation
 from ..parse.times import parse_tz
 from ..render.list_tiering import FIELDS as TIERING_FIELDS
@@ -44,6 +45,7 @@ def list_cmd(
     reverse: list_opts.ReverseOpt = False,
     watch: opts.WatchOpt = None,
     tiering: list_opts.TieringOpt = False,
+    spark_missing: list_opts.SparkMissingOpt = Missing.error,
     version: list_opts.VersionOpt = False,  # eager: its callback prints the versions and exits
 ) -> None:
     """Offsets of partitions by spec."""
@@ -57,19 +59,9 @@ def list_cmd(
         for note in request.notes:
             warn(note, env)  # e.g. epoch seconds typed where Kafka reads milliseconds, or a time after now
         fmt, screen = opts.OUTPUTS["list"].select(output, env)
-        if fmt is opts.Format.plain and len(request.specs) > 1:
-            raise UsageError(
-                "--output plain takes one spec (as kafka-get-offsets.sh); use json or csv for several"
-            )
-        if tiering and fmt is opts.Format.plain:
-            raise UsageError(
-                "--tiering has no place in --output plain (kafka-get-offsets.sh prints "
-                "topic:partition:offset only); use table, wide, json, jsonl or csv"
-            )
-        if tiering and watch is not None:
-            raise UsageError(
-                "--tiering cannot be refreshed with --watch; run `kafka-offsets tiering` in a loop"
-            )
+        request = list_view.fitted(
+            request, fmt, tiering=tiering, watch=watch is not None, missing=spark_missing
+        )
         known = (
             (*COLUMNS, RATE_FIELD) if watch is not None else (*COLUMNS, *(TIERING_FIELDS if tiering else ()))
         )
@@ -84,6 +76,7 @@ def list_cmd(
             sort=sort,
             reverse=reverse,
             group_digits=env.stdout_isatty,
+            missing=spark_missing,
         )
         from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
 

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from ..listing.spark_offsets import Missing
 from ..render.order import SortKey
 from .options import OUT
 
@@ -82,5 +83,16 @@ VersionOpt = Annotated[
         callback=_version,
         is_eager=True,
         help="Show versions and the kafka-get-offsets.sh release whose options list takes, and exit.",
+    ),
+]
+SparkMissingOpt = Annotated[
+    Missing,
+    typer.Option(
+        "--spark-missing",
+        help="With -o spark-offsets: what a partition with no offset at the spec (a time after its "
+        "newest record, max-timestamp on an empty partition) gets: error, or its earliest or latest "
+        "offset as listed now.",
+        rich_help_panel=OUT,
+        case_sensitive=False,
     ),
 ]

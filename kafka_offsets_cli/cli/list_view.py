@@ -10,11 +10,15 @@ specs) in json, jsonl and csv records. With ``--tiering`` the tiering view
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import tzinfo
 from typing import TYPE_CHECKING, Any
 
+from ..errors import UsageError
+from ..listing.run import ListRequest
+from ..listing.spark_offsets import Missing, boundaries, specs_to_list
 from ..models.offsets import OffsetSpec, OffsetTable, SpecKind
 from ..models.topics import TopicPartition
 from ..render import list_tiering
@@ -44,10 +48,39 @@ class ListView:
     sort: SortKey = SortKey.TOPIC
     reverse: bool = False
     group_digits: bool = False
+    #: ``-o spark-offsets``: what a partition without an offset at the spec gets
+    missing: Missing = Missing.error
 
     def order(self, table: OffsetTable) -> list[TopicPartition]:
         """Rows in ``--sort`` order; ``-o plain`` starts from GetOffsetShell's line order."""
         return partition_order(table, self.sort, reverse=self.reverse, kafka=self.fmt is Format.plain)
+
+
+def fitted(request: ListRequest, fmt: Format, *, tiering: bool, watch: bool, missing: Missing) -> ListRequest:
+    """``request`` as ``fmt`` can show it (``-o spark-offsets``: its spec and the ``--spark-missing``
+    one listed in the same round); a usage error for what the format has no place for."""
+    if fmt is Format.plain and len(request.specs) > 1:
+        raise UsageError(
+            "--output plain takes one spec (as kafka-get-offsets.sh); use json or csv for several"
+        )
+    if tiering and fmt in (Format.plain, Format.spark_offsets):
+        why = (
+            "kafka-get-offsets.sh prints topic:partition:offset only"
+            if fmt is Format.plain
+            else "offsets only"
+        )
+        raise UsageError(
+            f"--tiering has no place in --output {fmt.value} ({why}); use table, wide, json, jsonl or csv"
+        )
+    if tiering and watch:
+        raise UsageError("--tiering cannot be refreshed with --watch; run `kafka-offsets tiering` in a loop")
+    if fmt is not Format.spark_offsets:
+        if missing is not Missing.error:
+            raise UsageError("--spark-missing goes with --output spark-offsets")
+        return request
+    if watch:
+        raise UsageError("--output spark-offsets is one boundary, not refreshed: drop --watch")
+    return replace(request, specs=specs_to_list(request.specs, missing))
 
 
 def render(
@@ -74,6 +107,8 @@ def render(
         )
     if view.fmt is Format.plain:
         return render_offsets.render_plain(table, order)
+    if view.fmt is Format.spark_offsets:
+        return json.dumps(boundaries(table, table.specs[0], view.missing), separators=(",", ":")) + "\n"
     recs = render_offsets.records(table, order)
     default_cols: tuple[str, ...] = render_offsets.COLUMNS
     if rates is not None:

@@ -31,6 +31,7 @@ class Format(str, Enum):
     nagios = "nagios"
     prometheus = "prometheus"
     text = "text"
+    spark_offsets = "spark-offsets"  # list: one spec as Spark's startingOffsets/endingOffsets JSON
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,8 +65,9 @@ _TABLES = "table (default on a TTY; fits its width), wide (the table in full), "
 #: Each command's output formats, once.
 OUTPUTS = {
     "list": Outputs(
-        formats=(*_RECORDS, _F.plain),
-        help=_TABLES + "json, jsonl (default otherwise), csv, or plain (topic:partition:offset).",
+        formats=(*_RECORDS, _F.plain, _F.spark_offsets),
+        help=_TABLES + "json, jsonl (default otherwise), csv, plain (topic:partition:offset), or "
+        "spark-offsets (one spec as the JSON Spark's Kafka source takes for startingOffsets/endingOffsets).",
     ),
     "lag": Outputs(
         formats=(*_RECORDS, _F.nagios, _F.prometheus),
