@@ -129,7 +129,7 @@ def run(spec: CheckSpec, how: CheckRun, *, console: Any = None) -> CheckReport:
             report = _without_data(spec, plan)
         else:
             progress.set("starting Spark" if how.remote is None else "connecting to Spark Connect")
-            runtime = _start(how)
+            runtime = _start(how, progress.set)
             try:
                 report = _spark(spec, plan, progress, how, runtime)
             finally:
@@ -141,12 +141,13 @@ def run(spec: CheckSpec, how: CheckRun, *, console: Any = None) -> CheckReport:
     return replace(report, timings=times)
 
 
-def _start(how: CheckRun) -> SparkRuntime:
+def _start(how: CheckRun, step: Callable[[str], None]) -> SparkRuntime:
     from .runtime import SessionOptions
     from .session import start_session
 
     return start_session(
-        SessionOptions(master=how.master, remote=how.remote, debug=how.debug, ui=how.ui, conf=how.settings)
+        SessionOptions(master=how.master, remote=how.remote, debug=how.debug, ui=how.ui, conf=how.settings),
+        step=step,
     )
 
 

@@ -1,7 +1,8 @@
 """Progress of the Spark stages on stderr (only on a TTY).
 
 A background thread polls Spark's status tracker and shows the current step
-(plan, collect, evaluate...) with the tasks done in the running stages.
+(plan, collect, evaluate...) with the tasks done in the running stages and, after the first
+second, how long the step has been running (a first Spark start can take most of a minute).
 Off a TTY nothing is drawn (stderr stays clean for cron mail).
 """
 
@@ -9,7 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -19,16 +21,26 @@ __all__ = ["StageProgress"]
 class StageProgress:
     """Tracks the current step name; draws it with the running stages' task counts."""
 
-    def __init__(self, sc: Any | None = None, *, console: Any | None = None) -> None:
+    def __init__(
+        self,
+        sc: Any | None = None,
+        *,
+        console: Any | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.sc = sc
         self.console = console
         self.step = "starting Spark"
+        self._clock = clock
+        self._since = clock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._status: Any = None
 
     def set(self, step: str) -> None:
         """Name the step now running (also the Spark job description)."""
+        if not step.startswith(self.step):  # a step told more precisely keeps its clock
+            self._since = self._clock()
         self.step = step
         if self.sc is not None:
             with contextlib.suppress(Exception):  # cosmetic only
@@ -58,7 +70,8 @@ class StageProgress:
                 total = 0
             if total:
                 text += f": {done}/{total} tasks"
-        return text + "…"
+        elapsed = int(self._clock() - self._since)
+        return text + (f" ({elapsed} s)…" if elapsed >= 1 else "…")
 
     def _draw(self) -> None:
         if self._status is not None:

@@ -33,11 +33,12 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from .class_cache import archive_flags
+from .class_cache import archive_flags, first_start_note
 from .connect import start_connect
 from .deferred import defer_pandas
 from .deploy import executor_python, is_local, secure_conf, zip_package
@@ -109,8 +110,11 @@ def _tail(path: Path | None, lines: int = 15) -> str:
     return "\n".join(text[-lines:])
 
 
-def start_session(options: SessionOptions) -> SparkRuntime:
-    """Start (or join) a Spark session; raises :class:`SparkUnavailable` when it cannot."""
+def start_session(options: SessionOptions, *, step: Callable[[str], None] | None = None) -> SparkRuntime:
+    """Start (or join) a Spark session; raises :class:`SparkUnavailable` when it cannot.
+
+    ``step`` hears what the start is doing when it is more than starting Spark (the first start
+    with a Java and Spark, which writes the class-data archive: :mod:`.class_cache`)."""
     if options.remote is not None:
         return start_connect(options)
     t0 = time.monotonic()
@@ -174,7 +178,11 @@ def start_session(options: SessionOptions) -> SparkRuntime:
     if local:
         # the driver JVM does little work here (Python tasks do): start it cheaply
         java_opts += " " + " ".join(LOCAL_JVM_FLAGS)
-    java_opts = " ".join((java_opts, *archive_flags(os.environ)))  # Spark's classes, mapped: .class_cache
+    cds = archive_flags(os.environ)  # Spark's classes, mapped: .class_cache
+    java_opts = " ".join((java_opts, *cds))
+    note = first_start_note(cds)
+    if note is not None and step is not None:
+        step(note)
     if "spark.driver.extraJavaOptions" not in user_keys:
         conf.set("spark.driver.extraJavaOptions", java_opts)
     for key, value in options.conf:
