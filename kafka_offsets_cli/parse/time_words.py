@@ -116,7 +116,12 @@ def future_note(text: str, ms: int, now_ms: int, tz: tzinfo) -> str | None:
 
 
 def _iso(ms: int, tz: tzinfo) -> str:
-    dt = (_EPOCH + timedelta(milliseconds=ms)).astimezone(tz)
+    """``ms`` to the second in ISO-8601; beyond the years 1-9999 (a Kafka time is any long) the
+    number itself, as :func:`~.times.format_time` gives it."""
+    try:
+        dt = (_EPOCH + timedelta(milliseconds=ms)).astimezone(tz)
+    except (OverflowError, ValueError):
+        return f"epoch ms {ms}"
     out = dt.isoformat(timespec="seconds")
     return out[:-6] + "Z" if out.endswith("+00:00") else out
 

@@ -10,7 +10,7 @@ import pytest
 
 from kafka_offsets_cli.errors import UsageError
 from kafka_offsets_cli.parse.specs import parse_spec
-from kafka_offsets_cli.parse.time_words import time_notes
+from kafka_offsets_cli.parse.time_words import future_note, time_notes
 from kafka_offsets_cli.parse.times import parse_time
 
 S = 1000
@@ -140,3 +140,10 @@ def test_the_warning_reaches_stderr_through_the_cli() -> None:
     assert lines[0].startswith("kafka-offsets: warning: 1795490000 is read as epoch milliseconds (1970-01-21")
     assert lines[0].endswith("write 1795490000s or @1795490000"), lines
     assert run.stdout == ""
+
+
+def test_a_time_beyond_the_year_9999_is_said_as_its_number() -> None:
+    """Kafka's times are any long: ``--time 1700000000000000`` (year 55,840) was an OverflowError
+    traceback (argv fuzz, seed 20261124); it is a time after now, said with its number."""
+    note = future_note("1700000000000000", 1_700_000_000_000_000, 1_795_000_000_000, timezone.utc)
+    assert note is not None and note.startswith("1700000000000000 is epoch ms 1700000000000000, after now")
