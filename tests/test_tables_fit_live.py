@@ -128,7 +128,7 @@ def test_rewind_dry_run_fits(data: tuple[str, str, str], cols: int) -> None:
     assert rc == 0, lines
     _fits(lines, cols, [topic, group])
     rows = [r for r in _rows(lines, topic) if r[0] == group]
-    assert [r[2:5] for r in rows] == [[str(p), "1000", "0"] for p in range(3)]
+    assert [r[2:5] for r in rows] == [[str(p), "1,000", "0"] for p in range(3)]
     assert all("re-reads" in r and "1000" in r[5:] for r in rows), rows
 
 

@@ -3,6 +3,7 @@ to the console's width when printed (:func:`.fit.fit`), with a caption naming th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timezone, tzinfo
@@ -13,7 +14,12 @@ from .fit import Column, Forms, Kind, Layout, Time, at, fit, time_forms
 if TYPE_CHECKING:  # rich is imported only when a table is drawn
     from rich.console import Console, ConsoleOptions, RenderResult
 
-__all__ = ["FittedTable"]
+__all__ = ["FittedTable", "grouped"]
+
+#: number columns that name rather than count (Kafka's tools never group them)
+_NUMBERED = frozenset({"partition", "leader_epoch"})
+#: a whole number long enough to group
+_WHOLE = re.compile(r"-?[0-9]{4,}")
 
 
 @dataclass(kw_only=True)
@@ -52,10 +58,14 @@ class FittedTable:
         if self.rows:
             self.sections.add(len(self.rows) - 1)
 
-    def cells(self) -> list[list[Any]]:
-        """The rows with every :class:`Time` replaced by its column's :class:`Forms`."""
+    def cells(self, *, group_digits: bool = False) -> list[list[Any]]:
+        """The rows with every :class:`Time` replaced by its column's :class:`Forms`; with
+        ``group_digits`` (a terminal) the whole numbers of number columns with thousands separators."""
         rows = [list(r) for r in self.rows]
         for i, c in enumerate(self.columns):
+            if group_digits and c.kind is Kind.NUMBER and c.key not in _NUMBERED:
+                for r in rows:
+                    r[i] = grouped(r[i])
             at = [n for n, r in enumerate(rows) if isinstance(r[i], Time)]
             if at:
                 forms = time_forms([rows[n][i].ms for n in at], self.tz, self.now_ms, relative=c.relative)
@@ -67,12 +77,12 @@ class FittedTable:
         """The layout at ``width`` (``None``: everything)."""
         return fit(self.columns, self.cells(), width, header=self.header, keep=self.keep)
 
-    def table(self, width: int | None) -> tuple[Any, Layout]:
+    def table(self, width: int | None, *, group_digits: bool = False) -> tuple[Any, Layout]:
         """The rich ``Table`` drawn at ``width`` (a caption names hidden columns) and its layout."""
         from rich.table import Table
         from rich.text import Text
 
-        rows = self.cells()
+        rows = self.cells(group_digits=group_digits)
         lay = fit(self.columns, rows, width, header=self.header, keep=self.keep)
         caption = None
         if lay.hidden and self.header and not self.keep and width is not None:
@@ -112,7 +122,21 @@ class FittedTable:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
         wide = width >= 10_000  # a console without a width (-o wide, a pipe): every column, in full
-        t, lay = self.table(None if wide else width)
+        # thousands separators where colour goes: on a terminal only (machine formats never have them)
+        t, lay = self.table(None if wide else width, group_digits=console.is_terminal)
         # wider than the console only when it cannot fit (--columns chose too much): the terminal
         # wraps the line then, rather than rich cutting or folding a name or a number
         yield from console.render(t, options.update_width(max(width, lay.width)))
+
+
+def grouped(cell: Any) -> Any:
+    """A whole number's cell (``str`` or rich ``Text``, e.g. ``12221``) as ``12,221``; any other unchanged."""
+    text = cell if isinstance(cell, str) else getattr(cell, "plain", None)
+    if not isinstance(text, str) or not _WHOLE.fullmatch(text):
+        return cell
+    out = f"{int(text):,}"
+    if isinstance(cell, str):
+        return out
+    from rich.text import Text
+
+    return Text(out, style=cell.style, justify=cell.justify)
