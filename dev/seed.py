@@ -322,15 +322,18 @@ def reset(bootstrap: str, *, keep_tiered: bool = False) -> None:
             time.sleep(0.2)
 
 
-def seed(bootstrap: str, *, do_reset: bool = False, replication: int | None = None) -> None:
-    """Create the demo topics, records and group on ``bootstrap`` (idempotent)."""
+def seed(
+    bootstrap: str, *, do_reset: bool = False, replication: int | None = None, now_ms: int | None = None
+) -> None:
+    """Create the demo topics, records and group on ``bootstrap`` (idempotent). ``orders``' CreateTimes
+    are spread over the two hours before ``now_ms`` (default: now); the console examples' test sets it
+    in the past, so that their data is as old as it was when they were taken without waiting for it."""
     if do_reset:
         reset(bootstrap)
     client = admin(bootstrap)
     rf = replication or min(3, _broker_count(client))
     created = _ensure_topics(bootstrap, client, rf)
-    now_ms = int(time.time() * 1000)
-    orders_new = seed_orders(bootstrap, now_ms)
+    orders_new = seed_orders(bootstrap, int(time.time() * 1000) if now_ms is None else now_ms)
     payments_new = seed_payments(bootstrap)
     committed, billing_new = seed_billing(bootstrap, client)
     tiered_note = seed_tiered(bootstrap, client)
