@@ -22,6 +22,8 @@ import pytest
 
 from dev import kafka as dev_kafka
 from dev.kafka_data import create_topic, produce
+from kafka_offsets_cli.connection.settings import build_settings
+from kafka_offsets_cli.kafka import KafkaClient
 from tests.cli_runner import cli
 from tests.kafka_helpers import SHARE_GROUP_COMMAND, group_tool_table, read_as_share_group, share_consumer
 
@@ -100,6 +102,11 @@ def theirs(bootstrap: str, *args: str) -> Offsets:
 
 def start_offsets(bootstrap: str, group: str) -> dict[tuple[str, int], str]:
     """kafka-share-groups --describe: {(topic, partition): START-OFFSET} (``-``: none)."""
+    done = dev_kafka.run_tool(
+        SHARE_GROUP_COMMAND, "--bootstrap-server", bootstrap, "--describe", "--group", group
+    )
+    if "has no offset information" in done.stdout:
+        return {}
     rows = group_tool_table(SHARE_GROUP_COMMAND, bootstrap, "--describe", "--group", group)
     return {(r["TOPIC"], int(r["PARTITION"])): r["START-OFFSET"] for r in rows}
 
@@ -226,3 +233,14 @@ def test_a_live_member_is_refused_as_kafka_share_groups_refuses(
     finally:
         consumer.terminate()
         consumer.wait(timeout=30)
+
+
+def test_delete_share_group_offsets_as_kafka_share_groups_shows_it(bootstrap: str, topic: str) -> None:
+    """DeleteShareGroupOffsets (the client's, for a delete mode to come): the topic's share-partitions
+    are gone from kafka-share-groups --describe; an unknown topic is that topic's own error."""
+    group = share_group(bootstrap, topic)
+    assert set(start_offsets(bootstrap, group)) == {(topic, 0), (topic, 1)}
+    with KafkaClient(build_settings(bootstrap, timeout_ms=30_000)) as client:
+        done = client.delete_share_group_offsets(group, [topic, "no-such-topic"])
+    assert done == {topic: None, "no-such-topic": "UNKNOWN_TOPIC_OR_PARTITION"}
+    assert start_offsets(bootstrap, group) == {}
