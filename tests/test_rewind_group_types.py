@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from dev import kafka as dev_kafka
+from dev import streams as dev_streams
 from dev.kafka_data import create_topic, produce
 from kafka_offsets_cli.connection.settings import build_settings
 from kafka_offsets_cli.kafka import KafkaClient
@@ -80,10 +81,10 @@ def ours(*args: str) -> Offsets:
     return {(x["topic"], x["partition"]): x["target"] for x in r.json()}
 
 
-def theirs(bootstrap: str, *args: str) -> Offsets:
-    """kafka-share-groups --reset-offsets ARGS --dry-run: {(topic, partition): NEW-OFFSET}."""
+def theirs(bootstrap: str, *args: str, tool: str = SHARE_GROUP_COMMAND) -> Offsets:
+    """kafka-share-groups (``tool``) --reset-offsets ARGS --dry-run: {(topic, partition): NEW-OFFSET}."""
     done = dev_kafka.run_tool(
-        SHARE_GROUP_COMMAND,
+        tool,
         "--bootstrap-server",
         bootstrap,
         "--reset-offsets",
@@ -244,3 +245,67 @@ def test_delete_share_group_offsets_as_kafka_share_groups_shows_it(bootstrap: st
         done = client.delete_share_group_offsets(group, [topic, "no-such-topic"])
     assert done == {topic: None, "no-such-topic": "UNKNOWN_TOPIC_OR_PARTITION"}
     assert start_offsets(bootstrap, group) == {}
+
+
+STREAMS_GROUP_COMMAND = "org.apache.kafka.tools.streams.StreamsGroupCommand"
+
+
+def test_a_streams_group_is_rewound_on_its_input_topics(
+    bootstrap: str, kafka_classpath: str, tmp_path: Path
+) -> None:
+    """A Kafka Streams application (group.protocol=streams): refused while it runs, as Kafka's tool
+    refuses; once closed (Empty) the plans equal kafka-streams-groups --reset-offsets --dry-run, and
+    --execute commits them (read back from the broker) with an undo plan that puts them back."""
+    source, sink, group = (f"{k}-{uid()}" for k in ("rw-st-in", "rw-st-out", "rw-st-app"))
+    create_topic(bootstrap, source, 2, config=KEEP)
+    create_topic(bootstrap, sink, 2)
+    produce(bootstrap, source, [(p, B + i * S, None, f"v{p}-{i}") for p in (0, 1) for i in range(RECORDS)])
+    app = dev_streams.StreamsApp(bootstrap, group, source, sink, tmp_path / "streams-state")
+    try:
+        app.wait_for("RUNNING", 120)
+        app.wait_for(f"PROCESSED {2 * RECORDS}", 60)
+        live = cli("rewind", "-b", bootstrap, "-g", group, "--to", "earliest", "--execute")
+        assert live.code == 6 and "active member" in live.stderr, live.stderr
+        kafka = dev_kafka.run_tool(
+            STREAMS_GROUP_COMMAND,
+            "--bootstrap-server",
+            bootstrap,
+            "--reset-offsets",
+            "--group",
+            group,
+            "--input-topic",
+            source,
+            "--to-earliest",
+            "--execute",
+            timeout=120,
+        )
+        assert kafka.returncode != 0 or "inactive" in kafka.stdout + kafka.stderr, kafka.stdout
+    finally:
+        assert app.close() == 0, "\n".join(app.output[-20:])
+    both = [(source, 0), (source, 1)]
+    for mine, kafkas in (
+        (("--to", "earliest"), ("--to-earliest",)),
+        (("--to", iso(B + 4 * S + 200) + "Z"), ("--to-datetime", iso(B + 4 * S + 200))),
+        (("--to-offset", "3"), ("--to-offset", "3")),
+    ):
+        planned = ours("-b", bootstrap, "-g", group, *mine)
+        assert set(planned) == set(both), planned  # the input topic only: no repartition topic
+        assert planned == theirs(
+            bootstrap, "--group", group, "--input-topic", source, *kafkas, tool=STREAMS_GROUP_COMMAND
+        )
+    done = cli("rewind", "-b", bootstrap, "-g", group, "--to-offset", "3", "--execute")
+    assert done.code == 0 and "Verified" in done.stderr, done.stderr
+    with KafkaClient(build_settings(bootstrap, timeout_ms=30_000)) as client:
+        [back] = client.committed_offsets([group])
+    assert {
+        (tp.topic, tp.partition): o for tp, o in back.offsets.items() if tp.topic == source
+    } == dict.fromkeys(both, 3)
+    found = re.search(r"Undo plan written to (\S+);", done.stderr)
+    assert found, done.stderr
+    undo = cli("rewind", "-b", bootstrap, "--from-file", found.group(1), "--execute")
+    assert undo.code == 0, undo.stderr
+    with KafkaClient(build_settings(bootstrap, timeout_ms=30_000)) as client:
+        [back] = client.committed_offsets([group])
+    assert {
+        (tp.topic, tp.partition): o for tp, o in back.offsets.items() if tp.topic == source
+    } == dict.fromkeys(both, RECORDS)
