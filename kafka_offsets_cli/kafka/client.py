@@ -14,6 +14,7 @@ from ..models.offsets import Isolation, OffsetResult
 from ..models.topics import ClusterMetadata, TopicPartition
 from ..plan.requests import OffsetRequest
 from .admin import TopicReader
+from .errors import require_group_ids
 from .groups import GroupReader
 from .list_offsets import OffsetLister
 from .markers import MarkerAnswers, MarkerProbe
@@ -154,6 +155,7 @@ class KafkaClient:
         """Each group described as a share group (a group of another type: GROUP_ID_NOT_FOUND)."""
         from .share_groups import describe_share_groups
 
+        require_group_ids(groups)  # refused (exit 2) before anything is asked, as every group request
         return describe_share_groups(self._session.kafka_python(), self._session.deadline, groups)
 
     def share_start_offsets(
@@ -162,6 +164,7 @@ class KafkaClient:
         """Each share group's share-partition start offsets (``partitions`` of them, or all)."""
         from .share_groups import describe_share_group_offsets
 
+        require_group_ids(groups)  # refused (exit 2) before anything is asked, as every group request
         return describe_share_group_offsets(
             self._session.kafka_python(), self._session.deadline, groups, partitions
         )
@@ -184,6 +187,7 @@ class KafkaClient:
         """Each group described as a streams group (a group of another type: GROUP_ID_NOT_FOUND)."""
         from .streams_groups import describe_streams_groups
 
+        require_group_ids(groups)  # refused (exit 2) before anything is asked, as every group request
         return describe_streams_groups(self._session.kafka_python(), self._session.deadline, groups)
 
 
