@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from .models.group_types import GroupTypeAnswer, ShareGroup, ShareGroupOffsets, StreamsGroup
 from .models.groups import GroupDescription, GroupMembers, GroupOffsets
 from .models.offsets import Isolation, OffsetResult
 from .models.topics import ClusterMetadata, TopicPartition
@@ -31,6 +32,9 @@ __all__ = [
     "OffsetSource",
     "PlanSource",
     "RewindSource",
+    "ShareGroupSource",
+    "StreamsGroupSource",
+    "TypedRewindSource",
 ]
 
 # ----------------------------------------------------------------------------- one job each
@@ -122,6 +126,38 @@ class MarkerSource(Protocol):
         ...
 
 
+class ShareGroupSource(Protocol):
+    """Share groups (KIP-932): their description, start offsets, and writing them (``rewind``)."""
+
+    def share_group_descriptions(self, groups: Sequence[str]) -> GroupTypeAnswer[ShareGroup]:
+        """Each group as a share group (another type's group: ``GROUP_ID_NOT_FOUND``)."""
+        ...
+
+    def share_start_offsets(
+        self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
+    ) -> GroupTypeAnswer[ShareGroupOffsets]:
+        """Each share group's share-partition start offsets."""
+        ...
+
+    def alter_share_group_offsets(
+        self, group: str, offsets: Mapping[TopicPartition, int]
+    ) -> dict[TopicPartition, str | None]:
+        """Set a share group's start offsets; error name per partition."""
+        ...
+
+    def delete_share_group_offsets(self, group: str, topics: Sequence[str]) -> dict[str, str | None]:
+        """Delete a share group's state on topics; error name per topic."""
+        ...
+
+
+class StreamsGroupSource(Protocol):
+    """Streams groups (KIP-1071): their description (topology, members)."""
+
+    def streams_group_descriptions(self, groups: Sequence[str]) -> GroupTypeAnswer[StreamsGroup]:
+        """Each group as a streams group (another type's group: ``GROUP_ID_NOT_FOUND``)."""
+        ...
+
+
 # ----------------------------------------------------------------------------- per use case
 
 
@@ -131,6 +167,10 @@ class LagSource(OffsetSource, GroupReader, MarkerSource, ConfigSource, Protocol)
 
 class RewindSource(OffsetSource, GroupLister, GroupReader, GroupWriter, GroupMemberSource, Protocol):
     """What rewinds need (:mod:`kafka_offsets_cli.rewind.execute`)."""
+
+
+class TypedRewindSource(RewindSource, ShareGroupSource, StreamsGroupSource, Protocol):
+    """What rewinds of every group type need (:mod:`kafka_offsets_cli.rewind.group_types`)."""
 
 
 class LivenessSource(OffsetSource, ConfigSource, Protocol):

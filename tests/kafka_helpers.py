@@ -212,3 +212,68 @@ def broker_warnings(cluster: dev_kafka.Cluster, last: int = 40) -> str:
         out.append(f"node {node.node_id}: {len(picked)} warnings and errors (last {last}):")
         out.extend(picked)
     return "\n".join(out)
+
+
+SHARE_GROUP_COMMAND = "org.apache.kafka.tools.consumer.group.ShareGroupCommand"
+CONSOLE_SHARE_CONSUMER = "org.apache.kafka.tools.consumer.ConsoleShareConsumer"
+CONFIG_COMMAND = "kafka.admin.ConfigCommand"
+
+
+def kafka_tool(main_class: str, *args: str) -> str:
+    """A Kafka tool's standard output; the tool must succeed."""
+    done = dev_kafka.run_tool(main_class, *args, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def read_as_share_group(bootstrap: str, topic: str, group: str, records: int) -> None:
+    """Kafka's console share consumer reads ``records`` records of ``topic`` as share group ``group``
+    (from the earliest: ``share.auto.offset.reset``), then stops: the group is left Empty."""
+    kafka_tool(
+        CONFIG_COMMAND,
+        "--bootstrap-server",
+        bootstrap,
+        "--alter",
+        "--entity-type",
+        "groups",
+        "--entity-name",
+        group,
+        "--add-config",
+        "share.auto.offset.reset=earliest",
+    )
+    out = kafka_tool(
+        CONSOLE_SHARE_CONSUMER,
+        "--bootstrap-server",
+        bootstrap,
+        "--topic",
+        topic,
+        "--group",
+        group,
+        "--max-messages",
+        str(records),
+        "--timeout-ms",
+        "60000",
+    )
+    assert len(out.splitlines()) == records, out
+
+
+def share_consumer(bootstrap: str, topic: str, group: str, client_id: str) -> subprocess.Popen[bytes]:
+    """A console share consumer of ``topic`` in ``group`` left running (a live member): terminate it."""
+    return subprocess.Popen(
+        dev_kafka.tool_command(
+            CONSOLE_SHARE_CONSUMER,
+            "--bootstrap-server",
+            bootstrap,
+            "--topic",
+            topic,
+            "--group",
+            group,
+            "--timeout-ms",
+            "120000",
+            "--consumer-property",
+            f"client.id={client_id}",
+        ),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )

@@ -10,14 +10,12 @@ of another type (or none) asked as a share or streams group is that group's own 
 
 from __future__ import annotations
 
-import subprocess
 import time
 import uuid
 from collections.abc import Iterator
 
 import pytest
 
-from dev import kafka as dev_kafka
 from dev.kafka_data import create_topic, produce
 from kafka_offsets_cli.connection.settings import ClientSettings
 from kafka_offsets_cli.kafka.deadline import Deadline
@@ -29,13 +27,17 @@ from kafka_offsets_cli.kafka.share_groups import (
 )
 from kafka_offsets_cli.kafka.streams_groups import describe_streams_groups
 from kafka_offsets_cli.models.topics import TopicPartition
-from tests.kafka_helpers import group_tool_table, own_broker
+from tests.kafka_helpers import (
+    SHARE_GROUP_COMMAND,
+    group_tool_table,
+    kafka_tool,
+    own_broker,
+    read_as_share_group,
+    share_consumer,
+)
 
 pytestmark = [pytest.mark.broker]
 
-SHARE_GROUP_COMMAND = "org.apache.kafka.tools.consumer.group.ShareGroupCommand"
-CONSOLE_SHARE_CONSUMER = "org.apache.kafka.tools.consumer.ConsoleShareConsumer"
-CONFIG_COMMAND = "kafka.admin.ConfigCommand"
 FEATURE_COMMAND = "org.apache.kafka.tools.FeatureCommand"
 RECORDS = 10  # per partition
 READ = 7
@@ -43,12 +45,6 @@ READ = 7
 
 def _kafka(bootstrap: str) -> KafkaPython:
     return KafkaPython(ClientSettings(bootstrap_servers=bootstrap), Deadline(30))
-
-
-def _tool(main_class: str, *args: str) -> str:
-    done = dev_kafka.run_tool(main_class, *args, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 def _shown(value: int | None) -> str:
@@ -61,32 +57,7 @@ def share_group(bootstrap: str, kafka_classpath: str) -> Iterator[tuple[str, str
     topic, group = f"share-{uuid.uuid4().hex[:8]}", f"sg-{uuid.uuid4().hex[:8]}"
     create_topic(bootstrap, topic, 2)
     produce(bootstrap, topic, [(p, None, None, f"v{p}-{i}".encode()) for p in (0, 1) for i in range(RECORDS)])
-    _tool(
-        CONFIG_COMMAND,
-        "--bootstrap-server",
-        bootstrap,
-        "--alter",
-        "--entity-type",
-        "groups",
-        "--entity-name",
-        group,
-        "--add-config",
-        "share.auto.offset.reset=earliest",
-    )
-    out = _tool(
-        CONSOLE_SHARE_CONSUMER,
-        "--bootstrap-server",
-        bootstrap,
-        "--topic",
-        topic,
-        "--group",
-        group,
-        "--max-messages",
-        str(READ),
-        "--timeout-ms",
-        "60000",
-    )
-    assert len(out.splitlines()) == READ, out
+    read_as_share_group(bootstrap, topic, group, READ)
     yield topic, group
 
 
@@ -123,24 +94,7 @@ def test_state_and_a_live_member_equal_kafka_share_groups_describe(
 ) -> None:
     topic, group = share_group
     kafka = _kafka(bootstrap)
-    consumer = subprocess.Popen(
-        dev_kafka.tool_command(
-            CONSOLE_SHARE_CONSUMER,
-            "--bootstrap-server",
-            bootstrap,
-            "--topic",
-            topic,
-            "--group",
-            group,
-            "--timeout-ms",
-            "120000",
-            "--consumer-property",
-            "client.id=share-probe",
-        ),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    consumer = share_consumer(bootstrap, topic, group, "share-probe")
     try:
         empty = describe_share_groups(kafka, Deadline(30), [group]).groups[group]
         assert (empty.error, empty.state) == (None, "empty") or empty.members
@@ -190,9 +144,15 @@ def share_version_0(kafka_classpath: str) -> Iterator[str]:
     runs while it lasts, and a run cut off between downgrade and upgrade would leave it so.
     """
     with own_broker("pytest-share0", "Kafka broker for share.version=0") as cluster:
-        b = cluster.bootstrap
-        _tool(FEATURE_COMMAND, "--bootstrap-server", b, "downgrade", "--feature", "share.version=0")
-        yield b
+        kafka_tool(
+            FEATURE_COMMAND,
+            "--bootstrap-server",
+            cluster.bootstrap,
+            "downgrade",
+            "--feature",
+            "share.version=0",
+        )
+        yield cluster.bootstrap
 
 
 def test_without_share_version_one_answer_for_the_type(share_version_0: str) -> None:

@@ -39,7 +39,7 @@ class GroupReader:
         whose coordinator did not answer within ``--timeout`` carries that error.
         """
         require_group_ids(groups)
-        if not self._kafka_python_fits():
+        if not self.kafka_python_fits():
             from .offset_fetch_rdkafka import fetch_committed_rdkafka
 
             return fetch_committed_rdkafka(self._s, self.describe_groups, groups, partitions)
@@ -54,7 +54,7 @@ class GroupReader:
                 self._coordinator_down.pop(o.group, None)
         return out
 
-    def _kafka_python_fits(self) -> bool:
+    def kafka_python_fits(self) -> bool:
         """Whether kafka-python can take the client settings (else librdkafka's route, said with --debug)."""
         if self._fits is None:
             try:
@@ -101,7 +101,7 @@ class GroupReader:
         pending = [g for g in wanted if g not in down]
         if not pending:
             return down
-        if self._kafka_python_fits():
+        if self.kafka_python_fits():
             from .describe_groups import describe_groups  # kafka-python: only runs that read groups
 
             self._s.check_reachable()  # authentication failures in librdkafka's words (exit 4)

@@ -27,8 +27,15 @@ __all__ = ["GROUP_ACTIVE_ERRORS", "Execution", "active_groups", "build_plan", "e
 #: KIP-848 consumer groups (tests/test_rewind_cmd.py). The others are what Kafka-compatible
 #: coordinators send for the same state (a rebalance under way, a generation or member epoch
 #: the commit lacks); none of them can mean anything else for a commit without a member id.
+#: NON_EMPTY_GROUP is a share group's (AlterShareGroupOffsets to a group with members).
 GROUP_ACTIVE_ERRORS = frozenset(
-    {"UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION", "REBALANCE_IN_PROGRESS", "STALE_MEMBER_EPOCH"}
+    {
+        "UNKNOWN_MEMBER_ID",
+        "ILLEGAL_GENERATION",
+        "REBALANCE_IN_PROGRESS",
+        "STALE_MEMBER_EPOCH",
+        "NON_EMPTY_GROUP",
+    }
 )
 
 

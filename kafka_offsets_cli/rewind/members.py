@@ -43,6 +43,9 @@ def until_dropped(group: GroupMembers, session_timeout_ms: int | None) -> str:
             if session_timeout_ms is not None
             else "the group's consumer.session.timeout.ms (45s by default)"
         )
+    elif group.protocol in ("share", "streams"):
+        # KIP-932 / KIP-1071: the group's share.session.timeout.ms / streams.session.timeout.ms
+        when = f"the group's {group.protocol}.session.timeout.ms (45s by default)"
     else:
         default = format_duration(CLASSIC_DEFAULT_SESSION_MS)
         when = f"the consumers' session.timeout.ms ({default} by default)"

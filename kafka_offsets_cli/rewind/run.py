@@ -9,6 +9,7 @@ from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 from ..errors import NotFound, PartialFailure, Refused
+from ..sources import RewindSource
 from .build import build_plans
 from .cutover import requested as cutover_requested
 from .cutover import with_step_errors
@@ -16,6 +17,7 @@ from .dr import Where, cutover_steps
 from .execute import active_groups, execute, preflight
 from .files import check_cluster, read_plan, write_undo
 from .files import export as write_export
+from .group_types import TypedGroups, detect, refuse_options, refuse_streams_topics
 from .identity import ClusterIdentity
 from .members import describe_members, until_dropped
 from .notes import export_gaps, plan_warnings
@@ -29,7 +31,6 @@ if TYPE_CHECKING:
     from ..connection.settings import ClientSettings
     from ..kafka import KafkaClient
     from ..models.topics import TopicPartition
-    from ..sources import RewindSource
     from .io import RewindIO
 
     Seen = dict[str, dict[TopicPartition, int | None]]
@@ -100,10 +101,15 @@ def run(req: RewindRequest, io: RewindIO, *, open_client: Opener | None = None) 
         else:
             with io.progress("Finding the groups…"):
                 names = _groups(client, req)
+        with io.progress(f"Finding the type of {_who(names)}…"):
+            types = detect(client, names)
+        refuse_options(types, _consumer_only(req))
+        source: RewindSource = TypedGroups(client, types) if types.share or types.streams else client
         with io.progress(f"Planning the reset of {_who(names)}…"):
             plans = build_plans(
-                client, names, target, None if steps else ok.selection, requested, isolation=req.isolation
+                source, names, target, None if steps else ok.selection, requested, isolation=req.isolation
             )
+        refuse_streams_topics(types, plans)
         if steps is not None:
             plans = with_step_errors(plans, steps)
         # after planning: group ids and patterns are refused (exit 2) before anything is asked
@@ -126,7 +132,7 @@ def run(req: RewindRequest, io: RewindIO, *, open_client: Opener | None = None) 
                 write_export(req.export, plans, io, single=one_group, now_ms=req.now, cluster=here)
             export_gaps(plans, req.export, io)
         if not req.execute:
-            _dry_run_notes(client, plans, drift, io)
+            _dry_run_notes(source, plans, drift, io)
         else:
             if drift and not req.force:
                 raise Refused(
@@ -135,7 +141,7 @@ def run(req: RewindRequest, io: RewindIO, *, open_client: Opener | None = None) 
                     + "; nothing changed",
                     hint="plan again, or add --force to apply this plan on top of what was consumed since",
                 )
-            _commit(client, plans, req, here, io)
+            _commit(source, plans, req, here, io)
     _outcome(plans, req, here, zone, io)
 
 
@@ -159,6 +165,13 @@ def _outcome(
         if req.export:
             what.append(f"{req.export} holds only the {sum(len(p.planned) for p in plans)} planned offset(s)")
         raise PartialFailure("; ".join(what))
+
+
+def _consumer_only(req: RewindRequest) -> list[str]:
+    """The options given that only consumer groups have (refused for a share or streams group)."""
+    given = {"--shift-by": req.shift_by is not None, "--from-cluster": req.from_cluster is not None}
+    given["--from-lag-file"] = req.from_lag_file is not None
+    return [flag for flag, on in given.items() if on]
 
 
 def _who(names: Sequence[str]) -> str:

@@ -1,0 +1,126 @@
+"""Writing a share group's start offsets: AlterShareGroupOffsets and DeleteShareGroupOffsets.
+
+The requests are Kafka's own (:mod:`.group_messages`: API keys 91 and 92, v0), sent to the group's
+coordinator the way the other group requests are (:mod:`.coordinated`: not-ready coordinators asked
+again while ``--timeout`` lasts). Each names one group, as Kafka's admin client sends them
+(``Admin.alterShareGroupOffsets``, ``Admin.deleteShareGroupOffsets``). The coordinator accepts them
+only for a group without members (else ``NON_EMPTY_GROUP``) and creates a group that does not exist.
+
+A group-level error is every partition's (topic's) error, so no partition is ever reported as
+written when the whole request was refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..models.topics import TopicPartition
+from .coordinated import GroupRequest, ask_coordinators
+from .deadline import Deadline
+from .group_messages import AlterShareGroupOffsetsRequest, DeleteShareGroupOffsetsRequest
+from .kafka_python import KafkaPython, code_name
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """One group's answer to a write: the group's error, else each item's (``None``: written)."""
+
+    group_id: str
+    error: str | None
+    items: Mapping[Any, str | None]
+
+
+def alter_share_group_offsets(
+    kafka_python: KafkaPython, deadline: Deadline, group: str, offsets: Mapping[TopicPartition, int]
+) -> dict[TopicPartition, str | None]:
+    """Set ``group``'s share-partition start offsets to ``offsets``: each partition's error name
+    (``None``: set); a refusal of the whole request is every partition's error."""
+    group_cls = AlterShareGroupOffsetsRequest
+    topic_cls = group_cls.AlterShareGroupOffsetsRequestTopic
+    part_cls = topic_cls.AlterShareGroupOffsetsRequestPartition
+    by_topic: dict[str, list[tuple[int, int]]] = {}
+    for tp, offset in sorted(offsets.items()):
+        by_topic.setdefault(tp.topic, []).append((tp.partition, offset))
+    topics = [
+        topic_cls(topic_name=t, partitions=[part_cls(partition_index=p, start_offset=o) for p, o in ps])
+        for t, ps in by_topic.items()
+    ]
+
+    def answered(g: str, answer: Any) -> _Answer:
+        if answer is None:
+            return _Answer(g, "COORDINATOR_NOT_AVAILABLE", {})
+        if answer.error_code:
+            return _Answer(g, code_name(answer.error_code), {})
+        items = {
+            TopicPartition(t.topic_name, int(p.partition_index)): code_name(p.error_code)
+            if p.error_code
+            else None
+            for t in answer.responses
+            for p in t.partitions
+        }
+        return _Answer(g, None, items)
+
+    how = _one_group(
+        group, lambda: AlterShareGroupOffsetsRequest(group_id=group, topics=topics, max_version=0), answered
+    )
+    got = ask_coordinators(kafka_python, deadline, [group], how)[group]
+    if got.error is not None:
+        return {tp: got.error for tp in offsets}
+    # a partition the answer does not name was not written: say so rather than assume success
+    return {tp: got.items.get(tp, "UNKNOWN_SERVER_ERROR") for tp in offsets}
+
+
+def delete_share_group_offsets(
+    kafka_python: KafkaPython, deadline: Deadline, group: str, topics: Sequence[str]
+) -> dict[str, str | None]:
+    """Delete ``group``'s share-partition state on ``topics``: each topic's error name (``None``:
+    deleted); a refusal of the whole request is every topic's error."""
+    topic_cls = DeleteShareGroupOffsetsRequest.DeleteShareGroupOffsetsRequestTopic
+    wanted = sorted(set(topics))
+
+    def answered(g: str, answer: Any) -> _Answer:
+        if answer is None:
+            return _Answer(g, "COORDINATOR_NOT_AVAILABLE", {})
+        if answer.error_code:
+            return _Answer(g, code_name(answer.error_code), {})
+        items = {
+            str(t.topic_name): code_name(t.error_code) if t.error_code else None for t in answer.responses
+        }
+        return _Answer(g, None, items)
+
+    how = _one_group(
+        group,
+        lambda: DeleteShareGroupOffsetsRequest(
+            group_id=group, topics=[topic_cls(topic_name=t) for t in wanted], max_version=0
+        ),
+        answered,
+    )
+    got = ask_coordinators(kafka_python, deadline, [group], how)[group]
+    if got.error is not None:
+        return {t: got.error for t in wanted}
+    return {t: got.items.get(t, "UNKNOWN_SERVER_ERROR") for t in wanted}
+
+
+def _one_group(group: str, request: Any, answered: Any) -> GroupRequest[_Answer]:
+    """How a one-group request is asked: its answer names no group, so it is ``group``'s."""
+    return GroupRequest(
+        request=lambda _groups: request(),
+        answered=answered,
+        failed=lambda g, e: _Answer(g, e, {}),
+        error=lambda a: a.error,
+        entries=lambda answer: [_Named(group, answer)],
+    )
+
+
+class _Named:
+    """An answer given the ``group_id`` :func:`~.coordinated.one_round` looks its groups up by; the
+    answer's own fields are read through it."""
+
+    def __init__(self, group_id: str, answer: Any) -> None:
+        self.group_id = group_id
+        self._answer = answer
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._answer, name)
