@@ -3,7 +3,8 @@ said once, and nothing is asked (kafka/client.py), so a rewind of a consumer gro
 
 from __future__ import annotations
 
-from kafka_offsets_cli.connection.settings import ClientSettings, Setting
+from kafka_offsets_cli.connection.properties import Setting
+from kafka_offsets_cli.connection.settings import ClientSettings
 from kafka_offsets_cli.kafka import KafkaClient
 
 
