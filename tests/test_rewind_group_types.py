@@ -264,6 +264,7 @@ def test_a_streams_group_is_rewound_on_its_input_topics(
     try:
         app.wait_for("RUNNING", 120)
         app.wait_for(f"PROCESSED {2 * RECORDS}", 60)
+        _wait_committed(bootstrap, group)  # the app commits every 100 ms, after it processed (a race)
         live = cli("rewind", "-b", bootstrap, "-g", group, "--to", "earliest", "--execute")
         assert live.code == 6 and "active member" in live.stderr, live.stderr
         kafka = dev_kafka.run_tool(
@@ -309,3 +310,14 @@ def test_a_streams_group_is_rewound_on_its_input_topics(
     assert {
         (tp.topic, tp.partition): o for tp, o in back.offsets.items() if tp.topic == source
     } == dict.fromkeys(both, RECORDS)
+
+
+def _wait_committed(bootstrap: str, group: str, timeout: float = 60) -> None:
+    """Until the group has committed offsets: a dry run that stops saying it has none (exit 5)."""
+    end = time.monotonic() + timeout
+    while True:
+        dry = cli("rewind", "-b", bootstrap, "-g", group, "--to", "earliest")
+        if dry.code != 5:
+            return
+        assert time.monotonic() < end, f"no offsets committed by {group} in {timeout:.0f} s: {dry.stderr}"
+        time.sleep(0.5)
