@@ -161,9 +161,12 @@ class KafkaPython:
                 discard=lambda admin: admin.close(),
             )
         except NoWinner as e:
+            # worded as every command's "unreachable" (errors.cluster_unreachable): the same cause,
+            # whichever client met it first (rewind asks kafka-python first, for the group's type)
+            where, secs = self._settings.bootstrap_servers, self._settings.timeout_ms / 1000
             raise ClusterUnreachable(
-                f"cluster {self._settings.bootstrap_servers} did not answer the kafka-python client "
-                f"(kafka-python: {e})"
+                f"no answer from {where} within {secs:g}s (kafka-python client: {e})",
+                hint="check --bootstrap-server, the network, and security settings (--command-config)",
             ) from None
         return self._admin
 
