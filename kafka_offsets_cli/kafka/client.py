@@ -43,7 +43,6 @@ class KafkaClient:
         self._groups = GroupReader(self._session)
         self._markers = MarkerProbe(self._session)
         self._tiered: TieredLister | None = None  # made when a tiered spec is asked
-        self._cluster_id: tuple[str | None] | None = None  # (the answer,) once asked
 
     # -- the --timeout budget and the client's life -------------------------------
 
@@ -82,14 +81,7 @@ class KafkaClient:
 
     def cluster_id(self) -> str | None:
         """The Kafka cluster id (DescribeCluster); ``None`` when the cluster does not give it."""
-        if self._cluster_id is None:
-            self._cluster_id = (self._topics.cluster_id(),)
-        return self._cluster_id[0]
-
-    def _librdkafka_first(self) -> None:
-        """Have librdkafka speak with the cluster once before kafka-python does: kafka-python reports
-        a refused SASL login as a timeout, after all of --timeout; librdkafka names it at once."""
-        self.cluster_id()
+        return self._topics.cluster_id()
 
     def topic_configs(self, topics: Sequence[str], keys: Sequence[str]) -> dict[str, dict[str, str]]:
         """The values of ``keys`` for each topic; a topic whose configs cannot be described is left out."""
@@ -174,7 +166,6 @@ class KafkaClient:
         require_group_ids(groups)  # refused (exit 2) before anything is asked, as every group request
         if not self._groups.kafka_python_fits():
             return GroupTypeAnswer(group_type="share", unavailable=_UNTYPED.format(kind="share"))
-        self._librdkafka_first()
         return describe_share_groups(self._session.kafka_python(), self._session.deadline, groups)
 
     def share_start_offsets(
@@ -209,7 +200,6 @@ class KafkaClient:
         require_group_ids(groups)  # refused (exit 2) before anything is asked, as every group request
         if not self._groups.kafka_python_fits():
             return GroupTypeAnswer(group_type="streams", unavailable=_UNTYPED.format(kind="streams"))
-        self._librdkafka_first()
         return describe_streams_groups(self._session.kafka_python(), self._session.deadline, groups)
 
 

@@ -45,7 +45,6 @@ class GroupReader:
             return fetch_committed_rdkafka(self._s, self.describe_groups, groups, partitions)
         from .offset_fetch import ASK_AGAIN, fetch_committed  # kafka-python: only runs that read groups
 
-        self._s.check_reachable()  # authentication failures in librdkafka's words (exit 4)
         out = fetch_committed(self._s.kafka_python(), self._s.deadline, groups, partitions)
         for o in out:
             if o.error in ASK_AGAIN:
@@ -104,7 +103,6 @@ class GroupReader:
         if self.kafka_python_fits():
             from .describe_groups import describe_groups  # kafka-python: only runs that read groups
 
-            self._s.check_reachable()  # authentication failures in librdkafka's words (exit 4)
             found = describe_groups(self._s.kafka_python(), self._s.deadline, pending)
         else:
             from .describe_groups_rdkafka import describe_groups_rdkafka

@@ -97,6 +97,7 @@ class Session:
         kafka-python is imported on the first call only: runs that need neither a tiered spec nor
         committed offsets never load it.
         """
+        self.check_reachable()  # a wrong password in librdkafka's words, not kafka-python's timeout
         if self._kafka_python is None:
             from .kafka_python import KafkaPython
 

@@ -12,15 +12,17 @@ written when the whole request was refused.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ..models.topics import TopicPartition
 from .coordinated import GroupRequest, ask_coordinators
 from .deadline import Deadline
 from .group_messages import AlterShareGroupOffsetsRequest, DeleteShareGroupOffsetsRequest
 from .kafka_python import KafkaPython, code_name
+
+K = TypeVar("K")
 
 
 @dataclass(frozen=True)
@@ -48,28 +50,19 @@ def alter_share_group_offsets(
         for t, ps in by_topic.items()
     ]
 
-    def answered(g: str, answer: Any) -> _Answer:
-        if answer is None:
-            return _Answer(g, "COORDINATOR_NOT_AVAILABLE", {})
-        if answer.error_code:
-            return _Answer(g, code_name(answer.error_code), {})
-        items = {
+    def items(answer: Any) -> dict[TopicPartition, str | None]:
+        return {
             TopicPartition(t.topic_name, int(p.partition_index)): code_name(p.error_code)
             if p.error_code
             else None
             for t in answer.responses
             for p in t.partitions
         }
-        return _Answer(g, None, items)
 
-    how = _one_group(
-        group, lambda: AlterShareGroupOffsetsRequest(group_id=group, topics=topics, max_version=0), answered
-    )
-    got = ask_coordinators(kafka_python, deadline, [group], how)[group]
-    if got.error is not None:
-        return {tp: got.error for tp in offsets}
-    # a partition the answer does not name was not written: say so rather than assume success
-    return {tp: got.items.get(tp, "UNKNOWN_SERVER_ERROR") for tp in offsets}
+    def request() -> Any:
+        return AlterShareGroupOffsetsRequest(group_id=group, topics=topics, max_version=0)
+
+    return _write(kafka_python, deadline, group, request, items, list(offsets))
 
 
 def delete_share_group_offsets(
@@ -80,27 +73,42 @@ def delete_share_group_offsets(
     topic_cls = DeleteShareGroupOffsetsRequest.DeleteShareGroupOffsetsRequestTopic
     wanted = sorted(set(topics))
 
+    def items(answer: Any) -> dict[str, str | None]:
+        return {
+            str(t.topic_name): code_name(t.error_code) if t.error_code else None for t in answer.responses
+        }
+
+    request = DeleteShareGroupOffsetsRequest(
+        group_id=group, topics=[topic_cls(topic_name=t) for t in wanted], max_version=0
+    )
+    return _write(kafka_python, deadline, group, request, items, wanted)
+
+
+def _write(
+    kafka_python: KafkaPython,
+    deadline: Deadline,
+    group: str,
+    request: Callable[[], Any],
+    items: Callable[[Any], Mapping[K, str | None]],
+    keys: Sequence[K],
+) -> dict[K, str | None]:
+    """``request()`` (one group's write, made afresh for each attempt) asked of its coordinator:
+    each of ``keys``' error name (``None``: written). A group-level error is every key's; a key the
+    answer does not name was not written, and says so rather than assume success."""
+
     def answered(g: str, answer: Any) -> _Answer:
         if answer is None:
             return _Answer(g, "COORDINATOR_NOT_AVAILABLE", {})
         if answer.error_code:
             return _Answer(g, code_name(answer.error_code), {})
-        items = {
-            str(t.topic_name): code_name(t.error_code) if t.error_code else None for t in answer.responses
-        }
-        return _Answer(g, None, items)
+        return _Answer(g, None, items(answer))
 
-    how = _one_group(
-        group,
-        lambda: DeleteShareGroupOffsetsRequest(
-            group_id=group, topics=[topic_cls(topic_name=t) for t in wanted], max_version=0
-        ),
-        answered,
-    )
-    got = ask_coordinators(kafka_python, deadline, [group], how)[group]
+    got = ask_coordinators(kafka_python, deadline, [group], _one_group(group, lambda: request, answered))[
+        group
+    ]
     if got.error is not None:
-        return {t: got.error for t in wanted}
-    return {t: got.items.get(t, "UNKNOWN_SERVER_ERROR") for t in wanted}
+        return {k: got.error for k in keys}
+    return {k: got.items.get(k, "UNKNOWN_SERVER_ERROR") for k in keys}
 
 
 def _one_group(group: str, request: Any, answered: Any) -> GroupRequest[_Answer]:
