@@ -78,9 +78,10 @@ def delete_share_group_offsets(
             str(t.topic_name): code_name(t.error_code) if t.error_code else None for t in answer.responses
         }
 
-    request = DeleteShareGroupOffsetsRequest(
-        group_id=group, topics=[topic_cls(topic_name=t) for t in wanted], max_version=0
-    )
+    def request() -> Any:
+        topics = [topic_cls(topic_name=t) for t in wanted]
+        return DeleteShareGroupOffsetsRequest(group_id=group, topics=topics, max_version=0)
+
     return _write(kafka_python, deadline, group, request, items, wanted)
 
 
@@ -103,15 +104,16 @@ def _write(
             return _Answer(g, code_name(answer.error_code), {})
         return _Answer(g, None, items(answer))
 
-    got = ask_coordinators(kafka_python, deadline, [group], _one_group(group, lambda: request, answered))[
-        group
-    ]
+    how = _one_group(group, request, answered)
+    got = ask_coordinators(kafka_python, deadline, [group], how)[group]
     if got.error is not None:
         return {k: got.error for k in keys}
     return {k: got.items.get(k, "UNKNOWN_SERVER_ERROR") for k in keys}
 
 
-def _one_group(group: str, request: Any, answered: Any) -> GroupRequest[_Answer]:
+def _one_group(
+    group: str, request: Callable[[], Any], answered: Callable[[str, Any], _Answer]
+) -> GroupRequest[_Answer]:
     """How a one-group request is asked: its answer names no group, so it is ``group``'s."""
     return GroupRequest(
         request=lambda _groups: request(),
