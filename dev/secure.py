@@ -527,9 +527,26 @@ def up(
     info.save()
     _write_properties(info)
     if sasl:
-        _provision(info, cluster)
+        _provision_until(info, cluster, timeout)
     _wait_authenticated(info, cluster, timeout)
     return info
+
+
+def _provision_until(info: SecureCluster, cluster: kafka.Cluster, timeout: float | None) -> None:
+    """:func:`_provision`, asked again until the start timeout: a 3-node cluster just up may refuse
+    the first writes for a moment (its controller quorum or metadata still settling); both writes are
+    idempotent, so a repeat is harmless. The last refusal is the error."""
+    limit = kafka._start_timeout() if timeout is None else timeout
+    deadline = time.monotonic() + limit
+    while True:
+        try:
+            _provision(info, cluster)
+            return
+        except SecureClusterError as exc:
+            if time.monotonic() > deadline:
+                raise SecureClusterError(f"{exc} (asked until the {limit:.0f}s start timeout)") from exc
+            kafka._progress(f"{info.name}: {exc}; asking again")
+            time.sleep(1.0)
 
 
 def _write_properties(info: SecureCluster) -> None:
@@ -563,9 +580,9 @@ def _provision(info: SecureCluster, cluster: kafka.Cluster) -> None:
         )
         for user, password in info.users.items()
     ]
-    for user, fut in admin.alter_user_scram_credentials(upserts, request_timeout=60).items():
+    for user, fut in admin.alter_user_scram_credentials(upserts, request_timeout=30).items():
         try:
-            fut.result(timeout=70)
+            fut.result(timeout=40)
         except Exception as exc:
             raise SecureClusterError(f"creating SCRAM user {user!r} failed: {exc}") from exc
     principal = f"User:{RESTRICTED_USER}"
@@ -582,9 +599,9 @@ def _provision(info: SecureCluster, cluster: kafka.Cluster) -> None:
         for rtype in (ResourceType.TOPIC, ResourceType.GROUP)
         for op in (AclOperation.DESCRIBE, AclOperation.READ)
     ]
-    for binding, fut in admin.create_acls(acls, request_timeout=60).items():
+    for binding, fut in admin.create_acls(acls, request_timeout=30).items():
         try:
-            fut.result(timeout=70)
+            fut.result(timeout=40)
         except Exception as exc:
             raise SecureClusterError(f"creating ACL {binding} failed: {exc}") from exc
 

@@ -32,6 +32,7 @@ import signal
 import stat
 import subprocess
 import sys
+import textwrap
 import threading
 import time
 import uuid
@@ -509,7 +510,7 @@ def run_line(line: Line, cwd: Path) -> Outcome:
     """Run one line; a child still running at HANG_S (or a --watch child not stopping on SIGINT) is killed."""
     argv = [os.fsencode(sys.executable), b"-m", b"kafka_offsets_cli"]
     argv += [a if isinstance(a, bytes) else os.fsencode(a) for a in line.argv]
-    env = child_env(PYTHONPATH=str(REPO_ROOT))
+    env = child_env(PYTHONPATH=str(REPO_ROOT), PYTHONFAULTHANDLER="1")
     if line.config is not None:
         env["KAFKA_OFFSETS_CONFIG"] = str(line.config[0])
     with contextlib.ExitStack() as stack:
@@ -541,8 +542,13 @@ def run_line(line: Line, cwd: Path) -> Outcome:
                     _, err = proc.communicate(timeout=HANG_S)
                     code = proc.returncode
                 except subprocess.TimeoutExpired:
-                    proc.kill()
-                    _, err = proc.communicate()
+                    # its threads' stacks (PYTHONFAULTHANDLER) into its stderr: where it ignored Ctrl-C
+                    proc.send_signal(signal.SIGABRT)
+                    try:
+                        _, err = proc.communicate(timeout=10)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
+                        _, err = proc.communicate()
                     code = None
             else:
                 proc.kill()
@@ -634,6 +640,8 @@ def test_argv_fuzz(sandbox: Sandbox) -> None:
         for o in members[:3]:
             print(f"      exit {o.code} {o.seconds:.1f}s: kafka-offsets {o.line.shown(sandbox.dir)}")
             print(f"        {o.first_error()}")
+            if o.code is None and "Fatal Python error" in o.stderr:  # the stacks of a hung child
+                print(textwrap.indent(o.stderr[-4000:], "        | "))
     for d in damage:
         print(f"  damage: {d}")
     assert not failed and not damage, f"{len(failed)} failing runs in {len(groups)} causes; damage {damage}"

@@ -283,7 +283,12 @@ def _interrupted(proc: subprocess.Popen[str], after: float) -> tuple[float, str,
     assert proc.poll() is None, "finished before Ctrl-C"
     t0 = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        out, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        # still running: its threads' stacks (PYTHONFAULTHANDLER, set by start) say where it waits
+        proc.send_signal(signal.SIGABRT)
+        out, err = proc.communicate(timeout=30)
     return time.monotonic() - t0, out, err
 
 
@@ -294,7 +299,7 @@ def test_ctrl_c_during_a_long_list_exits_130_without_traceback(
     # every broker frozen that the tool talks to: the metadata request itself hangs
     only = cluster3.node(VICTIM).bootstrap
     for bootstrap in (only, cluster3.bootstrap):  # then: metadata answers, ListOffsets hangs
-        proc = start("list", "-b", bootstrap, "-t", frozen_topic, "--timeout", "60s")
+        proc = start("list", "-b", bootstrap, "-t", frozen_topic, "--timeout", "60s", PYTHONFAULTHANDLER="1")
         took, out, err = _interrupted(proc, 2.0)
         assert proc.returncode == 130, err
         assert err.strip() == "kafka-offsets: interrupted", err

@@ -16,6 +16,7 @@ import contextlib
 import csv
 import io
 import os
+import sys
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -47,9 +48,13 @@ def secured() -> Iterator[Secured]:
         # as a user starts it (python -m dev.kafka up ...): the flags are tested here too
         argv = ["up", "--name", name, "--nodes", "3", "--heap", "384m", "--owner-pid", str(os.getpid())]
         argv += ["--sasl", "--tls", "--mtls", "--tiered"]
-        code = dev_kafka.main(argv)
+        said = io.StringIO()
+        with contextlib.redirect_stderr(said):  # its error line is the failure's reason (CI shows no stderr)
+            code = dev_kafka.main(argv)
+        sys.stderr.write(said.getvalue())
         info = secure.get(name)
-        assert code == 0 and info is not None and info.sasl and info.tls and info.mtls, (code, info)
+        errors = [line for line in said.getvalue().splitlines() if "error" in line]
+        assert code == 0 and info is not None and info.sasl and info.tls and info.mtls, (code, errors)
     except Exception as exc:  # no java/openssl/mvn, timeout: skip locally, fail under CI=true
         with contextlib.suppress(Exception):
             dev_kafka.down(name, grace=0)
