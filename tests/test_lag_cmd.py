@@ -455,6 +455,7 @@ def test_watch_rates_match_records_produced_and_committed_between_refreshes(boot
         produce(bootstrap, topic, [(0, None, None, b"x")] * 50)
         commit_group_offsets(bootstrap, group, {(topic, 0): 30 + 40 * refresh, (topic, 1): 40})
 
+    started_ms = int(time.time() * 1000)
     run = cli(
         "lag", "-b", bootstrap, "-g", group, "--watch", "2s", "-o", "jsonl", environment=watching(5, between)
     )
@@ -462,6 +463,11 @@ def test_watch_rates_match_records_produced_and_committed_between_refreshes(boot
     recs = run.jsonl()
     assert len(recs) == 10  # one block of 2 partitions per refresh
     blocks = [{r["partition"]: r for r in recs[i : i + 2]} for i in range(0, 10, 2)]
+    # each refresh's records say when it was taken: one time per block, in order, during the run
+    stamps = [{r["refreshed_ms"] for r in b.values()} for b in blocks]
+    assert all(len(s) == 1 for s in stamps), stamps
+    taken = [s.pop() for s in stamps]
+    assert started_ms <= taken[0] and taken == sorted(taken) and taken[-1] <= time.time() * 1000
     assert {p: (r["end"], r["committed"]) for p, r in blocks[0].items()} == {0: (100, 30), 1: (40, 40)}
     assert all(r["in_per_s"] is None and r["consumed_per_s"] is None for r in blocks[0].values())
     assert {p: (r["end"], r["committed"], r["lag"]) for p, r in blocks[4].items()} == {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UsageError
@@ -30,6 +31,18 @@ def parse_columns(text: str | None, known: Sequence[str]) -> list[str] | None:
     return cols
 
 
+#: under ``--watch``, the field every record of a record format gains: when its refresh was taken
+REFRESHED_FIELD = "refreshed_ms"
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """One ``--watch`` refresh as its records carry it: its number (from 1) and when it was taken."""
+
+    number: int
+    taken_ms: int | None
+
+
 def records_text(
     records: Sequence[Mapping[str, Any]],
     fmt: Format,
@@ -37,8 +50,17 @@ def records_text(
     selected: Sequence[str] | None = None,
     *,
     header: bool = True,
+    refresh: Refresh | None = None,
 ) -> str:
-    """``records`` as ``json``, ``jsonl`` or ``csv`` text, keeping only ``selected`` columns if given."""
+    """``records`` as ``json``, ``jsonl`` or ``csv`` text, keeping only ``selected`` columns if given.
+
+    Under ``--watch`` (``refresh``) every record gains :data:`REFRESHED_FIELD` and a CSV stream has
+    its header once, on the first refresh: the refreshes' rows then read as one CSV table.
+    """
+    if refresh is not None:
+        records = [{**r, REFRESHED_FIELD: refresh.taken_ms} for r in records]
+        columns = (*columns, REFRESHED_FIELD)
+        header = header and refresh.number == 1
     recs = select_columns(records, list(selected) if selected else None)
     if fmt is Format.json:
         return to_json(recs)
@@ -60,11 +82,11 @@ def show(out: Any, screen: Screen) -> None:
 def block_text(out: Any, fmt: Format) -> str:
     """A view's output as one ``--watch`` block when stdout is not a live terminal.
 
-    csv and plain blocks end with an empty line (they could not be told apart
-    otherwise); a table is drawn without colour at full width.
+    plain blocks end with an empty line (they could not be told apart otherwise; csv rows carry
+    ``refreshed_ms`` instead, under one header); a table is drawn without colour at full width.
     """
     if isinstance(out, str):
-        return out + ("\n" if fmt in (Format.plain, Format.csv) else "")
+        return out + ("\n" if fmt is Format.plain else "")
     from rich.console import Console
 
     from .watch import block_stamp  # a table's block says when it was taken (a log of blocks)

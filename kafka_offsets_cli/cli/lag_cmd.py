@@ -19,7 +19,7 @@ from . import options as opts
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
 from .command_options import FROM_OPTIONS, Target, targeted
-from .emit import parse_columns
+from .emit import REFRESHED_FIELD, parse_columns
 from .families import lag_monitors
 from .lag_notes import failure_summary, notes, shown_with_notes
 from .lag_view import LagView, record_fields, summary_fields
@@ -80,7 +80,10 @@ def lag_cmd(
         if summary and by_partition:
             raise UsageError("--summary and --by-partition contradict each other")
         fields = record_fields(monitor, interval is not None, members)
-        cols = parse_columns(columns, tuple(dict.fromkeys((*fields, *summary_fields(interval is not None)))))
+        watched = (REFRESHED_FIELD,) if interval is not None else ()
+        cols = parse_columns(
+            columns, tuple(dict.fromkeys((*fields, *summary_fields(interval is not None), *watched)))
+        )
         min_time_lag_ms = parse_duration(min_time_lag) if min_time_lag is not None else None
         request = request_of(
             groups=group,

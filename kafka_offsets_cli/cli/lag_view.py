@@ -29,7 +29,7 @@ from ..parse.times import now_ms
 from ..render import lag as render_lag
 from ..render import lag_metrics
 from ..render.lag_summary import RATE_SUMMARY_COLUMNS, SUMMARY_COLUMNS, summary_records, summary_table
-from .emit import block_text, records_text
+from .emit import Refresh, block_text, records_text
 from .emit import show as show_output
 from .options import Format
 from .output import Screen, err_console
@@ -158,7 +158,9 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
                 recs, header=not view.no_headers, time_lag=report.time_lag, rates=sums is not None
             )
         fields = summary_fields(sums is not None)
-        return records_text(recs, view.fmt, fields, view.columns, header=not view.no_headers)
+        return records_text(
+            recs, view.fmt, fields, view.columns, header=not view.no_headers, refresh=_refresh(rates)
+        )
     if view.fmt is Format.table:
         status = view.status(report)
         table_rates = (
@@ -182,7 +184,13 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
         record_fields(view.monitor, rates is not None, view.members),
         view.columns,
         header=not view.no_headers,
+        refresh=_refresh(rates),
     )
+
+
+def _refresh(rates: Rates[LagKey] | None) -> Refresh | None:
+    """The ``--watch`` refresh records carry (``None``: not watching)."""
+    return None if rates is None else Refresh(rates.refresh, rates.taken_ms)
 
 
 def record_fields(monitor: bool, watching: bool, members: bool = False) -> tuple[str, ...]:

@@ -22,7 +22,7 @@ from .app import command_help, environment_of, is_debug
 from .boundary import boundary
 from .command_options import AS_GIVEN, FROM_OPTIONS, Layout, Target, targeted
 from .connection import settings_from
-from .emit import parse_columns
+from .emit import REFRESHED_FIELD, parse_columns
 from .list_view import RATE_FIELD, ListView
 from .output import progress, warn
 
@@ -63,7 +63,9 @@ def list_cmd(
             request, fmt, tiering=tiering, watch=watch is not None, missing=spark_missing
         )
         known = (
-            (*COLUMNS, RATE_FIELD) if watch is not None else (*COLUMNS, *(TIERING_FIELDS if tiering else ()))
+            (*COLUMNS, RATE_FIELD, REFRESHED_FIELD)
+            if watch is not None
+            else (*COLUMNS, *(TIERING_FIELDS if tiering else ()))
         )
         cols = parse_columns(layout.columns, known)
         interval = opts.watch_interval(watch)

@@ -24,7 +24,7 @@ from ..models.topics import TopicPartition
 from ..render import list_tiering
 from ..render import offsets as render_offsets
 from ..render.order import SortKey, partition_order
-from .emit import block_text, records_text
+from .emit import Refresh, block_text, records_text
 from .emit import show as show_output
 from .options import Format
 from .output import Screen
@@ -88,10 +88,11 @@ def render(
     view: ListView,
     rates: Mapping[TopicPartition, float | None] | None = None,
     tiering: TieringReport | None = None,
+    refresh: Refresh | None = None,
 ) -> Any:
     """The output of ``list`` as text, or (table format) a rich renderable.
 
-    ``rates`` is given under ``--watch`` only, ``tiering`` with ``--tiering``.
+    ``rates`` and ``refresh`` are given under ``--watch`` only, ``tiering`` with ``--tiering``.
     """
     order = view.order(table)
     if view.fmt is Format.table:
@@ -121,7 +122,9 @@ def render(
     if tiering is not None:
         recs = list_tiering.with_tiering(recs, tiering, render_offsets.COLUMNS)
         default_cols = (*default_cols, *list_tiering.FIELDS)
-    return records_text(recs, view.fmt, default_cols, view.columns, header=not view.no_headers)
+    return records_text(
+        recs, view.fmt, default_cols, view.columns, header=not view.no_headers, refresh=refresh
+    )
 
 
 def show(table: OffsetTable, view: ListView, screen: Screen, tiering: TieringReport | None = None) -> None:
@@ -141,7 +144,10 @@ def counters(table: OffsetTable) -> Counters[TopicPartition]:
 
 def _block(view: ListView) -> Callable[[OffsetTable, Rates[TopicPartition]], str]:
     def block(table: OffsetTable, rates: Rates[TopicPartition]) -> str:
-        return block_text(render(table, view, _rates_or_none(table, rates)), view.fmt)
+        out = render(
+            table, view, _rates_or_none(table, rates), refresh=Refresh(rates.refresh, rates.taken_ms)
+        )
+        return block_text(out, view.fmt)
 
     return block
 

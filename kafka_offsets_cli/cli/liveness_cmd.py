@@ -17,7 +17,7 @@ from . import liveness_view
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
 from .command_options import AS_GIVEN, FROM_OPTIONS, Layout, Target, targeted
-from .emit import parse_columns
+from .emit import REFRESHED_FIELD, parse_columns
 from .liveness_options import (
     EXAMPLES,
     CritOpt,
@@ -89,7 +89,9 @@ def liveness_cmd(
         )  # fmt: skip
         zone = parse_tz(layout.tz)
         fmt, screen = OUTPUTS["liveness"].select(output, env)
-        cols = parse_columns(layout.columns, (*COLUMNS, RATE_FIELD) if watch is not None else COLUMNS)
+        cols = parse_columns(
+            layout.columns, (*COLUMNS, RATE_FIELD, REFRESHED_FIELD) if watch is not None else COLUMNS
+        )
         interval = watch_interval(watch)
         states = parse_states(state)
         mon = monitored_run(ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label)

@@ -25,7 +25,7 @@ from ..measures.liveness import COLUMNS
 from ..models.topics import TopicPartition
 from ..render import liveness as render_liveness
 from ..render.liveness import summary_line, topic_lines
-from .emit import block_text, records_text
+from .emit import Refresh, block_text, records_text
 from .emit import show as show_output
 from .options import Format
 from .output import Screen, err_console
@@ -59,9 +59,13 @@ class LivenessView:
 
 
 def render(
-    report: LivenessReport, view: LivenessView, rates: Mapping[TopicPartition, float | None] | None = None
+    report: LivenessReport,
+    view: LivenessView,
+    rates: Mapping[TopicPartition, float | None] | None = None,
+    refresh: Refresh | None = None,
 ) -> Any:
-    """The output of ``liveness`` as text, or (table format) a rich table; ``rates`` under ``--watch``.
+    """The output of ``liveness`` as text, or (table format) a rich table; ``rates`` and ``refresh``
+    under ``--watch``.
 
     The table's per-topic summary lines are not part of it (see :func:`topic_lines`).
     """
@@ -82,7 +86,7 @@ def render(
             value = rates.get(TopicPartition(str(rec["topic"]), p)) if p is not None else None
             rec[RATE_FIELD] = None if value is None else round(value, 3)
         columns = (*COLUMNS, RATE_FIELD)
-    return records_text(recs, view.fmt, columns, view.columns, header=not view.no_headers)
+    return records_text(recs, view.fmt, columns, view.columns, header=not view.no_headers, refresh=refresh)
 
 
 def show(report: LivenessReport, view: LivenessView, screen: Screen) -> None:
@@ -114,7 +118,7 @@ def counters(snap: LivenessSnapshot) -> Counters[TopicPartition]:
 
 def _block(view: LivenessView) -> Callable[[LivenessSnapshot, Rates[TopicPartition]], str]:
     def block(snap: LivenessSnapshot, rates: Rates[TopicPartition]) -> str:
-        out = render(snap.report, view, dict(rates.records_in))
+        out = render(snap.report, view, dict(rates.records_in), Refresh(rates.refresh, rates.taken_ms))
         text = block_text(out, view.fmt)
         if not isinstance(out, str):
             _topic_lines(snap.report, view)

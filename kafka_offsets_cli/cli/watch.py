@@ -66,6 +66,8 @@ class Rates(Generic[K]):
     refresh: int = 1
     #: seconds of commit steps each consumed rate spans (``None``: no rate yet)
     consumed_window: Mapping[K, float | None] = field(default_factory=dict)
+    #: when the refresh's snapshot was taken, epoch milliseconds (records' ``refreshed_ms``)
+    taken_ms: int | None = None
 
     def in_rate(self, key: K) -> float | None:
         """Records/s appended to the row's partition."""
@@ -155,16 +157,18 @@ def run_watch(
     max_refreshes: int | None = None,
     clock: Callable[[], float] | None = None,
     sleep: Callable[[float], None] | None = None,
+    now_ms: Callable[[], int] | None = None,
 ) -> S | None:
     """Refresh every ``interval`` seconds until Ctrl-C (or ``max_refreshes``); return the last snapshot.
 
     On a terminal (``tty``, default: ``screen``'s stdout is one) a rich Live display is
-    redrawn; otherwise ``block`` is written to stdout once per refresh. ``clock`` and ``sleep``
-    are ``screen``'s environment's unless given (default screen: the process's stdout).
+    redrawn; otherwise ``block`` is written to stdout once per refresh. ``clock``, ``sleep`` and
+    ``now_ms`` (when a refresh was taken) are ``screen``'s environment's unless given (default
+    screen: the process's stdout).
     """
     screen = screen or Screen(Environment.of_process())
     env = screen.env
-    clock, sleep = clock or env.clock, sleep or env.sleep
+    clock, sleep, wall_ms = clock or env.clock, sleep or env.sleep, now_ms or env.now_ms
     on_tty = screen.tty if tty is None else tty
     prev: Counters[K] | None = None
     prev_t = 0.0
@@ -195,6 +199,7 @@ def run_watch(
                 cur = counters(snap)
                 last_rates = rates_between(prev, cur, now - prev_t if prev is not None else None, refresh)
                 last_rates = with_commit_rates(last_rates, commits.observe(now, cur.consumed))
+                last_rates = replace(last_rates, taken_ms=wall_ms())
                 prev, prev_t, last = cur, now, snap
             if display is not None:
                 from rich.console import Group

@@ -81,6 +81,7 @@ def two_refreshes(
         max_refreshes=len(snaps),
         clock=clock,
         sleep=clock.sleep,
+        now_ms=lambda: int(clock.now * 1000),  # records' refreshed_ms: 500000, 502000, ...
     )
     return drawn
 
@@ -176,9 +177,19 @@ def test_lag_jsonl_blocks_carry_both_rates_per_group_partition(capsys: pytest.Ca
 def test_lag_csv_columns_may_name_the_rates() -> None:
     view = lag_view.LagView(fmt=Format.csv, columns=("group", "partition", "in_per_s", "consumed_per_s"))
     blocks = lag_blocks(view)
-    assert blocks[4] == (
-        "group,partition,in_per_s,consumed_per_s\nidle,,,\ng,0,200.0,200.0\ng,1,0.0,\nh,0,0.0,\n\n"
-    )
+    assert blocks[0].startswith("group,partition,in_per_s,consumed_per_s\n")
+    # one CSV stream: the header on the first refresh only, no blank line between refreshes
+    assert blocks[4] == "idle,,,\ng,0,200.0,200.0\ng,1,0.0,\nh,0,0.0,\n"
+    assert all(not b.startswith("group,") and not b.endswith("\n\n") for b in blocks[1:])
+
+
+def test_watch_records_carry_when_their_refresh_was_taken() -> None:
+    """JSON lines and CSV rows of each refresh carry ``refreshed_ms`` (epoch ms), as a log needs."""
+    jsonl = [[json.loads(x) for x in b.splitlines()] for b in lag_blocks(lag_view.LagView(fmt=Format.jsonl))]
+    assert [{r["refreshed_ms"] for r in recs} for recs in jsonl] == [{500_000 + 2_000 * i} for i in range(5)]
+    csv_blocks = lag_blocks(lag_view.LagView(fmt=Format.csv, columns=("group", "partition", "refreshed_ms")))
+    assert csv_blocks[0].splitlines()[:2] == ["group,partition,refreshed_ms", "idle,,500000"]
+    assert csv_blocks[1].splitlines()[0] == "idle,,502000"
 
 
 def test_lag_without_watch_has_no_rate_fields_or_columns() -> None:

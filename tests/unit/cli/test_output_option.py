@@ -67,8 +67,8 @@ def test_records_text_is_the_one_record_dispatch() -> None:
         emit.parse_columns("a, c", ("a", "b"))
 
 
-def test_watch_blocks_of_csv_and_plain_end_with_an_empty_line() -> None:
-    assert emit.block_text("x\n", Format.csv) == "x\n\n"
+def test_watch_blocks_of_plain_end_with_an_empty_line_and_csv_rows_run_on() -> None:
+    assert emit.block_text("x\n", Format.csv) == "x\n"  # one CSV stream, its rows stamped refreshed_ms
     assert emit.block_text("x\n", Format.plain) == "x\n\n"
     assert emit.block_text("x\n", Format.jsonl) == "x\n"
     assert emit.block_text("OK - x\n", Format.nagios) == "OK - x\n"

@@ -180,9 +180,10 @@ def test_jsonl_records_carry_in_per_s() -> None:
     assert [(r["partition"], r["offset"], r["in_per_s"]) for r in second] == [(0, 3000, 1000.0), (1, 5, 0.0)]
 
 
-def test_rates_only_on_latest_records_and_csv_blocks_are_separated() -> None:
+def test_rates_only_on_latest_records_and_csv_has_its_header_once() -> None:
     blocks = _two_refreshes(view(Format.csv, columns=("partition", "spec", "in_per_s")), (E, L))
-    assert blocks[1] == "partition,spec,in_per_s\n0,earliest,\n0,latest,1000.0\n1,earliest,\n1,latest,0.0\n\n"
+    assert blocks[0] == "partition,spec,in_per_s\n0,earliest,\n0,latest,\n1,earliest,\n1,latest,\n"
+    assert blocks[1] == "0,earliest,\n0,latest,1000.0\n1,earliest,\n1,latest,0.0\n"
 
 
 def test_table_blocks_have_a_rate_column_without_a_latest_spec_none() -> None:
