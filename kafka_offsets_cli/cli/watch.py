@@ -56,7 +56,7 @@ class Counters(Generic[K]):
     consumed: Mapping[K, int] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Rates(Generic[K]):
     """Per-row records/s since the previous refresh (``None``: not known yet)."""
 
@@ -96,10 +96,10 @@ def rates_between(
     before: Counters[K] = prev if prev is not None else Counters()
     secs = seconds if prev is not None else None
     return Rates(
-        _deltas(before.produced, cur.produced, secs),
-        _deltas(before.consumed, cur.consumed, secs),
-        secs,
-        refresh,
+        records_in=_deltas(before.produced, cur.produced, secs),
+        records_consumed=_deltas(before.consumed, cur.consumed, secs),
+        seconds=secs,
+        refresh=refresh,
     )
 
 

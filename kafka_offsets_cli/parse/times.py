@@ -293,7 +293,8 @@ def depends_on_now(text: str, *, now_ms: int, tz: tzinfo) -> bool:
     return _time_or_reason(text, now_ms, tz) != _time_or_reason(text, now_ms + 86_400_000, tz)
 
 
-def _format_offset(offset: timedelta) -> str:
+def format_offset(offset: timedelta) -> str:
+    """A UTC offset as times are written: ``Z`` for none, else ``+01:00`` (``+00:19:32`` with seconds)."""
     if not offset:
         return "Z"
     sign = "-" if offset < timedelta(0) else "+"
@@ -320,5 +321,5 @@ def format_time(ms: int | None, tz: tzinfo) -> str:
         return str(ms)
     return (
         f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d}T{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}"
-        f".{dt.microsecond // 1000:03d}{_format_offset(offset)}"
+        f".{dt.microsecond // 1000:03d}{format_offset(offset)}"
     )

@@ -29,7 +29,7 @@ from datetime import datetime, timedelta, timezone, tzinfo
 from enum import Enum
 from typing import Any
 
-from ..parse.times import format_time
+from ..parse.times import format_offset, format_time
 
 __all__ = ["Column", "Forms", "Kind", "Layout", "Time", "at", "fit", "min_width", "time_forms"]
 
@@ -248,7 +248,8 @@ def time_forms(
 ) -> list[Forms]:
     """The forms of one column's times: full ISO-8601, ``MM-DD HH:MM:SS``, ``HH:MM:SS`` (only
     when all the column's times share a day in ``tz``, today's when ``now_ms`` is given), then
-    ``3m ago`` (when ``relative`` and ``now_ms``)."""
+    ``3m ago`` (when ``relative`` and ``now_ms``). The short forms end with the UTC offset
+    (``+01:00``) in a zone that is not UTC at that time."""
     epoch = datetime(1970, 1, 1, tzinfo=timezone.utc)
     dts: list[datetime | None] = []
     for ms in values:
@@ -265,9 +266,12 @@ def time_forms(
         if d is None:  # outside the calendar: the number, in every form
             out.append(Forms((format_time(ms, tz),)))
             continue
-        forms = [format_time(ms, tz), f"{d:%m-%d %H:%M:%S}"]
+        # a short form keeps its zone unless it is UTC (the default): 14:03:07+01:00 is not 14:03:07
+        offset = d.utcoffset()
+        zone = format_offset(offset) if offset else ""
+        forms = [format_time(ms, tz), f"{d:%m-%d %H:%M:%S}{zone}"]
         if one_day:
-            forms.append(f"{d:%H:%M:%S}")
+            forms.append(f"{d:%H:%M:%S}{zone}")
         if relative and now_ms is not None:
             forms.append(_ago(ms, now_ms))
         out.append(Forms(tuple(forms)))

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import io
-from datetime import timezone
+from datetime import timedelta, timezone
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -161,6 +162,20 @@ def test_time_forms() -> None:
         "11:33:20",
     )
     assert time_forms([2**62], utc, NOW)[0].forms == (str(2**62),)  # outside the calendar: the number
+
+
+def test_short_time_forms_keep_a_zone_that_is_not_utc() -> None:
+    """--tz +01:00 (or a named zone): 12:30:20 alone would read as UTC, the default."""
+    plus_one = timezone(timedelta(hours=1))
+    assert time_forms([NOW - 180_000], plus_one, NOW, relative=False)[0].forms == (
+        "2026-11-24T12:30:20.000+01:00",
+        "11-24 12:30:20+01:00",
+        "12:30:20+01:00",
+    )
+    paris = ZoneInfo("Europe/Paris")  # each time its own offset: summer +02:00, winter +01:00
+    summer, winter = time_forms([NOW - 150 * 86_400_000, NOW], paris, None)
+    assert summer.forms[1].endswith("+02:00") and winter.forms[1].endswith("+01:00")
+    assert time_forms([NOW], timezone(timedelta(0)), NOW)[0].forms[1:3] == ("11-24 11:33:20", "11:33:20")
 
 
 def test_check_tables_fit_80_columns_without_cutting_a_status_or_name() -> None:
