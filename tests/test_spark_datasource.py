@@ -1,6 +1,6 @@
 """The ``kafka-offsets`` PySpark data source on a real broker and a local Spark session: its rows
-are ``kafka-offsets list -o json``'s on the same data, row for row (options and plan without
-Spark: tests/unit/spark/test_source_options.py)."""
+are ``kafka-offsets list -o json``'s (kind lag: ``lag -o json``'s) on the same data, row for row
+(options and plan without Spark: tests/unit/spark/test_source_options.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from dev.kafka_data import create_topic, produce
+from dev.kafka_data import commit_group_offsets, create_topic, produce
+from kafka_offsets_cli.measures.lag.rows import COLUMNS as LAG_COLUMNS
 from kafka_offsets_cli.render.offsets import COLUMNS
 from kafka_offsets_cli.spark import register
 from tests.cli_runner import cli
@@ -117,6 +118,32 @@ def test_a_wrong_option_is_one_line(spark_runtime: Any, bootstrap: str) -> None:
     assert "kafka-offsets data source: invalid offset spec 'latests'" in text
     assert "did you mean 'latest'" in text
     assert text.count("File ") <= 1  # the line, not a chain of frames
+
+
+def _lag_key(r: dict[str, Any]) -> tuple[str, str, int]:
+    return (r["group"], r["topic"] or "", -1 if r["partition"] is None else r["partition"])
+
+
+def test_kind_lag_rows_equal_lag_json(spark_runtime: Any, bootstrap: str, topic: str) -> None:
+    register(spark_runtime.spark)
+    prefix = f"sds-g-{uuid.uuid4().hex[:6]}"
+    commit_group_offsets(bootstrap, f"{prefix}-a", {(topic, 0): 3, (topic, 1): 1})  # p2: no commit
+    commit_group_offsets(bootstrap, f"{prefix}-b", {(topic, 0): 5})
+    df = (
+        spark_runtime.spark.read.format("kafka-offsets")
+        .option("bootstrap.servers", bootstrap)
+        .option("kind", "lag")
+        .option("groups", f"{prefix}-.*")
+        .option("topics", topic)
+        .load()
+    )
+    assert tuple(df.columns) == LAG_COLUMNS
+    got = sorted((r.asDict() for r in df.collect()), key=_lag_key)
+    run = cli("lag", "-b", bootstrap, "--group-regex", f"{prefix}-.*", "-t", topic, "-o", "json")
+    assert run.code in (0, 1), run.stderr
+    assert got == sorted(run.json(), key=_lag_key)
+    lags = {(r["group"][-1], r["partition"]): r["lag"] for r in got}
+    assert lags[("a", 0)] == 2 and lags[("a", 1)] == 2 and lags[("b", 0)] == 0
 
 
 def test_import_does_not_load_pyspark() -> None:

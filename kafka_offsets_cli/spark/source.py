@@ -29,6 +29,7 @@ from ..connection.resolver import resolve_connection
 from ..errors import KafkaOffsetsError
 from ..models.offsets import OffsetSpec
 from ..parse.times import now_ms
+from .source_lag import LAG_DDL, LagPlan, lag_groups, lag_unit_rows, plan_lag
 from .source_options import SCHEMA_DDL, source_request
 from .source_plan import ReadPlan, Row, plan_read, unit_rows
 
@@ -66,9 +67,10 @@ class _Partition(InputPartition):  # type: ignore[misc]
 class _Reader(DataSourceReader):  # type: ignore[misc]
     """The planned read; pickled into the tasks."""
 
-    def __init__(self, plan: ReadPlan) -> None:
+    def __init__(self, plan: ReadPlan | LagPlan) -> None:
         self.units = plan.units
-        self.specs: tuple[OffsetSpec, ...] = plan.specs
+        # the offsets' specs; none: the lag rows of each unit's groups
+        self.specs: tuple[OffsetSpec, ...] | None = plan.specs if isinstance(plan, ReadPlan) else None
         self.known = plan.known
         self.secrets = _Secrets(plan.secrets)
 
@@ -81,19 +83,25 @@ class _Reader(DataSourceReader):  # type: ignore[misc]
     def read(self, partition: InputPartition) -> Iterator[Row]:
         assert isinstance(partition, _Partition)  # Spark hands back the partitions above
         yield from partition.known
-        if partition.unit is not None:
+        if partition.unit is None:
+            return
+        if self.specs is None:
+            yield from lag_unit_rows(partition.unit, self.secrets.values)
+        else:
             yield from unit_rows(partition.unit, self.specs, self.secrets.values)
 
 
 class KafkaOffsetsSource(DataSource):  # type: ignore[misc]
-    """``spark.read.format("kafka-offsets")``: the rows of ``kafka-offsets list -o json``."""
+    """``spark.read.format("kafka-offsets")``: the rows of ``kafka-offsets list -o json``
+    (``.option("kind", "lag")``: of ``kafka-offsets lag -o json``)."""
 
     @classmethod
     def name(cls) -> str:
         return NAME
 
     def schema(self) -> str:
-        return SCHEMA_DDL
+        lag = str(self.options.get("kind", "")).strip().lower() == "lag"
+        return LAG_DDL if lag else SCHEMA_DDL
 
     def reader(self, schema: Any) -> _Reader:
         try:
@@ -102,6 +110,9 @@ class KafkaOffsetsSource(DataSource):  # type: ignore[misc]
             from ..kafka import KafkaClient
 
             with KafkaClient(settings) as client:
+                if read.kind == "lag":
+                    groups = lag_groups(dict(self.options))
+                    return _Reader(plan_lag(client, read, settings, groups, time_lag=read.time_lag))
                 return _Reader(plan_read(client, read, settings))
         except KafkaOffsetsError as e:
             # the tool's one line, not a chain of this package's frames

@@ -16,6 +16,9 @@ read by the CLI's own functions, so a value the CLI refuses is refused with the 
 ``timeout``           as ``--timeout`` (default ``30s``)
 ``parallelism``       how many work units (tasks) at most; default: the planning machine's CPUs
 ``kafka.NAME``        a client setting, as ``-X NAME=VALUE`` (as Spark's own Kafka source names them)
+``kind``              ``offsets`` (default: ``list``'s rows) or ``lag`` (``lag``'s rows)
+``groups``            kind ``lag``: group names or Java regexes, comma-separated (a lag check's ``groups``)
+``time.lag``          kind ``lag``: ``true`` for the time lag, as ``--time-lag``
 ==================== ======================================================================
 
 Times are read once, when the read is planned: every task asks for the same instant.
@@ -35,7 +38,7 @@ from ..models.offsets import Isolation
 from ..parse.times import parse_tz
 from ..plan.requests import DEFAULT_CHUNK
 
-__all__ = ["KAFKA_PREFIX", "OPTIONS", "SCHEMA_DDL", "SourceRequest", "source_request"]
+__all__ = ["KAFKA_PREFIX", "KINDS", "OPTIONS", "SCHEMA_DDL", "SourceRequest", "source_request"]
 
 #: The columns of ``list -o json`` (:data:`kafka_offsets_cli.render.offsets.COLUMNS`), typed:
 #: ``partition`` is null on the row of a topic that could not be listed (its error says why);
@@ -57,7 +60,12 @@ OPTIONS = (
     "isolation",
     "timeout",
     "parallelism",
+    "kind",
+    "groups",
+    "time.lag",
 )
+#: The kinds of rows: ``list``'s and ``lag``'s.
+KINDS = ("offsets", "lag")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,6 +75,8 @@ class SourceRequest:
     connection: ConnectionOptions
     request: ListRequest
     parallelism: int
+    kind: str = "offsets"
+    time_lag: bool = False
     task_size: int = DEFAULT_TASK_SIZE
     chunk_size: int = DEFAULT_CHUNK
 
@@ -82,6 +92,15 @@ def source_request(options: Mapping[str, str], *, now_ms: int) -> SourceRequest:
             )
     if not given.get("bootstrap.servers") and not given.get("cluster"):
         raise UsageError("give bootstrap.servers (HOST:PORT) or cluster (a profile)")
+    kind = (given.get("kind") or "offsets").strip().lower()
+    if kind not in KINDS:
+        raise UsageError(f"kind {given['kind']!r}: expected one of {', '.join(KINDS)}")
+    for name in ("groups", "time.lag"):
+        if kind == "offsets" and given.get(name):
+            raise UsageError(f"option {name!r} is one of kind 'lag' (add .option('kind', 'lag'))")
+    time_lag = (given.get("time.lag") or "false").strip().lower()
+    if time_lag not in ("true", "false"):
+        raise UsageError(f"time.lag {given['time.lag']!r}: expected true or false")
     isolation = _isolation(given.get("isolation"))
     overrides = tuple(
         f"{k[len(KAFKA_PREFIX) :]}={v}" for k, v in sorted(given.items()) if k.startswith(KAFKA_PREFIX)
@@ -105,7 +124,11 @@ def source_request(options: Mapping[str, str], *, now_ms: int) -> SourceRequest:
         zone=parse_tz(given.get("tz")),
     )
     return SourceRequest(
-        connection=connection, request=request, parallelism=_parallelism(given.get("parallelism"))
+        connection=connection,
+        request=request,
+        parallelism=_parallelism(given.get("parallelism")),
+        kind=kind,
+        time_lag=time_lag == "true",
     )
 
 

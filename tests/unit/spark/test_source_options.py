@@ -11,9 +11,11 @@ import pytest
 
 from kafka_offsets_cli.connection.resolver import resolve_connection
 from kafka_offsets_cli.errors import NotFound, UsageError
+from kafka_offsets_cli.measures.lag.rows import COLUMNS as LAG_COLUMNS
 from kafka_offsets_cli.models.offsets import Isolation, OffsetSpec
 from kafka_offsets_cli.models.topics import ClusterMetadata, PartitionInfo, TopicInfo, TopicPartition
 from kafka_offsets_cli.render.offsets import COLUMNS
+from kafka_offsets_cli.spark.source_lag import LAG_DDL, lag_groups
 from kafka_offsets_cli.spark.source_options import SCHEMA_DDL, source_request
 from kafka_offsets_cli.spark.source_plan import plan_read
 from tests.unit.fake_cluster import FakeCluster
@@ -77,7 +79,7 @@ def test_relative_times_are_read_once_against_the_planning_clock() -> None:
     ],
 )
 def test_a_wrong_option_is_the_cli_usage_error(options: dict[str, str], words: str) -> None:
-    with pytest.raises(UsageError, match=None) as e:
+    with pytest.raises(UsageError) as e:
         source_request(options, now_ms=NOW)
     assert words in e.value.message
 
@@ -111,3 +113,38 @@ def test_nothing_selected_is_lists_error() -> None:
     read = source_request({**B, "topics": "nope.*"}, now_ms=NOW)
     with pytest.raises(NotFound):
         plan_read(_cluster(), read, resolve_connection(read.connection, {}).settings)
+
+
+def test_kind_lag_options() -> None:
+    read = source_request({**B, "kind": "LAG", "groups": "billing, app-.*", "time.lag": "true"}, now_ms=NOW)
+    assert (read.kind, read.time_lag) == ("lag", True)
+    assert lag_groups({"groups": "billing, app-.*"}) == ("billing", "app-.*")
+    names = [field.split()[0] for field in LAG_DDL.split(", ")]
+    assert tuple(names) == LAG_COLUMNS
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({**B, "kind": "tiering"}, "kind 'tiering'"),
+        ({**B, "groups": "g"}, "option 'groups' is one of kind 'lag'"),
+        ({**B, "kind": "lag", "time.lag": "yes"}, "time.lag 'yes'"),
+    ],
+)
+def test_a_wrong_kind_option_is_a_usage_error(options: dict[str, str], words: str) -> None:
+    with pytest.raises(UsageError) as e:
+        source_request(options, now_ms=NOW)
+    assert words in e.value.message
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({}, "needs the option groups"),
+        ({"groups": "g", "specs": "earliest"}, "'specs' is not one of kind 'lag'"),
+    ],
+)
+def test_lag_groups_refuses(options: dict[str, str], words: str) -> None:
+    with pytest.raises(UsageError) as e:
+        lag_groups(options)
+    assert words in e.value.message
