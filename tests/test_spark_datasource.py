@@ -133,15 +133,28 @@ def test_kind_lag_rows_equal_lag_json(spark_runtime: Any, bootstrap: str, topic:
         spark_runtime.spark.read.format("kafka-offsets")
         .option("bootstrap.servers", bootstrap)
         .option("kind", "lag")
-        .option("groups", f"{prefix}-.*")
+        .option("groups", f"{prefix}-.*,{prefix}-none")  # a pattern, and a name of no group
         .option("topics", topic)
         .load()
     )
     assert tuple(df.columns) == LAG_COLUMNS
     got = sorted((r.asDict() for r in df.collect()), key=_lag_key)
-    run = cli("lag", "-b", bootstrap, "--group-regex", f"{prefix}-.*", "-t", topic, "-o", "json")
-    assert run.code in (0, 1), run.stderr
+    run = cli(
+        "lag",
+        "-b",
+        bootstrap,
+        "--group-regex",
+        f"{prefix}-.*",
+        "-g",
+        f"{prefix}-none",
+        "-t",
+        topic,
+        "-o",
+        "json",
+    )
+    assert run.stdout, run.stderr  # exit 1: the group that does not exist
     assert got == sorted(run.json(), key=_lag_key)
+    assert [r["state"] for r in got if r["group"].endswith("-none")] == ["error"]
     lags = {(r["group"][-1], r["partition"]): r["lag"] for r in got}
     assert lags[("a", 0)] == 2 and lags[("a", 1)] == 2 and lags[("b", 0)] == 0
 
