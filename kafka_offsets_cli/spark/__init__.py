@@ -1,7 +1,7 @@
 """The Spark runtime of ``kafka-offsets check`` (optional ``spark`` extra).
 
 This package is the only place that imports pyspark, and only the ``check``
-command imports it, lazily. The engine it runs (plan, collect, evaluate) is
+command and :func:`register` import it, lazily. The engine it runs (plan, collect, evaluate) is
 :mod:`kafka_offsets_cli.check`. Modules:
 
 * :mod:`.driver`: the ``check`` use case: the request checked, planned, run (pyspark lazily);
@@ -16,5 +16,25 @@ command imports it, lazily. The engine it runs (plan, collect, evaluate) is
 * :mod:`.write`: ``--write``, by the driver (or by Spark to a shared URI, read back);
 * :mod:`.history_stage`: the ``--history`` stage (append, read back, judge, join);
 * :mod:`.history_store`: the Parquet sample history;
-* :mod:`.progress`: stage progress on stderr.
+* :mod:`.progress`: stage progress on stderr;
+* :mod:`.source`: the ``kafka-offsets`` data source, :func:`register` (:mod:`.source_options`,
+  :mod:`.source_plan`).
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["register"]
+
+
+def register(spark: Any) -> None:
+    """Register the ``kafka-offsets`` data source on ``spark`` (a classic or Spark Connect session).
+
+    Then ``spark.read.format("kafka-offsets").option("bootstrap.servers", "HOST:PORT")
+    .option("topics", "REGEX").option("specs", "earliest,latest").load()`` is the DataFrame of
+    ``kafka-offsets list -o json`` (:mod:`.source`; options: :mod:`.source_options`).
+    """
+    from .source import KafkaOffsetsSource  # loads pyspark: only when a session asks for it
+
+    spark.dataSource.register(KafkaOffsetsSource)

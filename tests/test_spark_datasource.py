@@ -1,0 +1,164 @@
+"""The ``kafka-offsets`` PySpark data source on a real broker and a local Spark session: its rows
+are ``kafka-offsets list -o json``'s (kind lag: ``lag -o json``'s) on the same data, row for row
+(options and plan without Spark: tests/unit/spark/test_source_options.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from dev.kafka_data import commit_group_offsets, create_topic, produce
+from kafka_offsets_cli.measures.lag.rows import COLUMNS as LAG_COLUMNS
+from kafka_offsets_cli.render.offsets import COLUMNS
+from kafka_offsets_cli.spark import register
+from tests.cli_runner import cli
+
+pytestmark = pytest.mark.spark
+
+BASE = 1_700_000_000_000
+# CreateTime out of order in partition 0: max-timestamp (offset 2) is not latest - 1
+P0_TIMES = [BASE + 5000, BASE + 1000, BASE + 9000, BASE + 3000, BASE + 7000]
+P1_TIMES = [BASE + 2000, BASE + 4000, BASE + 6000]
+#: earliest, latest, max-timestamp, a time between records, an ISO time (the same instant as BASE+4000)
+SPECS = ("earliest", "latest", "max-timestamp", str(BASE + 2500), "2023-11-14T22:13:24Z")
+
+
+@pytest.fixture(scope="module")
+def topic(bootstrap: str) -> Iterator[str]:
+    name = f"sds-{uuid.uuid4().hex[:8]}"
+    create_topic(bootstrap, name, partitions=3, config={"retention.ms": "-1"})  # p2 stays empty
+    produce(bootstrap, name, [(0, ts, None, f"v{i}") for i, ts in enumerate(P0_TIMES)])
+    produce(bootstrap, name, [(1, ts, None, f"w{i}") for i, ts in enumerate(P1_TIMES)])
+    yield name
+
+
+def _key(r: dict[str, Any]) -> tuple[str, int, str]:
+    return (r["topic"], -1 if r["partition"] is None else r["partition"], r["spec"])
+
+
+def _source_rows(spark: Any, options: dict[str, str]) -> list[dict[str, Any]]:
+    df = spark.read.format("kafka-offsets").options(**options).load()
+    assert tuple(df.columns) == COLUMNS
+    return sorted((row.asDict() for row in df.collect()), key=_key)
+
+
+def _list_rows(*args: str) -> list[dict[str, Any]]:
+    run = cli("list", *args, "-o", "json")
+    assert run.code in (0, 1), run.stderr  # 1: some queries failed (the error rows)
+    return sorted(run.json(), key=_key)
+
+
+def test_rows_equal_list_json(spark_runtime: Any, bootstrap: str, topic: str) -> None:
+    register(spark_runtime.spark)
+    # partition 3 does not exist: list's error row, in both
+    got = _source_rows(
+        spark_runtime.spark,
+        {"bootstrap.servers": bootstrap, "topics": topic, "partitions": "0,1,2,3", "specs": ",".join(SPECS)},
+    )
+    expected = _list_rows("-b", bootstrap, "-t", topic, "--partitions", "0,1,2,3", *(f"-s{s}" for s in SPECS))
+    assert got == expected
+    by = {_key(r): r for r in got}
+    assert len(got) == 4 * len(SPECS)  # 4 partitions (one missing) x 5 specs
+    assert (
+        by[(topic, 0, "max-timestamp")]["offset"] == 2
+        and by[(topic, 0, "max-timestamp")]["timestamp"] == BASE + 9000
+    )
+    assert by[(topic, 1, str(BASE + 2500))]["offset"] == 1
+    assert by[(topic, 1, str(BASE + 4000))]["timestamp"] == BASE + 4000  # the ISO time, as epoch ms
+    assert by[(topic, 2, "latest")]["offset"] == 0 and by[(topic, 2, "max-timestamp")]["offset"] is None
+    assert by[(topic, 3, "earliest")]["error"] == "UNKNOWN_TOPIC_OR_PARTITION"
+
+
+def test_a_topic_that_does_not_exist_and_isolation(spark_runtime: Any, bootstrap: str, topic: str) -> None:
+    register(spark_runtime.spark)
+    topics = f"{topic}|sds-gone-{uuid.uuid4().hex[:6]}"  # the second name is not a topic
+    df = (
+        spark_runtime.spark.read.format("kafka-offsets")
+        .option("bootstrap.servers", bootstrap)
+        .option("topics", topics)
+        .option("specs", "latest")
+        .option("isolation", "read_committed")
+        .load()
+    )
+    # one work unit (3 partitions are fewer than one ListOffsets call) and the rows planning knew
+    assert df.rdd.getNumPartitions() == 2
+    rows = sorted((r.asDict() for r in df.collect()), key=_key)
+    assert rows == _list_rows("-b", bootstrap, "-t", topics, "--isolation", "read_committed")
+    assert [r["offset"] for r in rows if r["topic"] == topic] == [5, 3, 0]
+    assert [r["error"] for r in rows if r["topic"] != topic] == ["UNKNOWN_TOPIC_OR_PARTITION"]
+
+
+def test_a_secret_is_not_in_the_plan(spark_runtime: Any, bootstrap: str, topic: str) -> None:
+    register(spark_runtime.spark)
+    secret = f"pw-{uuid.uuid4().hex}"  # librdkafka ignores it on a PLAINTEXT connection
+    df = (
+        spark_runtime.spark.read.format("kafka-offsets")
+        .option("bootstrap.servers", bootstrap)
+        .option("topics", topic)
+        .option("kafka.sasl.password", secret)
+        .load()
+    )
+    plan = df._jdf.queryExecution().toString()  # parsed, analyzed, optimized and physical plans
+    assert "kafka-offsets" in plan.lower() or "python" in plan.lower()
+    assert secret not in plan
+    assert [r.offset for r in df.orderBy("partition").collect()] == [5, 3, 0]  # and the read still works
+
+
+def test_a_wrong_option_is_one_line(spark_runtime: Any, bootstrap: str) -> None:
+    register(spark_runtime.spark)
+    reader = spark_runtime.spark.read.format("kafka-offsets").option("bootstrap.servers", bootstrap)
+    with pytest.raises(Exception) as e:
+        reader.option("specs", "latests").load().collect()
+    text = str(e.value)
+    assert "kafka-offsets data source: invalid offset spec 'latests'" in text
+    assert "did you mean 'latest'" in text
+    assert text.count("File ") <= 1  # the line, not a chain of frames
+
+
+def _lag_key(r: dict[str, Any]) -> tuple[str, str, int]:
+    return (r["group"], r["topic"] or "", -1 if r["partition"] is None else r["partition"])
+
+
+def test_kind_lag_rows_equal_lag_json(spark_runtime: Any, bootstrap: str, topic: str) -> None:
+    register(spark_runtime.spark)
+    prefix = f"sds-g-{uuid.uuid4().hex[:6]}"
+    commit_group_offsets(bootstrap, f"{prefix}-a", {(topic, 0): 3, (topic, 1): 1})  # p2: no commit
+    commit_group_offsets(bootstrap, f"{prefix}-b", {(topic, 0): 5})
+    df = (
+        spark_runtime.spark.read.format("kafka-offsets")
+        .option("bootstrap.servers", bootstrap)
+        .option("kind", "lag")
+        .option("groups", f"{prefix}-.*,{prefix}-none")  # a pattern, and a name of no group
+        .option("topics", topic)
+        .load()
+    )
+    assert tuple(df.columns) == LAG_COLUMNS
+    got = sorted((r.asDict() for r in df.collect()), key=_lag_key)
+    run = cli(
+        "lag",
+        "-b",
+        bootstrap,
+        "--group-regex",
+        f"{prefix}-.*",
+        "-g",
+        f"{prefix}-none",
+        "-t",
+        topic,
+        "-o",
+        "json",
+    )
+    assert run.stdout, run.stderr  # exit 1: the group that does not exist
+    assert got == sorted(run.json(), key=_lag_key)
+    assert [r["state"] for r in got if r["group"].endswith("-none")] == ["error"]
+    lags = {(r["group"][-1], r["partition"]): r["lag"] for r in got}
+    assert lags[("a", 0)] == 2 and lags[("a", 1)] == 2 and lags[("b", 0)] == 0
+
+
+def test_import_does_not_load_pyspark() -> None:
+    code = "import sys, kafka_offsets_cli, kafka_offsets_cli.spark; assert 'pyspark' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
