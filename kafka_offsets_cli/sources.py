@@ -72,6 +72,14 @@ class GroupLister(Protocol):
         ...
 
 
+class GroupTypeLister(Protocol):
+    """Every group of the cluster with its type (``lag`` over every group type)."""
+
+    def group_types(self) -> dict[str, str]:
+        """Each group id with ``classic``, ``consumer``, ``share`` or ``streams``, as the brokers say."""
+        ...
+
+
 class GroupReader(Protocol):
     """What consumer groups have committed and who is consuming."""
 
@@ -123,6 +131,16 @@ class MarkerSource(Protocol):
         self, points: Sequence[tuple[TopicPartition, int]]
     ) -> dict[tuple[TopicPartition, int], bool | str]:
         """Whether each (partition, offset) holds a control record (an error name when unknown)."""
+        ...
+
+
+class ShareStartSource(Protocol):
+    """Share groups' share-partition start offsets and the broker's lag (``lag``)."""
+
+    def share_start_offsets(
+        self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
+    ) -> GroupTypeAnswer[ShareGroupOffsets]:
+        """Each share group's share-partition start offsets."""
         ...
 
 

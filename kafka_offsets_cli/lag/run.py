@@ -17,12 +17,27 @@ from ..measures.lag.collect import LagReport, collect, resolve_groups
 from ..parse.command_selection import optional_selection
 from ..parse.selection import Selection
 from ..parse.times import now_ms
-from ..sources import GroupLister, GroupMemberSource, LagSource
+from ..sources import GroupLister, GroupMemberSource, GroupTypeLister, LagSource, ShareStartSource
 from .monitor import LagThresholds
 
 
-class LagRunSource(LagSource, GroupLister, GroupMemberSource, Protocol):
-    """What a lag run needs of a client: offsets, groups (listed, read, their members), configs."""
+class LagRunSource(LagSource, GroupLister, GroupMemberSource, GroupTypeLister, ShareStartSource, Protocol):
+    """What a lag run needs of a client: offsets, groups (listed with their types, read, their
+    members; share groups' start offsets), configs."""
+
+
+#: the group types ``--type`` takes, as the brokers name them
+GROUP_TYPES = ("classic", "consumer", "share", "streams")
+
+
+class _Listed:
+    """The listed groups as a :class:`GroupLister` (``--group-regex`` matches every type's groups)."""
+
+    def __init__(self, types: dict[str, str]) -> None:
+        self.types = types
+
+    def group_ids(self) -> list[str]:
+        return sorted(self.types)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,6 +53,8 @@ class LagRequest:
     members: bool = False
     #: wall-clock epoch milliseconds, "now" of time lag (the front end's clock)
     clock: Callable[[], int] = now_ms
+    #: ``--type``: the group types to show (``None``: every type)
+    types: frozenset[str] | None = None
 
 
 def request_of(
@@ -54,6 +71,7 @@ def request_of(
     min_time_lag_ms: int | None,
     members: bool,
     clock: Callable[[], int] = now_ms,
+    types: Sequence[str] | None = None,
 ) -> LagRequest:
     """The request of the options' values. Without selection options: ``None``, the groups' own
     partitions; with no topic named Kafka's system topics stay out (as without any selection).
@@ -73,6 +91,7 @@ def request_of(
         marker_check=marker_check,
         members=members,
         clock=clock,
+        types=frozenset(types) if types else None,
     )
 
 
@@ -84,13 +103,21 @@ def query(
     Without groups and regexes every group of the cluster is read (ListGroups, one DescribeGroups,
     one OffsetFetch per coordinator, all at once); those with nothing committed or assigned in the
     selection are left out quietly, so ``-t X`` alone lists the groups on X. ``update`` hears progress.
+    Every group type is read, each typed as the brokers list it (``--type`` keeps some): share groups
+    by their share-partition start offsets (:mod:`..measures.lag.share`), the others by OffsetFetch.
     """
+    types = client.group_types()
     if request.groups or request.regexes:
-        names = resolve_groups(client, request.groups, request.regexes)
+        names = resolve_groups(_Listed(types), request.groups, request.regexes)
     else:
-        names = client.group_ids()
-        if not names:
-            raise NotFound("the cluster has no consumer group")
+        names = sorted(types)
+    if request.types is not None:
+        names = [g for g in names if types.get(g, "consumer") in request.types]
+    if not names:
+        kinds = ", ".join(sorted(request.types)) if request.types is not None else "consumer"
+        raise NotFound(f"the cluster has no {kinds} group" + (" of those selected" if request.groups else ""))
+    shared = [g for g in names if types.get(g) == "share"]
+    share = client.share_start_offsets(shared) if shared else None
     if update is not None:
         update(f"Reading {len(names)} group(s)…")
     report = collect(
@@ -102,7 +129,11 @@ def query(
         named=set(request.groups),
         remote_reads=True,  # tiered topics only: one DescribeConfigs, ListOffsets -4 if any is tiered
         clock=request.clock,
+        types=types,
+        share=share.groups if share is not None else None,
     )
+    if share is not None and share.unavailable is not None:
+        report = replace(report, unavailable=(share.unavailable,))
     if not request.members:
         return report
     shown = sorted({r.group for r in report.rows})
