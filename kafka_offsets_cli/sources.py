@@ -34,6 +34,7 @@ __all__ = [
     "RewindSource",
     "ShareGroupSource",
     "StreamsGroupSource",
+    "TypedGroupReader",
     "TypedRewindSource",
 ]
 
@@ -134,8 +135,16 @@ class MarkerSource(Protocol):
         ...
 
 
-class ShareStartSource(Protocol):
-    """Share groups' share-partition start offsets and the broker's lag (``lag``)."""
+class TypedGroupReader(Protocol):
+    """Share and streams groups as ``lag`` reads them: descriptions, share-partition start offsets."""
+
+    def share_group_descriptions(self, groups: Sequence[str]) -> GroupTypeAnswer[ShareGroup]:
+        """Each group as a share group (another type's group: ``GROUP_ID_NOT_FOUND``)."""
+        ...
+
+    def streams_group_descriptions(self, groups: Sequence[str]) -> GroupTypeAnswer[StreamsGroup]:
+        """Each group as a streams group (another type's group: ``GROUP_ID_NOT_FOUND``)."""
+        ...
 
     def share_start_offsets(
         self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None

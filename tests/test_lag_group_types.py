@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from dev import kafka as dev_kafka
 from dev import streams as dev_streams
 from dev.kafka_data import create_topic, produce
 from tests.cli_runner import cli
@@ -100,6 +101,18 @@ def test_every_group_run_lists_the_share_group_and_type_filters(
     assert table.code == 0 and "TYPE" in table.stdout and "share" in table.stdout, table.stdout
 
 
+def test_share_summary_state_equals_kafka_share_groups_state(bootstrap: str, share_group: str) -> None:
+    [summary] = lag_json("-b", bootstrap, "-g", share_group, "--summary")
+    [kafka] = group_tool_table(
+        SHARE_GROUP_COMMAND, bootstrap, "--describe", "--state", "--group", share_group
+    )
+    assert (summary["group_type"], summary["group_state"], summary["members"]) == (
+        "share",
+        kafka["STATE"].lower(),
+        0,
+    ), (summary, kafka)
+
+
 def test_a_wrong_type_is_a_usage_error(bootstrap: str) -> None:
     r = cli("lag", "-b", bootstrap, "--type", "queue")
     assert r.code == 2 and "--type takes classic, consumer, share, streams" in r.stderr, r.stderr
@@ -139,6 +152,20 @@ def test_streams_rows_equal_kafka_streams_groups_describe_offsets(
         }
         assert ours == theirs, (rows, kafka)
         assert {r["group_type"] for r in rows} == {"streams"}
+        [summary] = lag_json("-b", bootstrap, "-g", group, "-t", source, "--summary")
+        assert (summary["group_type"], summary["group_state"], summary["members"]) == ("streams", "stable", 1)
+        members = lag_json("-b", bootstrap, "-g", group, "-t", source, "--members")
+        tool = dev_kafka.run_tool(
+            STREAMS_GROUP_COMMAND,
+            "--bootstrap-server",
+            bootstrap,
+            "--describe",
+            "--members",
+            "--group",
+            group,
+        )
+        assert {m["consumer_id"] for m in members} <= {w for w in tool.stdout.split()}, (members, tool.stdout)
+        assert all(m["consumer_id"] for m in members), members  # both partitions are the member's tasks
         p0 = next(r for r in rows if r["partition"] == 0)
         assert p0["committed"] == 5 and p0["lag"] == 4, p0  # held on the record at 5
         assert p0["time_lag_ms"] == p0["taken_at_ms"] - stamp(0, 5), p0

@@ -14,14 +14,16 @@ from typing import Protocol
 
 from ..errors import NotFound
 from ..measures.lag.collect import LagReport, collect, resolve_groups
+from ..measures.lag.group_types import share_members, streams_members
+from ..models.groups import GroupMembers
 from ..parse.command_selection import optional_selection
 from ..parse.selection import Selection
 from ..parse.times import now_ms
-from ..sources import GroupLister, GroupMemberSource, GroupTypeLister, LagSource, ShareStartSource
+from ..sources import GroupLister, GroupMemberSource, GroupTypeLister, LagSource, TypedGroupReader
 from .monitor import LagThresholds
 
 
-class LagRunSource(LagSource, GroupLister, GroupMemberSource, GroupTypeLister, ShareStartSource, Protocol):
+class LagRunSource(LagSource, GroupLister, GroupMemberSource, GroupTypeLister, TypedGroupReader, Protocol):
     """What a lag run needs of a client: offsets, groups (listed with their types, read, their
     members; share groups' start offsets), configs."""
 
@@ -137,7 +139,26 @@ def query(
     if not request.members:
         return report
     shown = sorted({r.group for r in report.rows})
-    return replace(report, members=client.group_members(shown) if shown else {})
+    typed = _typed_members(client, shown, types)
+    members = client.group_members([g for g in shown if g not in typed]) if shown else {}
+    members.update(typed)
+    groups = {**report.groups, **{g: m.description for g, m in typed.items()}}
+    return replace(report, members=members, groups=groups)
+
+
+def _typed_members(
+    client: LagRunSource, shown: Sequence[str], types: dict[str, str]
+) -> dict[str, GroupMembers]:
+    """The shown share and streams groups' states and members, each through its own describe."""
+    out: dict[str, GroupMembers] = {}
+    shared = [g for g in shown if types.get(g) == "share"]
+    if shared:
+        out.update({g: share_members(d) for g, d in client.share_group_descriptions(shared).groups.items()})
+    streams = [g for g in shown if types.get(g) == "streams"]
+    if streams:
+        answer = client.streams_group_descriptions(streams).groups
+        out.update({g: streams_members(d) for g, d in answer.items()})
+    return out
 
 
 def require_rows(report: LagReport) -> LagReport:
