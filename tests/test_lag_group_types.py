@@ -22,9 +22,15 @@ import pytest
 
 from dev import kafka as dev_kafka
 from dev import streams as dev_streams
-from dev.kafka_data import create_topic, produce
+from dev.kafka_data import commit_group_offsets, create_topic, produce
 from tests.cli_runner import cli
-from tests.kafka_helpers import SHARE_GROUP_COMMAND, group_tool_table, read_as_share_group
+from tests.kafka_helpers import (
+    SHARE_GROUP_COMMAND,
+    group_tool_table,
+    kafka_tool,
+    own_broker,
+    read_as_share_group,
+)
 
 pytestmark = [pytest.mark.broker]
 
@@ -187,3 +193,30 @@ def _wait_committed(bootstrap: str, group: str, topic: str, offset: int, timeout
             return
         assert time.monotonic() < end, f"{group} did not commit {offset} on {topic}: {seen or r.stderr}"
         time.sleep(0.5)
+
+
+FEATURE_COMMAND = "org.apache.kafka.tools.FeatureCommand"
+
+
+def test_a_cluster_with_share_groups_disabled_says_so_in_one_line() -> None:
+    """A share group made, then share.version disabled (kafka-features disable): the brokers still
+    list the group as share but cannot describe it; lag says so once and shows the other groups."""
+    with own_broker("lag-noshare", "a broker whose share groups are disabled") as cluster:
+        bootstrap = cluster.bootstrap
+        topic = create_topic(bootstrap, f"lag-ns-{uid()}", partitions=1, config=KEEP)
+        produce(bootstrap, topic, [(0, stamp(0, i), None, f"{i}") for i in range(RECORDS)])
+        share = f"lag-ns-sg-{uid()}"
+        read_as_share_group(bootstrap, topic, share, 3)
+        consumer = f"lag-ns-cg-{uid()}"
+        commit_group_offsets(bootstrap, consumer, {(topic, 0): 4})
+        kafka_tool(FEATURE_COMMAND, "--bootstrap-server", bootstrap, "disable", "--feature", "share.version")
+        run = cli("lag", "-b", bootstrap, "-t", topic, "-o", "json")
+        assert run.code == 0, run.stderr
+        assert {(r["group"], r["group_type"]) for r in run.json()} == {(consumer, "classic")}
+        lines = run.stderr.splitlines()
+        assert [ln for ln in lines if "share" in ln] == [
+            "kafka-offsets: warning: share groups are not enabled on this cluster (share.version)"
+        ], run.stderr
+        only = cli("lag", "-b", bootstrap, "-g", share, "-o", "json")
+        assert only.code == 0 and only.stdout.strip() in ("", "[]"), (only.stdout, only.stderr)
+        assert "share groups are not enabled on this cluster (share.version)" in only.stderr
