@@ -34,6 +34,7 @@ __all__ = [
     "RewindSource",
     "ShareGroupSource",
     "StreamsGroupSource",
+    "TypedGroupReader",
     "TypedRewindSource",
 ]
 
@@ -69,6 +70,14 @@ class GroupLister(Protocol):
 
     def group_ids(self) -> list[str]:
         """All consumer group ids."""
+        ...
+
+
+class GroupTypeLister(Protocol):
+    """Every group of the cluster with its type (``lag`` over every group type)."""
+
+    def group_types(self) -> dict[str, str]:
+        """Each group id with ``classic``, ``consumer``, ``share`` or ``streams``, as the brokers say."""
         ...
 
 
@@ -123,6 +132,24 @@ class MarkerSource(Protocol):
         self, points: Sequence[tuple[TopicPartition, int]]
     ) -> dict[tuple[TopicPartition, int], bool | str]:
         """Whether each (partition, offset) holds a control record (an error name when unknown)."""
+        ...
+
+
+class TypedGroupReader(Protocol):
+    """Share and streams groups as ``lag`` reads them: descriptions, share-partition start offsets."""
+
+    def share_group_descriptions(self, groups: Sequence[str]) -> GroupTypeAnswer[ShareGroup]:
+        """Each group as a share group (another type's group: ``GROUP_ID_NOT_FOUND``)."""
+        ...
+
+    def streams_group_descriptions(self, groups: Sequence[str]) -> GroupTypeAnswer[StreamsGroup]:
+        """Each group as a streams group (another type's group: ``GROUP_ID_NOT_FOUND``)."""
+        ...
+
+    def share_start_offsets(
+        self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
+    ) -> GroupTypeAnswer[ShareGroupOffsets]:
+        """Each share group's share-partition start offsets."""
         ...
 
 

@@ -132,6 +132,7 @@ def test_no_commit_and_below_start_are_flagged(bootstrap: str, flagged: tuple[st
     recs = by_key(lag_records("-b", bootstrap, "-g", group))
     assert recs[(group, 0)] == {
         "group": group,
+        "group_type": "classic",  # ListGroups v5: offsets committed without a member make a classic group
         "topic": topic,
         "partition": 0,
         "committed": 4,
@@ -184,8 +185,8 @@ def test_table_shows_states_and_totals(bootstrap: str, flagged: tuple[str, str])
     topic, group = flagged
     run = cli("lag", "-b", bootstrap, "-g", group, "-o", "table")
     assert run.code == 0, run.stderr
-    assert re.search(rf"{group}\s+{topic}\s+2\s+2\s+6\s+10\s+-\s+below-start", run.stdout)
-    assert re.search(rf"{group}\s+{topic}\s+1\s+-\s+0\s+10\s+-\s+no-commit", run.stdout)
+    assert re.search(rf"{group}\s+classic\s+{topic}\s+2\s+2\s+6\s+10\s+-\s+below-start", run.stdout)
+    assert re.search(rf"{group}\s+classic\s+{topic}\s+1\s+-\s+0\s+10\s+-\s+no-commit", run.stdout)
     assert re.search(r"\(all topics\)\s+6\s+total: 3 partition\(s\), 2 lagging, 2 flagged", run.stdout)
     assert f"group {group}: empty, 0 member(s)" in run.stderr
 

@@ -42,6 +42,7 @@ def lag_cmd(
     group: opts.GroupOpt = None,
     group_regex: opts.GroupRegexOpt = None,
     target: Target = FROM_OPTIONS,
+    group_type: lag_opts.GroupTypeOpt = None,
     exclude_internal_topics: opts.ExcludeInternalOpt = False,
     time_lag: lag_opts.TimeLagOpt = False,
     marker_check: lag_opts.MarkerCheckOpt = True,
@@ -97,6 +98,7 @@ def lag_cmd(
             # the summary's TYPE and --members: each group's members and protocol
             members=members or summary or (fmt is opts.Format.table and not group and not by_partition),
             clock=env.now_ms,
+            types=lag_opts.group_types(group_type),
         )
         mon = monitored_run(
             ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label, monitoring=monitor

@@ -27,6 +27,8 @@ def notes(report: LagReport, view: LagView) -> None:
     """The run's warnings and (table) notes on stderr: missing groups and topics, group states, time lag."""
     for m in report.missing:
         warn(f"{m}")
+    for line in report.unavailable:
+        warn(line)
     for p in report.problems:
         if p.error == GROUP_ID_NOT_FOUND:
             warn(f"consumer group '{p.group}' does not exist ({p.error})")

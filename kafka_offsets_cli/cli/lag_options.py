@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from ..errors import UsageError
+from ..lag.run import GROUP_TYPES
 from ..lag.summary import SortKey
 from .options import OUT
 
@@ -15,6 +17,7 @@ __all__ = [
     "ByPartitionOpt",
     "CritLagOpt",
     "CritTimeLagOpt",
+    "GroupTypeOpt",
     "MarkerCheckOpt",
     "MembersOpt",
     "MinLagOpt",
@@ -25,6 +28,7 @@ __all__ = [
     "TimeLagOpt",
     "WarnLagOpt",
     "WarnTimeLagOpt",
+    "group_types",
 ]
 
 CHECK = "Check"
@@ -43,9 +47,11 @@ EXAMPLES = """Examples:
 
   kafka-offsets lag -b localhost:9092 -g billing --warn-lag 1000 --crit-time-lag 15m -o nagios
 
-Without --group and --group-regex every consumer group is read; with --topic only the groups
-committed on (or assigned) the selected topics are shown. A table of several groups not named
-with --group shows one row per group: state, type (classic or consumer), members, partitions,
+Without --group and --group-regex every group is read, of every type (classic, consumer, share,
+streams: the TYPE column; --type keeps some); with --topic only the groups committed on (or
+assigned) the selected topics are shown. A share group's CURRENT-OFFSET is its share-partition
+start offset and its LAG the broker's (KIP-1226). A table of several groups not named
+with --group shows one row per group: state, type, members, partitions,
 lagging partitions, lag, max time lag, status (--by-partition for every partition, the default
 under --watch; --summary always, and under --watch with IN/S, CONSUMED/S and TREND:
 catching-up, falling-behind or steady). --members adds each partition's CONSUMER-ID, HOST and
@@ -76,6 +82,29 @@ the commit steps of the last 30 s: committed offsets move in steps, e.g. auto-co
 '-' until 4 steps are seen) per partition; json, jsonl and csv get one block per refresh with
 in_per_s, consumed_per_s and consumed_window_s.
 """
+
+GroupTypeOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--type",
+        metavar="TYPE,...",
+        help="Only groups of these types: classic, consumer, share, streams (as the brokers list them; "
+        "default every type).",
+        show_default=False,
+    ),
+]
+
+
+def group_types(value: str | None) -> tuple[str, ...] | None:
+    """The types ``--type`` names (comma-separated, each once), ``None`` for every type."""
+    if value is None:
+        return None
+    names = tuple(dict.fromkeys(t.strip().lower() for t in value.split(",") if t.strip()))
+    bad = [t for t in names if t not in GROUP_TYPES]
+    if bad or not names:
+        raise UsageError(f"--type takes {', '.join(GROUP_TYPES)}; got {value!r}")
+    return names
+
 
 TimeLagOpt = Annotated[
     bool,

@@ -148,7 +148,10 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
     rows = view.rows(report)
     if view.summary_of(report, watching=rates is not None):
         status = view.status(report)
+        # the type the brokers listed, else the one the description says
         types = {g: m.protocol for g, m in report.members.items()}
+        types.update({r.group: r.group_type for r in report.rows if r.group_type})
+        types.update({p.group: p.group_type for p in report.problems if p.group_type})
         sums = _group_rates(rows, rates) if rates is not None else None
         recs = summary_records(
             rows, report.problems, report.groups, status, types, time_lag=report.time_lag, rates=sums

@@ -127,6 +127,19 @@ class KafkaClient:
         """The ids of the cluster's consumer groups, sorted (used by shell completion)."""
         return self._groups.group_ids()
 
+    def group_types(self) -> dict[str, str]:
+        """Every group of the cluster (share and streams groups too) with its type as the brokers say
+        (``classic``, ``consumer``, ``share``, ``streams``: :mod:`.list_groups`). With settings
+        kafka-python cannot take: librdkafka's listing (classic and consumer groups only)."""
+        if not self._groups.kafka_python_fits():
+            return dict(sorted(self._groups.group_types_rdkafka().items()))
+        from .list_groups import list_group_types
+
+        found, error = list_group_types(self._session.kafka_python(), self._session.deadline)
+        if error is not None and not found:
+            return dict(sorted(self._groups.group_types_rdkafka().items()))  # librdkafka's, as before
+        return dict(sorted(found.items()))
+
     def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
         """State, member count and assigned partitions of each group (all described at once)."""
         return self._groups.describe_groups(groups)

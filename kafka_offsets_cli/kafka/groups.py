@@ -75,6 +75,17 @@ class GroupReader:
 
         return self._s.asked_again(once)
 
+    def group_types_rdkafka(self) -> dict[str, str]:
+        """librdkafka's listing of the consumer groups with their type (``classic``, ``consumer``; one
+        it cannot tell is ``consumer``). Share and streams groups are not in it (:mod:`.list_groups`)."""
+
+        def once(timeout: float) -> dict[str, str]:
+            with self._s.failing_as("group listing"):
+                res = self._s.wait(self._s.admin.list_consumer_groups(request_timeout=timeout), timeout)
+            return {str(g.group_id): _listed_type(getattr(g, "type", None)) for g in res.valid}
+
+        return self._s.asked_again(once)
+
     def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
         """State, member count and assigned partitions of each group (all described at once).
 
@@ -165,3 +176,9 @@ class GroupReader:
 
 def _ctps(offsets: Mapping[TopicPartition, int]) -> list[Any]:
     return [CTopicPartition(tp.topic, tp.partition, off) for tp, off in sorted(offsets.items())]
+
+
+def _listed_type(kind: object) -> str:
+    """librdkafka's ConsumerGroupType as the tool names it (UNKNOWN: ``consumer``, as before types)."""
+    name = str(getattr(kind, "name", "") or "").lower()
+    return name if name in ("classic", "consumer") else "consumer"

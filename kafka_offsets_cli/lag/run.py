@@ -14,15 +14,32 @@ from typing import Protocol
 
 from ..errors import NotFound
 from ..measures.lag.collect import LagReport, collect, resolve_groups
+from ..measures.lag.group_types import share_members, streams_members
+from ..models.groups import GroupMembers
 from ..parse.command_selection import optional_selection
 from ..parse.selection import Selection
 from ..parse.times import now_ms
-from ..sources import GroupLister, GroupMemberSource, LagSource
+from ..sources import GroupLister, GroupMemberSource, GroupTypeLister, LagSource, TypedGroupReader
 from .monitor import LagThresholds
 
 
-class LagRunSource(LagSource, GroupLister, GroupMemberSource, Protocol):
-    """What a lag run needs of a client: offsets, groups (listed, read, their members), configs."""
+class LagRunSource(LagSource, GroupLister, GroupMemberSource, GroupTypeLister, TypedGroupReader, Protocol):
+    """What a lag run needs of a client: offsets, groups (listed with their types, read, their
+    members; share groups' start offsets), configs."""
+
+
+#: the group types ``--type`` takes, as the brokers name them
+GROUP_TYPES = ("classic", "consumer", "share", "streams")
+
+
+class _Listed:
+    """The listed groups as a :class:`GroupLister` (``--group-regex`` matches every type's groups)."""
+
+    def __init__(self, types: dict[str, str]) -> None:
+        self.types = types
+
+    def group_ids(self) -> list[str]:
+        return sorted(self.types)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,6 +55,8 @@ class LagRequest:
     members: bool = False
     #: wall-clock epoch milliseconds, "now" of time lag (the front end's clock)
     clock: Callable[[], int] = now_ms
+    #: ``--type``: the group types to show (``None``: every type)
+    types: frozenset[str] | None = None
 
 
 def request_of(
@@ -54,6 +73,7 @@ def request_of(
     min_time_lag_ms: int | None,
     members: bool,
     clock: Callable[[], int] = now_ms,
+    types: Sequence[str] | None = None,
 ) -> LagRequest:
     """The request of the options' values. Without selection options: ``None``, the groups' own
     partitions; with no topic named Kafka's system topics stay out (as without any selection).
@@ -73,6 +93,7 @@ def request_of(
         marker_check=marker_check,
         members=members,
         clock=clock,
+        types=frozenset(types) if types else None,
     )
 
 
@@ -84,13 +105,27 @@ def query(
     Without groups and regexes every group of the cluster is read (ListGroups, one DescribeGroups,
     one OffsetFetch per coordinator, all at once); those with nothing committed or assigned in the
     selection are left out quietly, so ``-t X`` alone lists the groups on X. ``update`` hears progress.
+    Every group type is read, each typed as the brokers list it (``--type`` keeps some): share groups
+    by their share-partition start offsets (:mod:`..measures.lag.share`), the others by OffsetFetch.
     """
+    types = client.group_types()
     if request.groups or request.regexes:
-        names = resolve_groups(client, request.groups, request.regexes)
+        names = resolve_groups(_Listed(types), request.groups, request.regexes)
     else:
-        names = client.group_ids()
-        if not names:
-            raise NotFound("the cluster has no consumer group")
+        names = sorted(types)
+    if request.types is not None:
+        names = [g for g in names if types.get(g, "consumer") in request.types]
+    if not names:
+        kinds = ", ".join(sorted(request.types)) if request.types is not None else "consumer"
+        raise NotFound(f"the cluster has no {kinds} group" + (" of those selected" if request.groups else ""))
+    shared = [g for g in names if types.get(g) == "share"]
+    share = client.share_start_offsets(shared) if shared else None
+    unavailable: tuple[str, ...] = ()
+    if share is not None and share.unavailable is not None:
+        # share groups listed on a cluster that cannot describe them (share.version disabled): one
+        # line for the type, not an error per group and a failed run
+        unavailable, share = (share.unavailable,), None
+        names = [g for g in names if g not in set(shared)]
     if update is not None:
         update(f"Reading {len(names)} group(s)…")
     report = collect(
@@ -102,16 +137,38 @@ def query(
         named=set(request.groups),
         remote_reads=True,  # tiered topics only: one DescribeConfigs, ListOffsets -4 if any is tiered
         clock=request.clock,
+        types=types,
+        share=share.groups if share is not None else None,
     )
+    report = replace(report, unavailable=unavailable)
     if not request.members:
         return report
     shown = sorted({r.group for r in report.rows})
-    return replace(report, members=client.group_members(shown) if shown else {})
+    typed = _typed_members(client, shown, types)
+    members = client.group_members([g for g in shown if g not in typed]) if shown else {}
+    members.update(typed)
+    groups = {**report.groups, **{g: m.description for g, m in typed.items()}}
+    return replace(report, members=members, groups=groups)
+
+
+def _typed_members(
+    client: LagRunSource, shown: Sequence[str], types: dict[str, str]
+) -> dict[str, GroupMembers]:
+    """The shown share and streams groups' states and members, each through its own describe."""
+    out: dict[str, GroupMembers] = {}
+    shared = [g for g in shown if types.get(g) == "share"]
+    if shared:
+        out.update({g: share_members(d) for g, d in client.share_group_descriptions(shared).groups.items()})
+    streams = [g for g in shown if types.get(g) == "streams"]
+    if streams:
+        answer = client.streams_group_descriptions(streams).groups
+        out.update({g: streams_members(d) for g, d in answer.items()})
+    return out
 
 
 def require_rows(report: LagReport) -> LagReport:
     """``report``, unless it has no row and no failure: then nothing matched (:class:`NotFound`)."""
-    if not report.rows and not report.failed:
+    if not report.rows and not report.failed and not report.unavailable:  # the line says why
         names = ", ".join(p.group for p in report.problems) or "the matched groups"
         raise NotFound(f"no committed offsets for {names} in the selection")
     return report

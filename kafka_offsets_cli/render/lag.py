@@ -2,11 +2,14 @@
 
 Record schema (json, jsonl, csv), one record per group and partition::
 
-    {"group": str, "topic": str, "partition": int, "committed": int|null,
+    {"group": str, "group_type": str|null, "topic": str, "partition": int, "committed": int|null,
      "log_start": int|null, "end": int|null, "lag": int|null,
      "time_lag_ms": int|null, "state": str, "error": str|null,
      "resume_timestamp": int|null, "taken_at_ms": int|null, "remote_read": bool|null}
 
+``group_type`` is the group's type as the brokers list it: ``classic``, ``consumer``, ``share``
+or ``streams`` (``null`` when not known). A share group's ``committed`` is its share-partition start
+offset and its ``lag`` the broker's (:mod:`kafka_offsets_cli.measures.lag.share`).
 ``state`` is ``ok``, ``no-commit``, ``below-start``, ``ahead``, ``marker`` or
 ``error`` (see :mod:`kafka_offsets_cli.measures.lag`). ``time_lag_ms`` is ``null`` unless
 ``--time-lag`` was given (and for states without a lag); so are ``resume_timestamp``
@@ -70,6 +73,12 @@ def _cell(v: int | None) -> str | Text:
     return str(v) if v is not None else Text("-", style="dim")
 
 
+def _text(v: str | None) -> str | Text:
+    from rich.text import Text
+
+    return v if v is not None else Text("-", style="dim")
+
+
 def _time_cell(ms: int | None, computed: bool) -> str | Text:
     from rich.text import Text
 
@@ -98,7 +107,8 @@ def rich_table(
 
     ``rates`` (``--watch``) adds the IN/S and CONSUMED/S columns; ``columns`` (``--columns``)
     keeps the columns of these record fields. Priorities (:mod:`.fit`): GROUP, TOPIC, PARTITION,
-    LAG, TIME-LAG, STATE 0; CURRENT-OFFSET, LOG-END-OFFSET 1; CONSUMED/S 2; IN/S 3; LOG-START-OFFSET 4.
+    LAG, TIME-LAG, STATE 0; CURRENT-OFFSET, LOG-END-OFFSET 1; CONSUMED/S 2; IN/S 3;
+    LOG-START-OFFSET 4; TYPE 5 (shown when a row's type is known: rows read from a cluster).
     ``states``: the STATE shown per row (:func:`kafka_offsets_cli.lag.monitor.shown_state`; default the
     offset state). ``owners`` (``--members``) adds CONSUMER-ID 6, HOST 5, CLIENT-ID 5 after STATE, as
     kafka-consumer-groups shows them (``-`` for a partition no member is assigned).
@@ -108,6 +118,9 @@ def rich_table(
     t = FittedTable(header=header, keep=columns)
     num = Kind.NUMBER
     t.add_column(Column(key="group", headers=("GROUP",)))
+    typed = any(r.group_type is not None for r in rows)
+    if typed:
+        t.add_column(Column(key="group_type", headers=("TYPE",), priority=5))
     t.add_column(Column(key="topic", headers=("TOPIC",)))
     t.add_column(Column(key="partition", headers=("PARTITION", "PART"), kind=num, justify="right"))
     t.add_column(
@@ -141,6 +154,7 @@ def rich_table(
     for r in rows:
         cells: list[Any] = [
             r.group,
+            *((_text(r.group_type),) if typed else ()),
             r.topic,
             str(r.partition),
             _cell(r.committed),
@@ -168,6 +182,8 @@ def rich_table(
             if tot.topic is not None and len(topics_of[tot.group]) == 1:
                 continue  # the group total says the same
             cells = _total_cells(tot, time_lag)
+            if not typed:
+                del cells[1]
             if rates is not None:
                 mine = [
                     rates.get((r.group, r.topic, r.partition), (None, None))
@@ -184,7 +200,16 @@ def _total_cells(tot: LagTotal, time_lag: bool) -> list[Any]:
 
     style = "bold" if tot.topic is None else ""
     where = tot.topic if tot.topic is not None else Text("(all topics)", style="dim")
-    cells: list[Any] = [Text(tot.group, style=style), where, "", "", "", "", Text(str(tot.lag), style=style)]
+    cells: list[Any] = [
+        Text(tot.group, style=style),
+        "",
+        where,
+        "",
+        "",
+        "",
+        "",
+        Text(str(tot.lag), style=style),
+    ]
     if time_lag:
         cells.append(_time_cell(tot.max_time_lag_ms, False))
     what = f"total: {tot.partitions} partition(s), {tot.lagging} lagging"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import NotFound
+from ...models.group_types import ShareGroupOffsets
 from ...models.groups import GroupDescription, GroupMembers, Member
 from ...models.offsets import Isolation, OffsetSpec
 from ...models.topics import TopicPartition
@@ -31,6 +32,7 @@ from .plan import GroupPlan, assemble_rows, offsets_needed, partition_index, pla
 from .plan import group_missing as group_missing
 from .remote import with_remote_reads
 from .rows import COLUMNS, GroupProblem, LagRow, LagState
+from .share import broker_lags, share_committed, with_broker_lags
 from .timelag import time_lags_and_resume_times, with_resume_times, with_time_lag_errors, with_time_lags
 
 
@@ -53,6 +55,8 @@ class LagReport:
     members: Mapping[str, GroupMembers] = field(default_factory=dict)
     #: partitions whose remote read is unknown, by reason (``remote_reads``: :mod:`.remote`)
     remote_unchecked: Mapping[str, int] = field(default_factory=dict)
+    #: one line per group type the cluster cannot answer for (share groups not enabled…)
+    unavailable: tuple[str, ...] = ()
 
     def owners(self) -> dict[tuple[str, str, int], Member]:
         """Each (group, topic, partition) assigned to a member: that member (from ``members``)."""
@@ -176,6 +180,8 @@ def collect(
     remote_reads: bool = False,
     exclude_system: bool = True,
     clock: Callable[[], int] = wall_clock_ms,
+    types: Mapping[str, str] | None = None,
+    share: Mapping[str, ShareGroupOffsets] | None = None,
 ) -> LagReport:
     """The whole ``lag`` use case for already resolved ``groups``.
 
@@ -188,11 +194,17 @@ def collect(
     anything in the selection are left out quietly; without a selection Kafka's system
     topics are left out (``exclude_system``). Then :func:`lag_rows`, and with
     ``remote_reads`` each row's ``remote_read`` (:mod:`.remote`); time lag is measured at ``clock()``.
+    ``types``: each group's type as the brokers list it; ``share``: the share groups' start offsets
+    (DescribeShareGroupOffsets), planned in the committed offsets' place (:mod:`.share`).
     """
+    share = share or {}
+    types = types or {}
+    others = [g for g in groups if g not in share]
     # committed offsets first: a group whose coordinator did not answer is then not described
     # (asking it again would spend the rest of --timeout on the same silence)
-    committed = {g.group: g for g in source.committed_offsets(groups)}
-    descriptions = source.describe_groups(groups)
+    committed = {g.group: g for g in source.committed_offsets(others)} if others else {}
+    committed.update({g: share_committed(o) for g, o in share.items()})
+    descriptions = source.describe_groups(others) if others else {}
     metadata = selection_metadata(source, selection)
     index = partition_index(metadata, selection)  # the selection resolved once, for every group
     missing: tuple[Missing, ...] = ()
@@ -208,6 +220,7 @@ def collect(
             named=named is None or g in named,
             exclude_system=exclude_system,
             index=index,
+            group_type=types.get(g),
         )
         for g in groups
     ]
@@ -223,6 +236,8 @@ def collect(
         clock=clock,
     )
     rows, unchecked = out.rows, dict[str, int]()
+    if share:
+        rows = tuple(with_broker_lags(rows, broker_lags(share)))
     if remote_reads:
         rows, unchecked = with_remote_reads(
             source, rows, leaders=leaders, isolation=isolation, chunk_size=chunk_size

@@ -48,6 +48,8 @@ class GroupPlan:
     gone: tuple[TopicPartition, ...] = ()
     error: str | None = None
     named: bool = True
+    #: ``classic``, ``consumer``, ``share`` or ``streams`` (each row's and problem's ``group_type``)
+    group_type: str | None = None
 
     @property
     def empty(self) -> bool:
@@ -58,9 +60,9 @@ class GroupPlan:
     def problem(self) -> GroupProblem | None:
         """What ``lag`` shows instead of rows: the group's error, or that a named group has none."""
         if self.error is not None:
-            return GroupProblem(self.group, self.error)
+            return GroupProblem(self.group, self.error, self.group_type)
         if self.empty and self.named:
-            return GroupProblem(self.group, None)
+            return GroupProblem(self.group, None, self.group_type)
         return None
 
 
@@ -97,6 +99,7 @@ def plan_group(
     named: bool = True,
     exclude_system: bool = False,
     index: PartitionIndex | None = None,
+    group_type: str | None = None,
 ) -> GroupPlan:
     """The rows ``lag`` shows for ``group`` (the one place that decides them).
 
@@ -111,12 +114,14 @@ def plan_group(
     ``GROUP_ID_NOT_FOUND``: a typo must not look like a group with nothing committed
     (``no-commit``). ``index``: :func:`partition_index` of ``metadata`` and ``selection``,
     built once for many groups (else built here). ``lag`` and ``check`` both plan here.
+    ``group_type``: the group's type as the brokers list it (each row's and problem's).
     """
+    kind = group_type
     error = _offsets_error(offsets)
     if offsets is None or error is not None:
-        return GroupPlan(group=group, error=error, named=named)
+        return GroupPlan(group=group, error=error, named=named, group_type=kind)
     if group_missing(description, offsets):
-        return GroupPlan(group=group, error=GROUP_ID_NOT_FOUND, named=named)
+        return GroupPlan(group=group, error=GROUP_ID_NOT_FOUND, named=named, group_type=kind)
     touched = set(offsets.offsets) | set(description.assigned if description is not None else ())
     if index is None:
         index = partition_index(metadata, selection)
@@ -124,7 +129,12 @@ def plan_group(
         touched = {tp for tp in touched if not is_system_topic(tp.topic)}  # by name, not the broker's flag
     parts, gone = index_partitions(index, touched, include_literal=named)
     return GroupPlan(
-        group=group, committed=offsets.offsets, partitions=tuple(parts), gone=tuple(gone), named=named
+        group=group,
+        committed=offsets.offsets,
+        partitions=tuple(parts),
+        gone=tuple(gone),
+        named=named,
+        group_type=kind,
     )
 
 
@@ -244,17 +254,18 @@ def assemble_rows(plans: Sequence[GroupPlan], results: Iterable[OffsetResult]) -
     rows: list[LagRow] = []
     for plan in plans:
         if plan.error is not None:
-            rows += [error_row(plan.group, tp, plan.error) for tp in (*plan.partitions, *plan.gone)]
+            kind = plan.group_type
+            rows += [error_row(plan.group, tp, plan.error, kind) for tp in (*plan.partitions, *plan.gone)]
             continue
-        group, committed = plan.group, plan.committed
+        group, committed, kind = plan.group, plan.committed, plan.group_type
         for tp in plan.partitions:
             early = early_of.get(tp)
             late = late_of.get(tp)
             if early is None or late is None:
                 no = OffsetResult(tp.topic, tp.partition, latest, None, error=NO_ANSWER)
                 early, late = early or no, late or no
-            rows.append(lag_row(group, tp, committed.get(tp), early, late))
+            rows.append(lag_row(group, tp, committed.get(tp), early, late, group_type=kind))
         for tp in plan.gone:
             gone = OffsetResult(tp.topic, tp.partition, latest, None, error=UNKNOWN_TOPIC)
-            rows.append(lag_row(group, tp, committed.get(tp), gone, gone))
+            rows.append(lag_row(group, tp, committed.get(tp), gone, gone, group_type=kind))
     return rows

@@ -25,6 +25,7 @@ NO_ANSWER = "NO_ANSWER"
 #: Keys of the lag record, in order.
 COLUMNS = (
     "group",
+    "group_type",
     "topic",
     "partition",
     "committed",
@@ -79,6 +80,8 @@ class LagRow:
     """
 
     group: str
+    #: ``classic``, ``consumer``, ``share`` or ``streams`` (the broker's type; ``None`` when not known)
+    group_type: str | None = None
     topic: str
     partition: int
     committed: int | None
@@ -120,12 +123,13 @@ class LagRow:
     def to_record(self) -> dict[str, Any]:
         """The documented JSON/CSV record (``null`` where unknown).
 
-        Keys: group, topic, partition, committed, log_start, end, lag,
+        Keys: group, group_type, topic, partition, committed, log_start, end, lag,
         time_lag_ms, state, error (Kafka's error name for state ``error``),
         resume_timestamp, taken_at_ms (``--time-lag``), remote_read (:mod:`.remote`).
         """
         return {
             "group": self.group,
+            "group_type": self.group_type,
             "topic": self.topic,
             "partition": self.partition,
             "committed": self.committed,
@@ -144,11 +148,12 @@ class LagRow:
     def from_record(cls, rec: Mapping[str, Any]) -> LagRow:
         """The row of a record :meth:`to_record` made (a saved ``lag -o json`` record, a Spark row).
 
-        ``remote_read`` may be absent (records written before it existed). Raises ``KeyError``,
-        ``TypeError`` or ``ValueError`` for a record that is not one.
+        ``remote_read`` and ``group_type`` may be absent (records written before they existed).
+        Raises ``KeyError``, ``TypeError`` or ``ValueError`` for a record that is not one.
         """
         return cls(
             group=str(rec["group"]),
+            group_type=rec.get("group_type"),
             topic=str(rec["topic"]),
             partition=int(rec["partition"]),
             committed=rec["committed"],
@@ -172,6 +177,7 @@ def lag_row(
     latest: OffsetResult,
     *,
     marker: bool | None = None,
+    group_type: str | None = None,
 ) -> LagRow:
     """Decide the lag and state of ``group`` on ``tp`` (the one place that does).
 
@@ -207,13 +213,14 @@ def lag_row(
             state, time_lag = LagState.MARKER, 0
         else:
             state = LagState.OK
-    return _make_row(group, tp[0], tp[1], committed, start, end, lag, time_lag, state, err)
+    return _make_row(group, group_type, tp[0], tp[1], committed, start, end, lag, time_lag, state, err)
 
 
-def error_row(group: str, tp: TopicPartition, error: str) -> LagRow:
+def error_row(group: str, tp: TopicPartition, error: str, group_type: str | None = None) -> LagRow:
     """A row that knows nothing but its error (the group's offsets or the whole task failed)."""
     return LagRow(
         group=group,
+        group_type=group_type,
         topic=tp.topic,
         partition=tp.partition,
         committed=None,
@@ -234,6 +241,7 @@ _new = object.__new__
 
 def _make_row(
     group: str,
+    group_type: str | None,
     topic: str,
     partition: int,
     committed: int | None,
@@ -249,6 +257,7 @@ def _make_row(
     row: LagRow = _new(LagRow)
     row.__dict__.update(
         group=group,
+        group_type=group_type,
         topic=topic,
         partition=partition,
         committed=committed,
@@ -271,12 +280,14 @@ class GroupProblem:
 
     group: str
     error: str | None  # Kafka's error name; None: the group has no committed offsets in the selection
+    group_type: str | None = None
 
     def to_record(self) -> dict[str, Any]:
         """A lag record with null partition fields, state ``error`` (or ``no-commit`` for an empty group)."""
         rec: dict[str, Any] = {c: None for c in COLUMNS}
         rec.update(
             group=self.group,
+            group_type=self.group_type,
             state=(LagState.ERROR if self.error else LagState.NO_COMMIT).value,
             error=self.error,
         )

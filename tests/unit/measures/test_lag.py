@@ -115,6 +115,7 @@ def test_record_has_the_documented_keys() -> None:
     rec = lag_row("g", TP, 4, early(0), late(5)).to_record()
     assert list(rec) == [
         "group",
+        "group_type",
         "topic",
         "partition",
         "committed",

@@ -1,0 +1,51 @@
+"""Share and streams groups' descriptions in the shape every group's has (pure): state and members.
+
+``lag``'s summary (STATE, MEMBERS), its notes and ``--members`` read a :class:`GroupMembers` per
+group; a share group's comes from ShareGroupDescribe and a streams group's from
+StreamsGroupDescribe (:mod:`kafka_offsets_cli.kafka.share_groups`, ``streams_groups``), mapped here.
+A streams member's assignment is its active tasks: each task's partitions of every source topic
+of its subtopology (input and repartition topics), as ``kafka-streams-groups --members`` lists them.
+"""
+
+from __future__ import annotations
+
+from ...models.group_types import ShareGroup, StreamsGroup, StreamsMember
+from ...models.groups import GroupDescription, GroupMembers, Member
+from ...models.topics import TopicPartition
+
+
+def share_members(group: ShareGroup) -> GroupMembers:
+    """A share group's description and members (each with the partitions it is assigned to share)."""
+    if group.error is not None:
+        return GroupMembers(GroupDescription(group.group, None, 0, (), group.error), (), "share")
+    members = tuple(Member(m.member_id, m.client_id, m.host, None, m.assigned) for m in group.members)
+    return _described(group.group, group.state, members, "share")
+
+
+def streams_members(group: StreamsGroup) -> GroupMembers:
+    """A streams group's description and members (each with its active tasks' partitions)."""
+    if group.error is not None:
+        return GroupMembers(GroupDescription(group.group, None, 0, (), group.error), (), "streams")
+    sources = {s.subtopology: s.source_topics for s in group.subtopologies or ()}
+    members = tuple(
+        Member(m.member_id, m.client_id, m.host, m.instance_id, _active(m, sources)) for m in group.members
+    )
+    return _described(group.group, group.state, members, "streams")
+
+
+def _active(member: StreamsMember, sources: dict[str, tuple[str, ...]]) -> tuple[TopicPartition, ...]:
+    return tuple(
+        sorted(
+            {
+                TopicPartition(topic, p)
+                for task in member.active
+                for topic in sources.get(task.subtopology, ())
+                for p in task.partitions
+            }
+        )
+    )
+
+
+def _described(group: str, state: str | None, members: tuple[Member, ...], protocol: str) -> GroupMembers:
+    assigned = tuple(sorted({tp for m in members for tp in m.assigned}))
+    return GroupMembers(GroupDescription(group, state, len(members), assigned), members, protocol)
