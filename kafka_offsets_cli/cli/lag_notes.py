@@ -6,9 +6,10 @@ from ..gcpause import gc_paused
 from ..measures.lag.collect import GROUP_ID_NOT_FOUND, LagReport
 from ..render.lag import time_lag_note
 from . import lag_view
+from .environment import Environment
 from .lag_view import LagView
 from .options import Format
-from .output import Screen, err_console, warn, write
+from .output import Screen, note, warn, write
 
 __all__ = ["failure_summary", "notes", "shown_with_notes"]
 
@@ -20,53 +21,48 @@ def shown_with_notes(report: LagReport, view: LagView, screen: Screen, metrics: 
     else:
         with gc_paused():  # drawing a large table makes many objects: no collection meanwhile
             lag_view.show(report, view, screen)
-    notes(report, view)
+    notes(report, view, screen.env)
 
 
-def notes(report: LagReport, view: LagView) -> None:
-    """The run's warnings and (table) notes on stderr: missing groups and topics, group states, time lag."""
+def notes(report: LagReport, view: LagView, env: Environment | None = None) -> None:
+    """The run's warnings, and for a table on a terminal its notes, on stderr: missing groups and
+    topics, failed checks; group states, how time lag was found."""
     for m in report.missing:
-        warn(f"{m}")
+        warn(f"{m}", env)
     for line in report.unavailable:
-        warn(line)
+        warn(line, env)
     for p in report.problems:
         if p.error == GROUP_ID_NOT_FOUND:
-            warn(f"consumer group '{p.group}' does not exist ({p.error})")
+            warn(f"consumer group '{p.group}' does not exist ({p.error})", env)
         elif p.error:
-            warn(f"group {p.group}: {p.error}")
+            warn(f"group {p.group}: {p.error}", env)
         else:
-            warn(f"group {p.group} has no committed offsets or assignments in the selection")
+            warn(f"group {p.group} has no committed offsets or assignments in the selection", env)
     if report.marker_unchecked:
         why = ", ".join(f"{n} x {e}" for e, n in sorted(report.marker_unchecked.items()))
-        warn(f"could not check if the last offset is a transaction marker ({why}); shown as lag 1, state ok")
+        warn(
+            f"could not check if the last offset is a transaction marker ({why}); shown as lag 1, state ok",
+            env,
+        )
     if report.remote_unchecked:
         why = ", ".join(f"{n} x {e}" for e, n in sorted(report.remote_unchecked.items()))
-        warn(f"could not tell if some partitions are read from remote storage ({why}); remote_read null")
-    if view.fmt is Format.table:
-        c = err_console()
-        if report.marker_checked:
-            c.print(
-                f"checked {report.marker_checked} partition(s) with lag 1 for a transaction marker",
-                style="dim",
-                highlight=False,
-            )
-        # the groups shown per partition (the summary has a row for each): state, protocol, members
-        shown = {r.group for r in report.rows} | {p.group for p in report.problems if p.error is None}
-        for g, d in sorted(report.groups.items()):
-            if d.error is None and g in shown and not view.summary_of(report):
-                kind = report.members[g].protocol if g in report.members else None
-                what = ", ".join(x for x in (d.state or "unknown state", kind) if x)
-                c.print(
-                    f"group {g}: {what}, {d.members} member(s)",
-                    style="dim",
-                    highlight=False,
-                )
+        warn(f"could not tell if some partitions are read from remote storage ({why}); remote_read null", env)
+    if report.time_lag and report.time_lag_failed:
+        warn(f"time lag: {report.time_lag_failed} search(es) failed; their time lag is null", env)
+    if view.fmt is not Format.table:
+        return  # a machine format's stderr: warnings and errors only
+    # for the person at a terminal (note(): nothing off one, e.g. in cron mail)
+    if report.marker_checked:
+        note(f"checked {report.marker_checked} partition(s) with lag 1 for a transaction marker", env)
+    # the groups shown per partition (the summary has a row for each): state, protocol, members
+    shown = {r.group for r in report.rows} | {p.group for p in report.problems if p.error is None}
+    for g, d in sorted(report.groups.items()):
+        if d.error is None and g in shown and not view.summary_of(report):
+            kind = report.members[g].protocol if g in report.members else None
+            what = ", ".join(x for x in (d.state or "unknown state", kind) if x)
+            note(f"group {g}: {what}, {d.members} member(s)", env)
     if report.time_lag:
-        err_console().print(
-            time_lag_note(report.time_lag_rounds, report.time_lag_searched, report.time_lag_failed),
-            style="dim",
-            highlight=False,
-        )
+        note(time_lag_note(report.time_lag_rounds, report.time_lag_searched), env)
 
 
 def failure_summary(report: LagReport) -> str:

@@ -32,7 +32,7 @@ from ..render.lag_summary import RATE_SUMMARY_COLUMNS, SUMMARY_COLUMNS, summary_
 from .emit import Refresh, block_text, records_text
 from .emit import show as show_output
 from .options import Format
-from .output import Screen, err_console
+from .output import Screen, note
 from .watch import Counters, Rates, run_watch
 
 #: The extra record fields of ``lag --watch``.
@@ -282,13 +282,10 @@ def counters(report: LagReport) -> Counters[LagKey]:
 
 
 def rate_note(interval: float) -> str:
-    """What the table's rate columns are based on (under a live table; on stderr once when piped)."""
+    """One line on what the rate columns are based on (under a live table; on stderr once when
+    piped, on a terminal); ``lag --help`` tells the whole method."""
     window = format_duration(int(window_for(interval) * 1000))
-    return (
-        f"CONSUMED/S: records/s committed, over the commit steps of the last {window} (committed offsets "
-        f"move in steps, e.g. auto-commit every 5s; '-' until {MIN_STEPS} steps are seen). "
-        "IN/S: records/s appended since the previous refresh."
-    )
+    return f"IN/S since the last refresh; CONSUMED/S over {window} of commits ('-' until {MIN_STEPS} steps)"
 
 
 def _block(view: LagView, interval: float = 0.0) -> Callable[[LagReport, Rates[LagKey]], str]:
@@ -298,7 +295,7 @@ def _block(view: LagView, interval: float = 0.0) -> Callable[[LagReport, Rates[L
         out = render(report, view, rates)
         if not isinstance(out, str) and not noted[0]:
             noted[0] = True
-            err_console().print(rate_note(interval), style="dim", highlight=False, soft_wrap=True)
+            note(rate_note(interval))  # on a terminal only: off one, stderr has warnings and errors
         return block_text(out, view.fmt)
 
     return block

@@ -86,6 +86,17 @@ def warn(message: str, env: Environment | None = None) -> None:
     c.print(f"[yellow]kafka-offsets: warning:[/] {_escape(message)}", soft_wrap=True)  # one line, not 80 cols
 
 
+def note(message: str, env: Environment | None = None) -> None:
+    """A dim line for a person at a terminal (a group's state, how a value was found) on stderr.
+
+    Nothing when stderr is not a terminal: there (cron mail, a pipe, a log) stderr carries
+    warnings and errors only, and how a value is measured is told by ``--help`` and the man page.
+    """
+    env = env or Environment.of_process()
+    if env.stderr_isatty:
+        err_console(env).print(message, style="dim", highlight=False, soft_wrap=True)
+
+
 def _escape(text: str) -> str:
     from rich.markup import escape
 

@@ -73,6 +73,7 @@ class _Reader(DataSourceReader):  # type: ignore[misc]
         self.specs: tuple[OffsetSpec, ...] | None = plan.specs if isinstance(plan, ReadPlan) else None
         self.known = plan.known
         self.secrets = _Secrets(plan.secrets)
+        self.types = plan.types if isinstance(plan, LagPlan) else {}
 
     def partitions(self) -> list[_Partition]:
         parts = [_Partition(i, u, ()) for i, u in enumerate(self.units)]
@@ -86,7 +87,7 @@ class _Reader(DataSourceReader):  # type: ignore[misc]
         if partition.unit is None:
             return
         if self.specs is None:
-            yield from lag_unit_rows(partition.unit, self.secrets.values)
+            yield from lag_unit_rows(partition.unit, self.secrets.values, self.types)
         else:
             yield from unit_rows(partition.unit, self.specs, self.secrets.values)
 

@@ -13,8 +13,8 @@ selection) is ``lag``'s record of it: its state and error, every partition field
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 from ..check.collect import LagSample, unit_samples
 from ..check.plan import plan_checks
@@ -25,7 +25,7 @@ from ..connection.settings import ClientSettings
 from ..errors import KafkaOffsetsError, UsageError
 from ..measures.lag.remote import with_remote_reads
 from ..measures.lag.rows import COLUMNS, error_row
-from ..sources import PlanSource
+from ..sources import GroupTypeLister, PlanSource
 from .ship import localized, strip_units
 from .source_options import SourceRequest
 from .source_plan import CLUSTER, Row
@@ -34,10 +34,14 @@ __all__ = ["LAG_DDL", "LagPlan", "lag_groups", "lag_unit_rows", "plan_lag"]
 
 #: The columns of ``lag -o json`` (:data:`kafka_offsets_cli.measures.lag.rows.COLUMNS`), typed.
 LAG_DDL = (
-    "group STRING NOT NULL, topic STRING, partition INT, committed BIGINT, log_start BIGINT, "
-    "end BIGINT, lag BIGINT, time_lag_ms BIGINT, state STRING NOT NULL, error STRING, "
+    "group STRING NOT NULL, group_type STRING, topic STRING, partition INT, committed BIGINT, "
+    "log_start BIGINT, end BIGINT, lag BIGINT, time_lag_ms BIGINT, state STRING NOT NULL, error STRING, "
     "resume_timestamp BIGINT, taken_at_ms BIGINT, remote_read BOOLEAN"
 )
+
+
+class LagPlanSource(PlanSource, GroupTypeLister, Protocol):
+    """What planning a lag read needs: ``check``'s planning and the groups' types."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -47,6 +51,8 @@ class LagPlan:
     units: tuple[WorkUnit, ...]
     known: tuple[Row, ...]
     secrets: Mapping[str, Mapping[str, str]] = field(repr=False)
+    #: each planned group's type, as the brokers list it (``lag``'s ``group_type``)
+    types: Mapping[str, str] = field(default_factory=dict)
 
 
 def lag_groups(options: Mapping[str, str]) -> tuple[str, ...]:
@@ -61,15 +67,16 @@ def lag_groups(options: Mapping[str, str]) -> tuple[str, ...]:
     return groups
 
 
-def _known(rec: PartitionRecord) -> Row:
+def _known(rec: PartitionRecord, types: Mapping[str, str]) -> Row:
     row: dict[str, Any] = dict.fromkeys(COLUMNS)
-    row.update(group=rec.group or "", topic=rec.topic or None, partition=rec.partition)
+    row.update(group=rec.group or "", group_type=types.get(rec.group or ""))
+    row.update(topic=rec.topic or None, partition=rec.partition)
     row.update(state=rec.state, error=rec.error)
     return tuple(row.values())
 
 
 def plan_lag(
-    source: PlanSource,
+    source: LagPlanSource,
     read: SourceRequest,
     settings: ClientSettings,
     groups: tuple[str, ...],
@@ -91,11 +98,17 @@ def plan_lag(
     if problems:  # the cluster down, no group or topic matching: the one line, as `lag` fails
         raise UsageError("; ".join(p.removeprefix(f"{CLUSTER}: ") for p in problems))
     stripped, secrets = strip_units(plan.units, ship_to=None)
-    return LagPlan(units=tuple(stripped), known=tuple(map(_known, plan.records)), secrets=secrets)
+    planned = {g for u in plan.units for g, _ in u.groups} | {r.group for r in plan.records if r.group}
+    types = {g: t for g, t in source.group_types().items() if g in planned}
+    known = tuple(_known(r, types) for r in plan.records)
+    return LagPlan(units=tuple(stripped), known=known, secrets=secrets, types=types)
 
 
-def lag_unit_rows(unit: WorkUnit, secrets: Mapping[str, Mapping[str, str]]) -> list[Row]:
-    """In a task: the lag rows of ``unit`` (its secrets put back), as ``lag -o json``'s records."""
+def lag_unit_rows(
+    unit: WorkUnit, secrets: Mapping[str, Mapping[str, str]], types: Mapping[str, str]
+) -> list[Row]:
+    """In a task: the lag rows of ``unit`` (its secrets put back), as ``lag -o json``'s records
+    (``types``: each group's type, from planning)."""
     from ..kafka import KafkaClient
 
     unit = localized(unit, secrets)
@@ -108,4 +121,4 @@ def lag_unit_rows(unit: WorkUnit, secrets: Mapping[str, Mapping[str, str]]) -> l
             )
     except KafkaOffsetsError as e:  # the cluster, not a partition: every planned row says so
         rows = tuple(error_row(g, tp, e.name) for g, tps in unit.groups for tp in tps)
-    return [tuple(r.to_record().values()) for r in rows]
+    return [tuple(replace(r, group_type=types.get(r.group)).to_record().values()) for r in rows]
