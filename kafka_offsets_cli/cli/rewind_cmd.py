@@ -25,6 +25,7 @@ def register(app: typer.Typer) -> None:
     """Add the ``rewind`` command to ``app``."""
     app.command(
         "rewind",
+        cls=ro.KafkaFlagsCommand,
         help=command_help("rewind"),
         epilog=ro.EXAMPLES,
     )(rewind_cmd)

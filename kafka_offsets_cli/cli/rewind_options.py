@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand
 
 from .options import SEL
 
@@ -50,6 +51,10 @@ that could not be planned is left out of it, named on stderr, and the command ex
 it), with --from-file only when the groups' committed offsets are still those in FILE.seen
 (--force overrides), writes the previous offsets as an undo plan first, then reads the
 offsets back and checks them against the plan.
+
+Kafka's own flags work too: a kafka-consumer-groups --reset-offsets command line runs here with
+the same plan (--to-earliest, --to-latest, --to-datetime, --by-duration, --dry-run, --all-topics,
+a bare --export for the CSV on stdout, --topic TOPIC:PARTS; see the reference).
 """
 
 
@@ -144,3 +149,25 @@ UndoFileOpt = Annotated[
         "Where --execute writes the previous offsets [default: $XDG_STATE_HOME/kafka-offsets/].",
     ),
 ]
+
+
+class KafkaFlagsCommand(TyperCommand):
+    """``rewind`` that also takes Kafka's ``--reset-offsets`` flags (:mod:`...parse.reset_flags`)."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        """Parse ``args`` after mapping Kafka's reset flags to ``rewind``'s options."""
+        if not ctx.resilient_parsing:  # completion sees the words as typed
+            from ..errors import UsageError
+            from ..parse.reset_flags import translate
+
+            takes_value = frozenset(
+                o
+                for p in self.params
+                if p.param_type_name == "option" and not getattr(p, "is_flag", True)
+                for o in p.opts
+            )
+            try:
+                args = translate(args, takes_value)
+            except UsageError as e:
+                ctx.fail(e.message)  # click's usage error: one line and the --help hint
+        return list(super().parse_args(ctx, args))

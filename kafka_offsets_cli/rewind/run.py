@@ -124,7 +124,8 @@ def run(req: RewindRequest, io: RewindIO, *, open_client: Opener | None = None) 
         one_group = len(req.names) == 1 and not req.regexes
         if req.export and req.export != "-":  # first: a plan on stdout means a plan in the file
             write_export(req.export, plans, io, single=one_group, now_ms=req.now, cluster=here)
-        io.show_plans(plans)
+        if req.export != "-":  # --export - (Kafka's bare --export): stdout is the CSV alone, as Kafka's
+            io.show_plans(plans)
         plan_warnings(plans, zone, io)
         drift = _drift(plans, seen, target, io) if ok.cutover is None else []
         if req.export:
