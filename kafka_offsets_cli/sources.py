@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from .models.group_types import GroupTypeAnswer, ShareGroup, ShareGroupOffsets, StreamsGroup
+from .models.group_types import GroupListing, GroupTypeAnswer, ShareGroup, ShareGroupOffsets, StreamsGroup
 from .models.groups import GroupDescription, GroupMembers, GroupOffsets
 from .models.offsets import Isolation, OffsetResult
 from .models.topics import ClusterMetadata, TopicPartition
@@ -76,7 +76,7 @@ class GroupLister(Protocol):
 class GroupTypeLister(Protocol):
     """Every group of the cluster with its type (``lag`` over every group type)."""
 
-    def group_types(self) -> dict[str, str]:
+    def group_types(self) -> GroupListing:
         """Each group id with ``classic``, ``consumer``, ``share`` or ``streams``, as the brokers say."""
         ...
 

@@ -187,8 +187,8 @@ def test_table_shows_states_and_totals(bootstrap: str, flagged: tuple[str, str])
         "lag", "-b", bootstrap, "-g", group, "-o", "table", environment=MockEnvironment(stderr_isatty=True)
     )
     assert run.code == 0, run.stderr
-    assert re.search(rf"{group}\s+classic\s+{topic}\s+2\s+2\s+6\s+10\s+-\s+below-start", run.stdout)
-    assert re.search(rf"{group}\s+classic\s+{topic}\s+1\s+-\s+0\s+10\s+-\s+no-commit", run.stdout)
+    assert re.search(rf"{group}\s+{topic}\s+2\s+2\s+6\s+10\s+-\s+below-start", run.stdout)
+    assert re.search(rf"{group}\s+{topic}\s+1\s+-\s+0\s+10\s+-\s+no-commit", run.stdout)
     assert re.search(r"\(all topics\)\s+6\s+total: 3 partition\(s\), 2 lagging, 2 flagged", run.stdout)
     assert f"group {group}: empty, 0 member(s)" in run.stderr  # a note for the person at the terminal
     quiet = cli("lag", "-b", bootstrap, "-g", group, "-o", "table")  # stderr not a terminal (issue 32.4)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import confluent_kafka
 
 from ..connection.settings import ClientSettings
-from ..models.group_types import GroupTypeAnswer, ShareGroup, ShareGroupOffsets, StreamsGroup
+from ..models.group_types import GroupListing, GroupTypeAnswer, ShareGroup, ShareGroupOffsets, StreamsGroup
 from ..models.groups import GroupDescription, GroupMembers, GroupOffsets
 from ..models.offsets import Isolation, OffsetResult
 from ..models.topics import ClusterMetadata, TopicPartition
@@ -127,18 +127,20 @@ class KafkaClient:
         """The ids of the cluster's consumer groups, sorted (used by shell completion)."""
         return self._groups.group_ids()
 
-    def group_types(self) -> dict[str, str]:
+    def group_types(self) -> GroupListing:
         """Every group of the cluster (share and streams groups too) with its type as the brokers say
         (``classic``, ``consumer``, ``share``, ``streams``: :mod:`.list_groups`). With settings
-        kafka-python cannot take: librdkafka's listing (classic and consumer groups only)."""
+        kafka-python cannot take, or no broker answering it: librdkafka's listing (classic and
+        consumer groups only). A broker that does not answer leaves its groups out, said in
+        ``unanswered``."""
         if not self._groups.kafka_python_fits():
-            return dict(sorted(self._groups.group_types_rdkafka().items()))
+            return GroupListing(types=dict(sorted(self._groups.group_types_rdkafka().items())))
         from .list_groups import list_group_types
 
         found, error = list_group_types(self._session.kafka_python(), self._session.deadline)
-        if error is not None and not found:
-            return dict(sorted(self._groups.group_types_rdkafka().items()))  # librdkafka's, as before
-        return dict(sorted(found.items()))
+        if error is not None and not found:  # librdkafka's, as before
+            return GroupListing(types=dict(sorted(self._groups.group_types_rdkafka().items())))
+        return GroupListing(types=dict(sorted(found.items())), unanswered=error)
 
     def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
         """State, member count and assigned partitions of each group (all described at once)."""

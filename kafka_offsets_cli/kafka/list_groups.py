@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .deadline import Deadline
+from .deadline import FIRST_ATTEMPT_S, Deadline
 from .group_messages import ListGroupsRequest
 from .kafka_python import KafkaPython, RequestError, Route, code_name, error_name
 
@@ -22,8 +22,12 @@ GROUP_TYPES = ("classic", "consumer", "share", "streams")
 
 
 def list_group_types(kafka_python: KafkaPython, deadline: Deadline) -> tuple[dict[str, str], str | None]:
-    """Every group id with its type (lower case), and the first broker's error (``None``: all answered)."""
-    timeout_s = max(deadline.remaining(), 1.0)
+    """Every group id with its type (lower case), and the first broker's error (``None``: all answered).
+
+    Each broker gets at most :data:`~.deadline.FIRST_ATTEMPT_S` (as a first read of any kind): a
+    frozen broker costs its own groups' listing, said in the error, never the run's ``--timeout``.
+    """
+    timeout_s = deadline.request_timeout(FIRST_ATTEMPT_S)
     route = kafka_python.route()
     return route.run(_list, route, int(timeout_s * 1000), timeout_s=timeout_s)  # type: ignore[no-any-return]
 

@@ -108,7 +108,8 @@ def query(
     Every group type is read, each typed as the brokers list it (``--type`` keeps some): share groups
     by their share-partition start offsets (:mod:`..measures.lag.share`), the others by OffsetFetch.
     """
-    types = client.group_types()
+    listing = client.group_types()
+    types = dict(listing.types)
     if request.groups or request.regexes:
         names = resolve_groups(_Listed(types), request.groups, request.regexes)
     else:
@@ -121,10 +122,13 @@ def query(
     shared = [g for g in names if types.get(g) == "share"]
     share = client.share_start_offsets(shared) if shared else None
     unavailable: tuple[str, ...] = ()
+    if listing.unanswered is not None and (request.regexes or not request.groups):
+        # a broker that did not answer ListGroups: the groups it coordinates are not in this run
+        unavailable += (f"a broker did not list its groups ({listing.unanswered}): its groups are missing",)
     if share is not None and share.unavailable is not None:
         # share groups listed on a cluster that cannot describe them (share.version disabled): one
         # line for the type, not an error per group and a failed run
-        unavailable, share = (share.unavailable,), None
+        unavailable, share = (*unavailable, share.unavailable), None
         names = [g for g in names if g not in set(shared)]
     if update is not None:
         update(f"Reading {len(names)} group(s)…")

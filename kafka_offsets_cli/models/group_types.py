@@ -150,3 +150,12 @@ class GroupTypeAnswer(Generic[T]):
     group_type: str
     groups: Mapping[str, T] = field(default_factory=dict)
     unavailable: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class GroupListing:
+    """Every group the brokers listed, with its type; ``unanswered``: the error of a broker that did
+    not answer (its groups are missing), ``None`` when every broker answered."""
+
+    types: Mapping[str, str]
+    unanswered: str | None = None

@@ -108,7 +108,8 @@ def rich_table(
     ``rates`` (``--watch``) adds the IN/S and CONSUMED/S columns; ``columns`` (``--columns``)
     keeps the columns of these record fields. Priorities (:mod:`.fit`): GROUP, TOPIC, PARTITION,
     LAG, TIME-LAG, STATE 0; CURRENT-OFFSET, LOG-END-OFFSET 1; CONSUMED/S 2; IN/S 3;
-    LOG-START-OFFSET 4; TYPE 5 (shown when a row's type is known: rows read from a cluster).
+    LOG-START-OFFSET 4; TYPE 5 (shown when the rows hold several group types, or a share or streams
+    group).
     ``states``: the STATE shown per row (:func:`kafka_offsets_cli.lag.monitor.shown_state`; default the
     offset state). ``owners`` (``--members``) adds CONSUMER-ID 6, HOST 5, CLIENT-ID 5 after STATE, as
     kafka-consumer-groups shows them (``-`` for a partition no member is assigned).
@@ -118,7 +119,10 @@ def rich_table(
     t = FittedTable(header=header, keep=columns)
     num = Kind.NUMBER
     t.add_column(Column(key="group", headers=("GROUP",)))
-    typed = any(r.group_type is not None for r in rows)
+    # TYPE when it tells something: several types, or a share or streams group (a share group's
+    # CURRENT-OFFSET is its share-partition start offset); records always carry group_type
+    kinds = {r.group_type for r in rows if r.group_type is not None}
+    typed = len(kinds) > 1 or bool(kinds & {"share", "streams"})
     if typed:
         t.add_column(Column(key="group_type", headers=("TYPE",), priority=5))
     t.add_column(Column(key="topic", headers=("TOPIC",)))

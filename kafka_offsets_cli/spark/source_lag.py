@@ -99,7 +99,7 @@ def plan_lag(
         raise UsageError("; ".join(p.removeprefix(f"{CLUSTER}: ") for p in problems))
     stripped, secrets = strip_units(plan.units, ship_to=None)
     planned = {g for u in plan.units for g, _ in u.groups} | {r.group for r in plan.records if r.group}
-    types = {g: t for g, t in source.group_types().items() if g in planned}
+    types = {g: t for g, t in source.group_types().types.items() if g in planned}
     known = tuple(_known(r, types) for r in plan.records)
     return LagPlan(units=tuple(stripped), known=known, secrets=secrets, types=types)
 
