@@ -61,6 +61,19 @@ BROKER_FIXTURES = frozenset(
 NOT_UNIT_FIXTURES = BROKER_FIXTURES | {"spark_runtime", "built_dist"}
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C reaches the CLI children the tests interrupt, however the suite was started.
+
+    A suite started in the background by a script (``make test &``, ``nohup … &``) inherits SIGINT
+    ignored, as POSIX shells leave it for background jobs; an ignored signal stays ignored across
+    exec, so every child would ignore the tests' Ctrl-C and Python would install no handler in it
+    (seen: test_bad_input's Ctrl-C and the fuzz's --watch lines ran on, with the main thread asleep
+    in the watch loop). A handled signal is reset to the default at exec: children get Python's own.
+    """
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark tests by where they are and what they use: everything under ``tests/unit`` is ``unit``
     (``make unit``: no Java, broker, Spark or spark/connect extras; a unit test that asks for a broker,
