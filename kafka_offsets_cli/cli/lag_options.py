@@ -7,8 +7,8 @@ from typing import Annotated
 import typer
 
 from ..errors import UsageError
-from ..lag.run import GROUP_TYPES
 from ..lag.summary import SortKey
+from ..models.group_types import GROUP_TYPES
 from .options import OUT
 
 __all__ = [

@@ -67,13 +67,7 @@ class GroupReader:
 
     def group_ids(self) -> list[str]:
         """The ids of the cluster's consumer groups, sorted (used by shell completion)."""
-
-        def once(timeout: float) -> list[str]:
-            with self._s.failing_as("group listing"):
-                res = self._s.wait(self._s.admin.list_consumer_groups(request_timeout=timeout), timeout)
-            return sorted(str(g.group_id) for g in res.valid)
-
-        return self._s.asked_again(once)
+        return sorted(self.group_types_rdkafka())
 
     def group_types_rdkafka(self) -> dict[str, str]:
         """librdkafka's listing of the consumer groups with their type (``classic``, ``consumer``; one

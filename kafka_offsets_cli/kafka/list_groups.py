@@ -17,9 +17,6 @@ from .deadline import FIRST_ATTEMPT_S, Deadline
 from .group_messages import ListGroupsRequest
 from .kafka_python import KafkaPython, RequestError, Route, code_name, error_name
 
-#: the group types the tool knows; another (a future type) is kept as the broker names it
-GROUP_TYPES = ("classic", "consumer", "share", "streams")
-
 
 def list_group_types(kafka_python: KafkaPython, deadline: Deadline) -> tuple[dict[str, str], str | None]:
     """Every group id with its type (lower case), and the first broker's error (``None``: all answered).

@@ -28,10 +28,6 @@ class LagRunSource(LagSource, GroupLister, GroupMemberSource, GroupTypeLister, T
     members; share groups' start offsets), configs."""
 
 
-#: the group types ``--type`` takes, as the brokers name them
-GROUP_TYPES = ("classic", "consumer", "share", "streams")
-
-
 class _Listed:
     """The listed groups as a :class:`GroupLister` (``--group-regex`` matches every type's groups)."""
 

@@ -15,6 +15,9 @@ from .topics import TopicPartition
 
 T = TypeVar("T")
 
+#: the group types Kafka 4.x has, as the brokers name them (ListGroups v5 ``group_type``)
+GROUP_TYPES = ("classic", "consumer", "share", "streams")
+
 
 @dataclass(frozen=True, kw_only=True)
 class ShareMember:

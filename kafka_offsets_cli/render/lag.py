@@ -185,9 +185,7 @@ def rich_table(
         for tot in totals(rows):
             if tot.topic is not None and len(topics_of[tot.group]) == 1:
                 continue  # the group total says the same
-            cells = _total_cells(tot, time_lag)
-            if not typed:
-                del cells[1]
+            cells = _total_cells(tot, time_lag, typed)
             if rates is not None:
                 mine = [
                     rates.get((r.group, r.topic, r.partition), (None, None))
@@ -199,21 +197,13 @@ def rich_table(
     return t
 
 
-def _total_cells(tot: LagTotal, time_lag: bool) -> list[Any]:
+def _total_cells(tot: LagTotal, time_lag: bool, typed: bool) -> list[Any]:
     from rich.text import Text
 
     style = "bold" if tot.topic is None else ""
     where = tot.topic if tot.topic is not None else Text("(all topics)", style="dim")
-    cells: list[Any] = [
-        Text(tot.group, style=style),
-        "",
-        where,
-        "",
-        "",
-        "",
-        "",
-        Text(str(tot.lag), style=style),
-    ]
+    cells: list[Any] = [Text(tot.group, style=style), *([""] if typed else []), where, "", "", "", ""]
+    cells.append(Text(str(tot.lag), style=style))
     if time_lag:
         cells.append(_time_cell(tot.max_time_lag_ms, False))
     what = f"total: {tot.partitions} partition(s), {tot.lagging} lagging"

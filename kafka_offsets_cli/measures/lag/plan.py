@@ -116,12 +116,11 @@ def plan_group(
     built once for many groups (else built here). ``lag`` and ``check`` both plan here.
     ``group_type``: the group's type as the brokers list it (each row's and problem's).
     """
-    kind = group_type
     error = _offsets_error(offsets)
     if offsets is None or error is not None:
-        return GroupPlan(group=group, error=error, named=named, group_type=kind)
+        return GroupPlan(group=group, error=error, named=named, group_type=group_type)
     if group_missing(description, offsets):
-        return GroupPlan(group=group, error=GROUP_ID_NOT_FOUND, named=named, group_type=kind)
+        return GroupPlan(group=group, error=GROUP_ID_NOT_FOUND, named=named, group_type=group_type)
     touched = set(offsets.offsets) | set(description.assigned if description is not None else ())
     if index is None:
         index = partition_index(metadata, selection)
@@ -134,7 +133,7 @@ def plan_group(
         partitions=tuple(parts),
         gone=tuple(gone),
         named=named,
-        group_type=kind,
+        group_type=group_type,
     )
 
 
