@@ -21,7 +21,7 @@ from kafka_offsets_cli.connection.settings import build_settings
 from kafka_offsets_cli.kafka.describe_groups import describe_groups
 from kafka_offsets_cli.kafka.describe_groups_rdkafka import describe_groups_rdkafka
 from kafka_offsets_cli.kafka.session import Session
-from kafka_offsets_cli.models.groups import GroupMembers
+from kafka_offsets_cli.models.groups import GroupMembers, Member
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
 from tests.cli_runner import Run, cli
 from tests.kafka_helpers import consumer_groups
@@ -226,10 +226,11 @@ def _both_routes(
         session.close()
 
     def plain(found: dict[str, GroupMembers]) -> dict[str, GroupMembers]:
-        return {
-            g: replace(d, members=tuple(replace(m, assigned=tuple(sorted(m.assigned))) for m in d.members))
-            for g, d in found.items()
-        }
+        # librdkafka's describe has no member epoch (ConsumerGroupDescribe's, kafka-python route)
+        def member(m: Member) -> Member:
+            return replace(m, assigned=tuple(sorted(m.assigned)), member_epoch=None)
+
+        return {g: replace(d, members=tuple(member(m) for m in d.members)) for g, d in found.items()}
 
     return plain(ours), plain(librdkafka)
 

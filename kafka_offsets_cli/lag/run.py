@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ..errors import NotFound
-from ..measures.lag.collect import LagReport, collect, resolve_groups
+from ..measures.lag.collect import LagReport, ListedGroups, collect, resolve_groups
 from ..measures.lag.group_types import share_members, streams_members
 from ..models.groups import GroupMembers
 from ..parse.command_selection import optional_selection
@@ -26,16 +26,6 @@ from .monitor import LagThresholds
 class LagRunSource(LagSource, GroupLister, GroupMemberSource, GroupTypeLister, TypedGroupReader, Protocol):
     """What a lag run needs of a client: offsets, groups (listed with their types, read, their
     members; share groups' start offsets), configs."""
-
-
-class _Listed:
-    """The listed groups as a :class:`GroupLister` (``--group-regex`` matches every type's groups)."""
-
-    def __init__(self, types: dict[str, str]) -> None:
-        self.types = types
-
-    def group_ids(self) -> list[str]:
-        return sorted(self.types)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -107,7 +97,7 @@ def query(
     listing = client.group_types()
     types = dict(listing.types)
     if request.groups or request.regexes:
-        names = resolve_groups(_Listed(types), request.groups, request.regexes)
+        names = resolve_groups(ListedGroups(types), request.groups, request.regexes)
     else:
         names = sorted(types)
     if request.types is not None:

@@ -87,6 +87,17 @@ class LagReport:
         return out
 
 
+class ListedGroups:
+    """Listed groups of every type as a :class:`GroupLister` (a group regex matches them all)."""
+
+    def __init__(self, types: Mapping[str, str]) -> None:
+        self.types = types
+
+    def group_ids(self) -> list[str]:
+        """The listed group ids, sorted."""
+        return sorted(self.types)
+
+
 def resolve_groups(source: GroupLister, names: Sequence[str], regexes: Sequence[str]) -> list[str]:
     """Explicit group ids plus every listed group a regex matches as a whole (sorted, no duplicates).
 

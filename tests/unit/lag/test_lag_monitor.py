@@ -14,7 +14,7 @@ from kafka_offsets_cli.measures.lag.rows import GroupProblem, LagRow, LagState
 from kafka_offsets_cli.models.groups import GroupDescription
 from kafka_offsets_cli.render import lag_metrics
 from kafka_offsets_cli.render.lag_summary import summary_records
-from kafka_offsets_cli.render.monitoring import parse_prometheus_text
+from kafka_offsets_cli.render.monitoring import constant_labels, parse_prometheus_text
 
 S = MonitoringStatus
 
@@ -140,6 +140,26 @@ def test_prometheus_metrics() -> None:
     assert "kafka_offsets_lag_warn_lag" not in got  # not set: no series
     assert "kafka_offsets_lag_partition_time_lag_seconds" not in got  # time lag not computed
     assert len(got["kafka_offsets_lag_partition_status"]) == 4
+
+
+def test_prometheus_series_carry_the_group_type_where_the_brokers_listed_it() -> None:
+    t = LagThresholds()
+    rows = [row("a", 0, 5).evolve(group_type="share"), row("b", 0, 1)]  # b: a type nobody listed
+    got = parse_prometheus_text(lag_metrics.prometheus(rows, lag_statuses(rows, (), t), t, 0, None, {"a": 1}))
+    assert got["kafka_offsets_lag_partition_lag"] == [
+        ({"group": "a", "type": "share", "topic": "orders", "partition": "0"}, 5.0),
+        ({"group": "b", "topic": "orders", "partition": "0"}, 1.0),
+    ]
+    for family in (
+        "group_status",
+        "group_lag",
+        "group_partitions",
+        "group_lagging_partitions",
+        "group_members",
+    ):
+        assert got[f"kafka_offsets_lag_{family}"][0][0] == {"group": "a", "type": "share"}
+    with pytest.raises(UsageError, match="already use label 'type'"):
+        constant_labels("k", ["type=x"], reserved=lag_metrics.SERIES_LABELS)
 
 
 def test_trend_of_a_group_under_watch() -> None:
