@@ -204,6 +204,17 @@ def _describe_members(bootstrap: str, group: str) -> dict[tuple[str, int], tuple
     return out
 
 
+def _member_epoch(bootstrap: str, group: str) -> int:
+    """kafka-consumer-groups --describe --members --verbose: the one member's CURRENT-EPOCH."""
+    proc = consumer_groups(bootstrap, "--describe", "--members", "--verbose", "--group", group)
+    assert proc.returncode == 0, proc.stderr
+    lines = [line.split() for line in proc.stdout.splitlines() if line.strip()]
+    header = next(f for f in lines if f[:1] == ["GROUP"])
+    [member] = [f for f in lines if f[:1] == [group]]
+    assert "CURRENT-EPOCH" in header, proc.stdout
+    return int(member[header.index("CURRENT-EPOCH")])
+
+
 def _describe_state(bootstrap: str, group: str) -> tuple[str, int]:
     """kafka-consumer-groups --describe --state: (STATE in lower case, #MEMBERS)."""
     proc = consumer_groups(bootstrap, "--describe", "--state", "--group", group)
@@ -274,6 +285,10 @@ def test_members_match_kafka_consumer_groups_and_the_type_is_the_protocol(
         }
         assert ours == kafka
         assert {v[2] for v in ours.values()} == {f"app-{protocol}"}
+        # the member epoch: a consumer group's member has one, as kafka-consumer-groups --members
+        # --verbose shows it (CURRENT-EPOCH); a classic group's member none (null)
+        epochs = {r["member_epoch"] for r in run.json()}
+        assert epochs == ({_member_epoch(b, group)} if protocol == "consumer" else {None}), run.json()
         summary = lag(lagging, "-g", group, "--summary", "-o", "json")
         assert [(r["group"], r["group_type"], r["members"]) for r in summary.json()] == [(group, protocol, 1)]
         # the state as kafka-consumer-groups --describe --state shows it (Stable: stable)
