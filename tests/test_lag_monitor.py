@@ -165,7 +165,7 @@ def test_summary_is_the_table_of_several_unnamed_groups(lagging: dict[str, str])
     header, *rows = run.stdout.splitlines()
     assert header.split() == ["GROUP", "STATE", "TYPE", "MEMBERS", "PARTITIONS", "LAGGING", "LAG", "STATUS"]
     assert [r.split() for r in rows] == [
-        [lagging["behind"], "empty", "classic", "0", "2", "1", "6", "ok"],
+        [lagging["behind"], "empty", "classic", "0", "2", "1", "6", "lagging"],
         [lagging["caught"], "empty", "classic", "0", "2", "0", "0", "ok"],
     ]
     per = lag(lagging, "-t", lagging["t"], "--by-partition", "-o", "wide")

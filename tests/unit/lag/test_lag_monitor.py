@@ -13,7 +13,7 @@ from kafka_offsets_cli.lag.summary import trend
 from kafka_offsets_cli.measures.lag.rows import GroupProblem, LagRow, LagState
 from kafka_offsets_cli.models.groups import GroupDescription
 from kafka_offsets_cli.render import lag_metrics
-from kafka_offsets_cli.render.lag_summary import summary_records
+from kafka_offsets_cli.render.lag_summary import summary_records, summary_table
 from kafka_offsets_cli.render.monitoring import constant_labels, parse_prometheus_text
 
 S = MonitoringStatus
@@ -191,3 +191,22 @@ def test_summary_records_one_per_group() -> None:
         ("warning", None),
     ]
     assert recs[0]["max_time_lag_ms"] is None  # time lag not computed for the run
+
+
+def test_summary_table_says_lagging_for_an_ok_group_with_records_left() -> None:
+    """Without thresholds (or below them) a group with lag is ``lagging``, never ``ok`` beside a big lag;
+    the records keep the monitoring status."""
+    rows = [r for r in ROWS if r.group in ("a", "b", "e")]
+    for t in (LagThresholds(), LagThresholds(crit_lag=1000)):
+        recs = summary_records(rows, [], {}, lag_statuses(rows, [], t))
+        cells = summary_table(recs).cells()
+        assert [r["status"] for r in recs][::2] == ["ok", "ok"]
+        # a: records left; b: below the log start, its status (not OK) as it is; e: a marker only
+        assert [(c[0], str(c[-1])) for c in cells] == [
+            ("a", "lagging"),
+            ("b", recs[1]["status"]),
+            ("e", "ok"),
+        ]
+        assert recs[1]["status"] != "ok"
+    recs = summary_records(rows, [], {}, lag_statuses(rows, [], LagThresholds(warn_lag=10)))
+    assert str(summary_table(recs).cells()[0][-1]) == "warning"  # a threshold passed: the status
