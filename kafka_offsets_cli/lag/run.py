@@ -13,12 +13,13 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ..errors import NotFound
-from ..measures.lag.collect import LagReport, ListedGroups, collect, resolve_groups
+from ..measures.lag.collect import GROUP_ID_NOT_FOUND, LagReport, ListedGroups, collect, resolve_groups
 from ..measures.lag.group_types import share_members, streams_members
 from ..models.groups import GroupMembers
 from ..parse.command_selection import optional_selection
 from ..parse.selection import Selection
 from ..parse.times import now_ms
+from ..plan.queries import close_names
 from ..sources import GroupLister, GroupMemberSource, GroupTypeLister, LagSource, TypedGroupReader
 from .monitor import LagThresholds
 
@@ -130,7 +131,12 @@ def query(
         types=types,
         share=share.groups if share is not None else None,
     )
-    report = replace(report, unavailable=unavailable)
+    # a group named that does not exist: the listed groups close to its name (did you mean)
+    problems = tuple(
+        replace(p, close=close_names(p.group, list(types))) if p.error == GROUP_ID_NOT_FOUND else p
+        for p in report.problems
+    )
+    report = replace(report, unavailable=unavailable, problems=problems)
     if not request.members:
         return report
     shown = sorted({r.group for r in report.rows})

@@ -22,7 +22,7 @@ from ...models.topics import TopicPartition
 from ...parse.java_regex import compile_java_regex
 from ...parse.selection import Selection
 from ...parse.times import now_ms as wall_clock_ms
-from ...plan.queries import fetch_offsets, selection_metadata
+from ...plan.queries import fetch_offsets, selection_metadata, with_close_names
 from ...plan.requests import DEFAULT_CHUNK
 from ...plan.resolve import Missing
 from ...sources import GroupLister, LagSource
@@ -220,7 +220,7 @@ def collect(
     index = partition_index(metadata, selection)  # the selection resolved once, for every group
     missing: tuple[Missing, ...] = ()
     if index.resolution is not None:
-        missing = index.resolution.require_any().missing
+        missing = with_close_names(source, metadata, index.resolution.require_any()).missing
     plans = [
         plan_group(
             g,
