@@ -143,3 +143,29 @@ def test_wide_keeps_every_column_and_columns_chooses_them(data: tuple[str, str, 
     assert rc == 0, lines
     assert lines[0].split() == ["PARTITION", "LAG", "GROUP"]
     assert [ln.split()[:2] for ln in lines[1:4]] == [["0", "250"], ["1", "300"], ["2", "350"]]
+
+
+def test_at_80_columns_what_the_flags_asked_for_is_shown(data: tuple[str, str, str]) -> None:
+    """``--members`` keeps its three columns, every ``-s`` its offsets (the tiered specs too, in short
+    forms); what makes room is the offsets nobody asked for and the times, named in the caption."""
+    bootstrap, topic, group = data
+    rc, lines = run_tty(["lag", "-b", bootstrap, "-g", group, "--members"], 80)
+    assert rc == 0, lines
+    assert max(len(ln) for ln in lines) <= 80, "\n".join(lines)
+    head = lines[0].split()
+    # the consumer first: long group and topic names leave room for it, the offsets made way
+    assert "CONSUMER-ID" in head or "CONSUMER" in head, lines
+    assert not {"CURRENT-OFFSET", "CURRENT", "LOG-END-OFFSET", "LOG-END"} & set(head), lines
+    assert "CURRENT-OFFSET" in " ".join(lines), lines  # named in the caption
+    rc, wide = run_tty(["lag", "-b", bootstrap, "-g", group, "--members"], 200)
+    assert {"CONSUMER-ID", "HOST", "CLIENT-ID"} <= set(wide[0].split()), wide
+    # the issue's five specs of a tiered topic: each value has a few digits, only the names are long
+    specs = ["latest", "max-timestamp", "earliest-local", "latest-tiered", "earliest-pending-upload"]
+    rc, lines = run_tty(["list", "-b", bootstrap, "-t", topic, *(a for s in specs for a in ("-s", s))], 80)
+    assert rc == 0, lines
+    assert max(len(ln) for ln in lines) <= 80, "\n".join(lines)
+    head = lines[0].split()
+    assert len([h for h in head if h not in ("TOPIC", "PARTITION", "PART", "TIME")]) == len(specs), lines
+    assert "PENDING" in head or "EARLIEST-PENDING-UPLOAD" in head, lines
+    rows = _rows(lines, topic)
+    assert [r[:3] for r in rows] == [[topic, str(p), f"{1200 + 50 * (p + 1):,}"] for p in range(3)], rows

@@ -59,6 +59,9 @@ _STATE_STYLE = {
 
 
 #: Styles of the shown states that are not offset states (:func:`kafka_offsets_cli.lag.monitor.shown_state`).
+#: the priority of a column a flag asked for (--watch, --members): hidden after every other one
+ASKED = 1
+
 _SHOWN_STYLE = {"lagging": "", "warning": "yellow", "critical": "red"}
 
 
@@ -107,12 +110,12 @@ def rich_table(
 
     ``rates`` (``--watch``) adds the IN/S and CONSUMED/S columns; ``columns`` (``--columns``)
     keeps the columns of these record fields. Priorities (:mod:`.fit`): GROUP, TOPIC, PARTITION,
-    LAG, TIME-LAG, STATE 0; CURRENT-OFFSET, LOG-END-OFFSET 1; CONSUMED/S 2; IN/S 3;
-    LOG-START-OFFSET 4; TYPE 5 (shown when the rows hold several group types, or a share or streams
-    group).
+    LAG, TIME-LAG, STATE 0; the columns a flag asked for (IN/S, CONSUMED/S; the members') 1
+    (:data:`ASKED`, hidden last); CURRENT-OFFSET, LOG-END-OFFSET 2; LOG-START-OFFSET 4; TYPE 5
+    (shown when the rows hold several group types, or a share or streams group).
     ``states``: the STATE shown per row (:func:`kafka_offsets_cli.lag.monitor.shown_state`; default the
-    offset state). ``owners`` (``--members``) adds CONSUMER-ID 6, HOST 5, CLIENT-ID 5 after STATE, as
-    kafka-consumer-groups shows them (``-`` for a partition no member is assigned), and MEMBER-EPOCH 6
+    offset state). ``owners`` (``--members``) adds CONSUMER-ID, HOST, CLIENT-ID after STATE, as
+    kafka-consumer-groups shows them (``-`` for a partition no member is assigned), and MEMBER-EPOCH
     when a member has an epoch (consumer, share and streams groups; a classic group's have none).
     """
     from rich.text import Text
@@ -129,7 +132,7 @@ def rich_table(
     t.add_column(Column(key="topic", headers=("TOPIC",)))
     t.add_column(Column(key="partition", headers=("PARTITION", "PART"), kind=num, justify="right"))
     t.add_column(
-        Column(key="committed", headers=("CURRENT-OFFSET", "CURRENT"), kind=num, priority=1, justify="right")
+        Column(key="committed", headers=("CURRENT-OFFSET", "CURRENT"), kind=num, priority=2, justify="right")
     )
     t.add_column(
         Column(
@@ -137,28 +140,29 @@ def rich_table(
         )
     )
     t.add_column(
-        Column(key="end", headers=("LOG-END-OFFSET", "LOG-END"), kind=num, priority=1, justify="right")
+        Column(key="end", headers=("LOG-END-OFFSET", "LOG-END"), kind=num, priority=2, justify="right")
     )
     t.add_column(Column(key="lag", headers=("LAG",), kind=num, justify="right"))
     if time_lag:
         t.add_column(Column(key="time_lag_ms", headers=("TIME-LAG",), kind=num, justify="right"))
+    # the columns a flag asked for (--watch's rates, --members' consumer) are the last to be hidden:
+    # at 80 columns the type, the log start and the offsets go first (ASKED is below their priorities)
     if rates is not None:
-        t.add_column(Column(key="in_per_s", headers=("IN/S",), kind=num, priority=3, justify="right"))
-        t.add_column(
-            Column(
-                key="consumed_per_s", headers=("CONSUMED/S", "CONS/S"), kind=num, priority=2, justify="right"
-            )
-        )
+        t.add_column(Column(key="in_per_s", headers=("IN/S",), kind=num, priority=ASKED, justify="right"))
+        cons = ("CONSUMED/S", "CONS/S")
+        t.add_column(Column(key="consumed_per_s", headers=cons, kind=num, priority=ASKED, justify="right"))
     t.add_column(Column(key="state", headers=("STATE",), kind=Kind.TEXT, min_width=11))
     if owners is not None:
+        text, asked = Kind.TEXT, ASKED
         t.add_column(
-            Column(key="consumer_id", headers=("CONSUMER-ID",), kind=Kind.TEXT, priority=6, min_width=8)
+            Column(key="consumer_id", headers=("CONSUMER-ID", "CONSUMER"), kind=text, priority=asked)
         )
-        t.add_column(Column(key="host", headers=("HOST",), priority=5))
-        t.add_column(Column(key="client_id", headers=("CLIENT-ID",), priority=5))
+        t.add_column(Column(key="host", headers=("HOST",), kind=text, priority=asked, min_width=6))
+        t.add_column(Column(key="client_id", headers=("CLIENT-ID", "CLIENT"), kind=text, priority=asked))
     epochs = owners is not None and any(o[3] is not None for o in owners.values())
     if epochs:
-        t.add_column(Column(key="member_epoch", headers=("MEMBER-EPOCH", "EPOCH"), kind=num, priority=6))
+        heads = ("MEMBER-EPOCH", "EPOCH")
+        t.add_column(Column(key="member_epoch", headers=heads, kind=num, priority=ASKED, justify="right"))
     for r in rows:
         cells: list[Any] = [
             r.group,

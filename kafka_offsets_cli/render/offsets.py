@@ -94,6 +94,15 @@ def spec_heading(spec: OffsetSpec, tz: tzinfo) -> str:
     return spec.name.upper()
 
 
+#: the shorter headings of the specs whose names are long (a table at 80 columns shows them all)
+_SHORT_HEADINGS = {
+    SpecKind.MAX_TIMESTAMP: ("MAX-TS",),
+    SpecKind.EARLIEST_LOCAL: ("E-LOCAL",),
+    SpecKind.LATEST_TIERED: ("L-TIERED",),
+    SpecKind.EARLIEST_PENDING_UPLOAD: ("PENDING",),
+}
+
+
 def _has_time(spec: OffsetSpec) -> bool:
     return spec.kind in (SpecKind.MAX_TIMESTAMP, SpecKind.TIMESTAMP)
 
@@ -130,8 +139,9 @@ def rich_table(
     ``columns`` (``--columns``) keeps the columns of these record fields; times
     shorten down to relative to ``now_ms`` (default: now); ``tiering`` (``--tiering``) adds
     LOCAL, REMOTE, BACKLOG, BACKLOG-AGE and a total row per topic (:mod:`.list_tiering`).
-    Column priorities (:mod:`.fit`): TOPIC, PARTITION, ERROR 0; offsets, BACKLOG, BACKLOG-AGE 1;
-    times, LOCAL, REMOTE 2; RECORDS/S 3.
+    Column priorities (:mod:`.fit`): TOPIC, PARTITION, ERROR 0; the specs' offsets, BACKLOG,
+    BACKLOG-AGE 1 (the specs' last: of equal priorities the rightmost goes first); times, LOCAL,
+    REMOTE 2; RECORDS/S 3. Long spec names have short headings (``PENDING``, ``L-TIERED``…).
     """
     import time
 
@@ -142,11 +152,11 @@ def rich_table(
     t.add_column(Column(key="topic", headers=("TOPIC",)))
     t.add_column(Column(key="partition", headers=("PARTITION", "PART"), kind=Kind.NUMBER, justify="right"))
     for spec in table.specs:
-        heads: tuple[str, ...] = (spec_heading(spec, tz),)
-        if spec.kind is SpecKind.MAX_TIMESTAMP:
-            heads += ("MAX-TS",)
-        elif spec.kind is SpecKind.TIMESTAMP and spec.timestamp_ms is not None:
+        heads: tuple[str, ...] = (spec_heading(spec, tz), *_SHORT_HEADINGS.get(spec.kind, ()))
+        if spec.kind is SpecKind.TIMESTAMP and spec.timestamp_ms is not None:
             heads = tuple(f">= {f}" for f in time_forms([spec.timestamp_ms], tz, now)[0].forms)  # ">= 1h ago"
+        # each spec's offsets are what its -s asked for: hidden last (after the times, the rates and
+        # the columns right of them), and named with the hidden ones when the terminal is too narrow
         t.add_column(Column(key="offset", headers=heads, kind=Kind.NUMBER, priority=1, justify="right"))
         if _has_time(spec):
             mt = spec.kind is SpecKind.MAX_TIMESTAMP
