@@ -12,6 +12,7 @@ from __future__ import annotations
 import gzip
 import signal
 import socket
+import sys
 import threading
 import traceback
 from collections.abc import Callable, Sequence
@@ -99,6 +100,11 @@ class MetricsServer(ThreadingHTTPServer):
             super().__init__(address, _Handler)
         except OSError as e:
             raise UsageError(f"--listen {address[0]}:{address[1]}: {e.strerror or e}") from e
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A scraper that hung up (its scrape timeout) is no error of ours; anything else is printed."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
     @property
     def url(self) -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import gzip
 import os
 import signal
+import socket
+import struct
 import threading
 import time
 import urllib.error
@@ -127,3 +129,21 @@ def test_sigterm_stops_after_the_response_in_flight() -> None:
     assert signal.getsignal(signal.SIGTERM) == before
     with pytest.raises(OSError):  # and nothing listens any more
         get(server.url)
+
+
+def test_a_scraper_that_hangs_up_is_not_logged_as_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    def slow() -> str:
+        time.sleep(0.2)  # the scraper gives up meanwhile (its scrape timeout)
+        return TEXT * 100_000
+
+    server = MetricsServer(("127.0.0.1", 0), slow)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    client = socket.create_connection(("127.0.0.1", server.server_address[1]))
+    client.sendall(b"GET /metrics HTTP/1.0\r\n\r\n")
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close with a reset
+    client.close()
+    server.shutdown()
+    server.server_close()  # joins the handler: its write to the reset connection has failed by now
+    thread.join(10)
+    assert capsys.readouterr().err == ""
