@@ -59,7 +59,7 @@ class Collection:
     """One collection of every cluster, with the counts so far (this one included)."""
 
     clusters: tuple[ClusterOutcome, ...]
-    #: collections completed since the start
+    #: this collection's number: collections started since the exporter started, this one included
     number: int
     #: (cluster index, measure) -> failed collections since the start
     errors_total: Mapping[tuple[int, str], int] = field(default_factory=dict)
@@ -107,13 +107,16 @@ def collect_cluster(job: ClusterJob, clock: Callable[[], float] = time.monotonic
 
 
 def collect(
-    jobs: Sequence[ClusterJob], before: Collection | None, clock: Callable[[], float] = time.monotonic
+    jobs: Sequence[ClusterJob],
+    before: Collection | None,
+    number: int,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Collection:
-    """Each cluster of ``jobs`` in turn, counted on top of the ``before`` collection's counts."""
+    """Each cluster of ``jobs`` in turn: collection ``number`` (counted by the caller as it starts, so
+    collections that overlapped would show), its failures counted on top of ``before``'s."""
     clusters = tuple(collect_cluster(job, clock) for job in jobs)
     totals = dict(before.errors_total) if before is not None else {}
     for i, outcome in enumerate(clusters):
         for name, bad in outcome.failed.items():
             totals[i, name] = totals.get((i, name), 0) + int(bad)
-    number = before.number + 1 if before is not None else 1
     return Collection(clusters=clusters, number=number, errors_total=totals)

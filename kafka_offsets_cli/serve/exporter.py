@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Sequence
 
@@ -28,10 +29,11 @@ class Exporter:
         self._log = log
         self._clock = clock
         self._last: Collection | None = None  # written by the one collection in flight only
+        self._started = itertools.count(1)  # thread-safe: each collection's number as it starts
         self._cache = SingleFlight(self._collect, min_interval_s=min_interval_s, clock=clock)
 
     def _collect(self) -> Collection:
-        collection = collect(self._jobs, self._last, self._clock)
+        collection = collect(self._jobs, self._last, next(self._started), self._clock)
         for outcome in collection.clusters:
             name = ",".join(f"{k}={v}" for k, v in outcome.labels.items())
             for line in outcome.errors:

@@ -42,8 +42,7 @@ def exporter_families(collection: Collection, index: int, age_s: float) -> list[
         ),
         MetricFamily(
             f"{PREFIX}_collections_total",
-            "Collections completed since the exporter started (one per --min-interval at most, "
-            "however many scrape).",
+            "Collections since the exporter started (one per --min-interval at most, however many scrape).",
             type="counter",
             samples=(Sample({}, collection.number),),
         ),

@@ -100,9 +100,9 @@ def test_the_exporter_series_count_collections_and_failures() -> None:
         return ""
 
     jobs = [job(ok("a"), measure("b", read))]
-    first = collect(jobs, None)
-    second = collect(jobs, first)
-    third = collect(jobs, second)
+    first = collect(jobs, None, 1)
+    second = collect(jobs, first, 2)
+    third = collect(jobs, second, 3)
     metrics = parse_prometheus_text(exposition(third, 4.5))
     assert metrics["a_up"] == [({"client": "c"}, 1.0)]
     assert metrics["kafka_offsets_up"] == [(LABELS, 1.0)]
