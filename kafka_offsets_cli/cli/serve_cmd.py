@@ -7,18 +7,18 @@ import typer
 from ..lag.monitor import parse_thresholds
 from ..lag.run import request_of as lag_request
 from ..liveness.run import request_of as liveness_request
-from ..measures.liveness import DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
+from ..measures.liveness import DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
 from ..models.offsets import Isolation
 from ..parse.durations import parse_duration
 from ..serve.exporter import Exporter
 from ..serve.http import MetricsServer, parse_listen, serve_until_stopped
 from ..tiering.run import request_of as tiering_request
 from . import lag_options as lag_opts
+from . import liveness_options as live_opts
 from . import options as opts
 from .app import command_help, environment_of, is_debug
 from .boundary import PROG, boundary
 from .command_options import FROM_OPTIONS, Target, targeted
-from .liveness_options import CritOpt, IncludeInternalOpt, WarnOpt
 from .serve_measures import Requests, cluster_job
 from .serve_options import EXAMPLES, LagOnOpt, ListenOpt, LivenessOnOpt, MinIntervalOpt, TieringOnOpt
 from .tiering_options import CritAgeOpt, CritRecordsOpt, WarnAgeOpt, WarnRecordsOpt
@@ -42,7 +42,7 @@ def serve_cmd(
     target: Target = FROM_OPTIONS,
     group_type: lag_opts.GroupTypeOpt = None,
     exclude_internal_topics: opts.ExcludeInternalOpt = False,
-    include_internal: IncludeInternalOpt = False,
+    include_internal: live_opts.IncludeInternalOpt = False,
     time_lag: lag_opts.TimeLagOpt = False,
     marker_check: lag_opts.MarkerCheckOpt = True,
     isolation: opts.IsolationOpt = Isolation.READ_UNCOMMITTED,
@@ -50,8 +50,12 @@ def serve_cmd(
     crit_lag: lag_opts.CritLagOpt = None,
     warn_time_lag: lag_opts.WarnTimeLagOpt = None,
     crit_time_lag: lag_opts.CritTimeLagOpt = None,
-    warn: WarnOpt = "5m",
-    crit: CritOpt = "15m",
+    warn: live_opts.WarnOpt = "5m",
+    crit: live_opts.CritOpt = "15m",
+    min_alive: live_opts.MinAliveOpt = None,
+    future_tolerance: live_opts.FutureToleranceOpt = f"{DEFAULT_FUTURE_TOLERANCE_MS // 1000}s",
+    empty_status: live_opts.EmptyStatusOpt = live_opts.StatusName(DEFAULT_EMPTY_STATUS.name.lower()),
+    future_status: live_opts.FutureStatusOpt = live_opts.StatusName.warning,
     warn_records: WarnRecordsOpt = None,
     crit_records: CritRecordsOpt = None,
     warn_age: WarnAgeOpt = None,
@@ -75,8 +79,8 @@ def serve_cmd(
             lag_thresholds=thresholds,
             liveness=liveness_request(
                 **selection, include_internal=include_internal, exclude_internal_topics=False, warn=warn,
-                crit=crit, min_alive=None, future_tolerance=f"{DEFAULT_FUTURE_TOLERANCE_MS}ms",
-                empty=DEFAULT_EMPTY_STATUS, future=DEFAULT_FUTURE_STATUS,
+                crit=crit, min_alive=min_alive, future_tolerance=future_tolerance,
+                empty=empty_status.status, future=future_status.status,
             ) if liveness else None,
             tiering=tiering_request(
                 **selection, include_internal=include_internal, warn_records=warn_records,

@@ -36,9 +36,9 @@ shares its result; several Prometheus servers never multiply the load on the bro
 --timeout below the scrape timeout (Prometheus' default is 10s).
 
 Lag is served by default (--no-lag turns it off), liveness (--liveness, thresholds --warn and
---crit) and tiering (--tiering, thresholds --warn-records, --crit-records, --warn-age,
---crit-age) when asked. --include-internal is liveness's and tiering's, --exclude-internal-topics
-lag's; --isolation applies to every measure.
+--crit, and its other options as in liveness) and tiering (--tiering, thresholds --warn-records,
+--crit-records, --warn-age, --crit-age) when asked. --include-internal is liveness's and
+tiering's, --exclude-internal-topics lag's; --isolation applies to every measure.
 
 It listens on 127.0.0.1:9308 unless --listen names another address (0.0.0.0:PORT for every
 interface; PORT 0 takes a free one; the address is printed on stderr). SIGTERM or Ctrl-C

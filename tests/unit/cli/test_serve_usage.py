@@ -24,6 +24,8 @@ NOWHERE = "127.0.0.1:9"
         (("--warn-lag", "10", "--crit-lag", "5"), "--warn-lag 10 is above --crit-lag 5"),
         (("--liveness", "--warn", "9m", "--crit", "5m"), "--warn 9m is longer than --crit 5m"),
         (("--type", "nope"), "--type takes classic, consumer, share, streams"),
+        (("--liveness", "--future-tolerance", "later"), "invalid duration 'later'"),
+        (("--liveness", "--empty-status", "fine"), "Invalid value for '--empty-status'"),
     ],
 )
 def test_a_usage_error_is_one_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
