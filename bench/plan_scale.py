@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 
 from kafka_offsets_cli.check.spec import CheckSpec, ClusterSpec, LagCheck, LivenessCheck
 from kafka_offsets_cli.connection.settings import build_settings
+from kafka_offsets_cli.models.group_types import GroupListing, GroupTypeAnswer, ShareGroupOffsets
 from kafka_offsets_cli.models.groups import GroupDescription, GroupOffsets
 from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import ClusterMetadata, PartitionInfo, TopicInfo, TopicPartition
@@ -99,6 +100,14 @@ class MemorySource:
 
     def group_ids(self) -> list[str]:
         return sorted(self.groups)
+
+    def group_types(self) -> GroupListing:
+        return GroupListing(types=dict.fromkeys(sorted(self.groups), "consumer"))
+
+    def share_start_offsets(
+        self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
+    ) -> GroupTypeAnswer[ShareGroupOffsets]:
+        return GroupTypeAnswer(group_type="share")  # the bench's groups are consumer groups
 
     def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
         return {g: GroupDescription(g, "empty", 0) for g in groups}

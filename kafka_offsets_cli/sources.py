@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .plan.requests import OffsetRequest
 
 __all__ = [
+    "CheckLagSource",
     "ConfigSource",
     "GroupLister",
     "GroupMemberSource",
@@ -33,6 +34,7 @@ __all__ = [
     "PlanSource",
     "RewindSource",
     "ShareGroupSource",
+    "ShareOffsetReader",
     "StreamsGroupSource",
     "TypedGroupReader",
     "TypedRewindSource",
@@ -153,6 +155,16 @@ class TypedGroupReader(Protocol):
         ...
 
 
+class ShareOffsetReader(Protocol):
+    """Share groups' start offsets, read in the committed offsets' place (``lag``, ``check``)."""
+
+    def share_start_offsets(
+        self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
+    ) -> GroupTypeAnswer[ShareGroupOffsets]:
+        """Each share group's share-partition start offsets."""
+        ...
+
+
 class ShareGroupSource(Protocol):
     """Share groups (KIP-932): their description, start offsets, and writing them (``rewind``)."""
 
@@ -204,5 +216,10 @@ class LivenessSource(OffsetSource, ConfigSource, Protocol):
     """What the liveness use case needs (:mod:`kafka_offsets_cli.liveness.collect`)."""
 
 
-class PlanSource(OffsetSource, GroupLister, GroupReader, ConfigSource, Protocol):
-    """What planning a Spark ``check`` needs from each cluster (:mod:`kafka_offsets_cli.check.plan`)."""
+class PlanSource(OffsetSource, GroupTypeLister, GroupReader, ShareOffsetReader, ConfigSource, Protocol):
+    """What planning a Spark ``check`` needs from each cluster (:mod:`kafka_offsets_cli.check.plan`):
+    groups of every type are listed with their types, share groups read by their start offsets."""
+
+
+class CheckLagSource(LagSource, ShareOffsetReader, Protocol):
+    """What a ``check`` task's lag rows need (:mod:`kafka_offsets_cli.check.collect`)."""

@@ -72,6 +72,8 @@ def usage_error(*args: str, contains: str) -> str:
         (("--spec", "yesterday-ish"), "invalid offset spec 'yesterday-ish'"),
         (("--spec", "-7"), "invalid offset spec '-7'"),
         (("--timeout", "0s"), "--timeout '0s': must be positive"),
+        # Kafka's tools read a bare --timeout as ms, a duration here is s: refused, both named
+        (("--timeout", "5000"), "--timeout 5000: give a unit, e.g. 5000ms or 5000s"),
         (("--timeout", "forever"), "invalid duration 'forever'"),
         (("--watch", "-1s"), "--watch: invalid duration '-1s'"),
         (("--tz", "Mars/Olympus"), "unknown time zone 'Mars/Olympus'"),

@@ -23,6 +23,7 @@ import pytest
 from dev import kafka as dev_kafka
 from dev import streams as dev_streams
 from dev.kafka_data import commit_group_offsets, create_topic, produce
+from kafka_offsets_cli.render.monitoring import parse_prometheus_text
 from tests.cli_runner import cli
 from tests.kafka_helpers import (
     SHARE_GROUP_COMMAND,
@@ -31,6 +32,7 @@ from tests.kafka_helpers import (
     own_broker,
     read_as_share_group,
 )
+from tests.test_prometheus_lint import lint
 
 pytestmark = [pytest.mark.broker]
 
@@ -105,6 +107,26 @@ def test_every_group_run_lists_the_share_group_and_type_filters(
     assert share_group not in {r["group"] for r in (other.json() if other.code == 0 else [])}, other.stderr
     table = cli("lag", "-b", bootstrap, "-g", share_group, "--by-partition", "-o", "table")
     assert table.code == 0 and "TYPE" in table.stdout and "share" in table.stdout, table.stdout
+
+
+def test_a_share_group_is_monitored_by_the_same_rules_with_its_type_label(
+    bootstrap: str, topic: str, share_group: str
+) -> None:
+    """Thresholds, nagios and Prometheus as for any group; its series carry ``type="share"``."""
+    rows = lag_json("-b", bootstrap, "-g", share_group)
+    lag, most = sum(r["lag"] or 0 for r in rows), max(r["lag"] or 0 for r in rows)
+    assert most > 0, rows
+    # thresholds are per partition, exceeded when passed: the partition with the most lag passes them
+    prom = cli("lag", "-b", bootstrap, "-g", share_group, "--warn-lag", str(most - 1), "-o", "prometheus")
+    assert prom.code == 1, prom.stderr  # WARNING
+    lint(prom.stdout)
+    got = parse_prometheus_text(prom.stdout)
+    labels = {"cluster": bootstrap, "group": share_group, "type": "share"}
+    assert got["kafka_offsets_lag_group_lag"] == [(labels, lag)]
+    assert got["kafka_offsets_lag_group_status"] == [(labels, 1)]
+    assert {(s["type"], s["topic"]) for s, _ in got["kafka_offsets_lag_partition_lag"]} == {("share", topic)}
+    nagios = cli("lag", "-b", bootstrap, "-g", share_group, "--crit-lag", str(most - 1), "-o", "nagios")
+    assert nagios.code == 2 and nagios.stdout.startswith("KAFKA LAG CRITICAL"), nagios.stdout
 
 
 def test_share_summary_state_equals_kafka_share_groups_state(bootstrap: str, share_group: str) -> None:

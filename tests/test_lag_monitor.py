@@ -21,7 +21,7 @@ from kafka_offsets_cli.connection.settings import build_settings
 from kafka_offsets_cli.kafka.describe_groups import describe_groups
 from kafka_offsets_cli.kafka.describe_groups_rdkafka import describe_groups_rdkafka
 from kafka_offsets_cli.kafka.session import Session
-from kafka_offsets_cli.models.groups import GroupMembers
+from kafka_offsets_cli.models.groups import GroupMembers, Member
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
 from tests.cli_runner import Run, cli
 from tests.kafka_helpers import consumer_groups
@@ -165,7 +165,7 @@ def test_summary_is_the_table_of_several_unnamed_groups(lagging: dict[str, str])
     header, *rows = run.stdout.splitlines()
     assert header.split() == ["GROUP", "STATE", "TYPE", "MEMBERS", "PARTITIONS", "LAGGING", "LAG", "STATUS"]
     assert [r.split() for r in rows] == [
-        [lagging["behind"], "empty", "classic", "0", "2", "1", "6", "ok"],
+        [lagging["behind"], "empty", "classic", "0", "2", "1", "6", "lagging"],
         [lagging["caught"], "empty", "classic", "0", "2", "0", "0", "ok"],
     ]
     per = lag(lagging, "-t", lagging["t"], "--by-partition", "-o", "wide")
@@ -204,6 +204,17 @@ def _describe_members(bootstrap: str, group: str) -> dict[tuple[str, int], tuple
     return out
 
 
+def _member_epoch(bootstrap: str, group: str) -> int:
+    """kafka-consumer-groups --describe --members --verbose: the one member's CURRENT-EPOCH."""
+    proc = consumer_groups(bootstrap, "--describe", "--members", "--verbose", "--group", group)
+    assert proc.returncode == 0, proc.stderr
+    lines = [line.split() for line in proc.stdout.splitlines() if line.strip()]
+    header = next(f for f in lines if f[:1] == ["GROUP"])
+    [member] = [f for f in lines if f[:1] == [group]]
+    assert "CURRENT-EPOCH" in header, proc.stdout
+    return int(member[header.index("CURRENT-EPOCH")])
+
+
 def _describe_state(bootstrap: str, group: str) -> tuple[str, int]:
     """kafka-consumer-groups --describe --state: (STATE in lower case, #MEMBERS)."""
     proc = consumer_groups(bootstrap, "--describe", "--state", "--group", group)
@@ -226,10 +237,11 @@ def _both_routes(
         session.close()
 
     def plain(found: dict[str, GroupMembers]) -> dict[str, GroupMembers]:
-        return {
-            g: replace(d, members=tuple(replace(m, assigned=tuple(sorted(m.assigned))) for m in d.members))
-            for g, d in found.items()
-        }
+        # librdkafka's describe has no member epoch (ConsumerGroupDescribe's, kafka-python route)
+        def member(m: Member) -> Member:
+            return replace(m, assigned=tuple(sorted(m.assigned)), member_epoch=None)
+
+        return {g: replace(d, members=tuple(member(m) for m in d.members)) for g, d in found.items()}
 
     return plain(ours), plain(librdkafka)
 
@@ -273,6 +285,10 @@ def test_members_match_kafka_consumer_groups_and_the_type_is_the_protocol(
         }
         assert ours == kafka
         assert {v[2] for v in ours.values()} == {f"app-{protocol}"}
+        # the member epoch: a consumer group's member has one, as kafka-consumer-groups --members
+        # --verbose shows it (CURRENT-EPOCH); a classic group's member none (null)
+        epochs = {r["member_epoch"] for r in run.json()}
+        assert epochs == ({_member_epoch(b, group)} if protocol == "consumer" else {None}), run.json()
         summary = lag(lagging, "-g", group, "--summary", "-o", "json")
         assert [(r["group"], r["group_type"], r["members"]) for r in summary.json()] == [(group, protocol, 1)]
         # the state as kafka-consumer-groups --describe --state shows it (Stable: stable)

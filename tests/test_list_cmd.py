@@ -302,12 +302,17 @@ def test_plain_names_are_described_not_listed(bootstrap: str, topics: Topics) ->
     with KafkaClient(build_settings(bootstrap)) as client:
         rec = Recorder(client)
         table = list_table(rec, parse_selection(topics=[topics.create, missing]), [OffsetSpec.latest()])
-    assert len(rec.calls) == 1 and rec.calls[0]["topic"] is None
+    # the describe; then, only because a name does not exist, the listing its "did you mean" needs
+    assert len(rec.calls) == 2 and rec.calls[0]["topic"] is None and rec.calls[1] == {"topic": None}
     names = rec.calls[0]["names"]
     assert isinstance(names, tuple) and topics.create in names and missing in names
     assert len(names) == 65 + 1  # the dot of "<prefix>.create" stands for any of 65 legal characters
     assert {r.partition for r in table.results if r.topic == topics.create} == {0, 1, 2}
     assert table.missing_topics == ((missing, "UNKNOWN_TOPIC_OR_PARTITION"),)
+    with KafkaClient(build_settings(bootstrap)) as client:
+        rec = Recorder(client)
+        list_table(rec, parse_selection(topics=[topics.create]), [OffsetSpec.latest()])
+    assert len(rec.calls) == 1 and "names" in rec.calls[0]  # every name exists: the describe alone
 
 
 def test_spark_offsets_are_getoffsetshells_answer_and_never_a_silent_jump(

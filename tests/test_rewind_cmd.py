@@ -132,6 +132,9 @@ def test_exported_csv_is_accepted_by_kafka_consumer_groups(
     text = csv_path.read_text()
     assert text == f"{setup.topic},0,7\n{setup.topic},1,1\n{setup.topic},2,0\n"
     assert f"Plan written to {csv_path}" in " ".join(err.split())
+    # the dry run says how to apply what it exported, not to plan again with --execute
+    assert f"To commit this plan: --from-file {csv_path} --execute" in " ".join(err.split()), err
+    assert "Add --execute" not in err
     kafka = kafka_dry_run(bootstrap, "--group", group, "--from-file", str(csv_path))
     assert kafka == {(setup.topic, p): r["target"] for p, r in rows.items()}
     assert committed(bootstrap, group)[(setup.topic, 0)] == 10  # dry runs on both sides

@@ -17,6 +17,7 @@ from kafka_offsets_cli.measures.lag.rows import COLUMNS as LAG_COLUMNS
 from kafka_offsets_cli.render.offsets import COLUMNS
 from kafka_offsets_cli.spark import register
 from tests.cli_runner import cli
+from tests.kafka_helpers import read_as_share_group
 
 pytestmark = pytest.mark.spark
 
@@ -157,6 +158,28 @@ def test_kind_lag_rows_equal_lag_json(spark_runtime: Any, bootstrap: str, topic:
     assert [r["state"] for r in got if r["group"].endswith("-none")] == ["error"]
     lags = {(r["group"][-1], r["partition"]): r["lag"] for r in got}
     assert lags[("a", 0)] == 2 and lags[("a", 1)] == 2 and lags[("b", 0)] == 0
+
+
+def test_kind_lag_reads_a_share_group_as_lag_does(spark_runtime: Any, bootstrap: str, topic: str) -> None:
+    """A share group (read by Kafka's console share consumer): its start offsets in the committed
+    offsets' place and the broker's lag, the rows of ``lag -o json``."""
+    register(spark_runtime.spark)
+    group = f"sds-sg-{uuid.uuid4().hex[:6]}"
+    read_as_share_group(bootstrap, topic, group, 4)
+    df = (
+        spark_runtime.spark.read.format("kafka-offsets")
+        .option("bootstrap.servers", bootstrap)
+        .option("kind", "lag")
+        .option("groups", group)
+        .option("topics", topic)
+        .load()
+    )
+    got = sorted((r.asDict() for r in df.collect()), key=_lag_key)
+    run = cli("lag", "-b", bootstrap, "-g", group, "-t", topic, "-o", "json")
+    assert run.code == 0, run.stderr
+    assert got == sorted(run.json(), key=_lag_key)
+    assert {r["group_type"] for r in got} == {"share"}
+    assert sum(r["lag"] or 0 for r in got) == len(P0_TIMES) + len(P1_TIMES) - 4, got
 
 
 def test_import_does_not_load_pyspark() -> None:

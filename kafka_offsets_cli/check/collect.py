@@ -22,9 +22,10 @@ from ..errors import KafkaOffsetsError
 from ..measures.lag.collect import lag_rows
 from ..measures.lag.plan import planned_rows
 from ..measures.lag.rows import LagRow, error_row
+from ..measures.lag.share import read_share_groups, with_broker_lags
 from ..models.offsets import OffsetResult, OffsetSpec
 from ..plan.queries import fetch_offsets
-from ..sources import LagSource
+from ..sources import CheckLagSource
 from .plan import WorkUnit
 
 __all__ = ["LagSample", "LiveSample", "Sample", "collect_unit", "run_units", "unit_samples"]
@@ -73,7 +74,7 @@ def collect_unit(unit: WorkUnit, *, debug: bool = False) -> list[Sample]:
         return _failed(unit, e.name)
 
 
-def unit_samples(source: LagSource, unit: WorkUnit) -> list[Sample]:
+def unit_samples(source: CheckLagSource, unit: WorkUnit) -> list[Sample]:
     """Samples for every planned partition of ``unit``, read through ``source`` (one client).
 
     A failure that stops the lag rows (the cluster went away) makes every planned lag
@@ -108,7 +109,7 @@ def unit_samples(source: LagSource, unit: WorkUnit) -> list[Sample]:
     return out
 
 
-def _lag_rows(source: LagSource, unit: WorkUnit) -> tuple[LagRow, ...]:
+def _lag_rows(source: CheckLagSource, unit: WorkUnit) -> tuple[LagRow, ...]:
     """The unit's planned lag rows, made as ``kafka-offsets lag`` makes them.
 
     The driver planned each group's rows (:func:`kafka_offsets_cli.measures.lag.plan.plan_group`)
@@ -118,11 +119,17 @@ def _lag_rows(source: LagSource, unit: WorkUnit) -> tuple[LagRow, ...]:
     before their log ends, as ``kafka-offsets lag`` does: offsets read on the driver
     before the Spark session started would overstate every lag by the records
     produced since (a group whose offsets cannot be read has its error on every
-    planned row). Then :func:`kafka_offsets_cli.measures.lag.collect.lag_rows`.
+    planned row). Share groups are read by their start offsets and get the broker's lag
+    (:mod:`kafka_offsets_cli.measures.lag.share`). Then
+    :func:`kafka_offsets_cli.measures.lag.collect.lag_rows`.
     """
-    committed = {o.group: o for o in source.committed_offsets([g for g, _ in unit.groups])}
-    plans = [planned_rows(g, committed.get(g), tps, unit.gone) for g, tps in unit.groups]
-    return lag_rows(
+    shared = [g for g, _ in unit.groups if unit.types.get(g) == "share"]
+    others = [g for g, _ in unit.groups if unit.types.get(g) != "share"]
+    committed = {o.group: o for o in source.committed_offsets(others)} if others else {}
+    share = read_share_groups(source, shared)  # start offsets, as `lag` reads share groups
+    committed.update(share.committed)
+    plans = [planned_rows(g, committed.get(g), tps, unit.gone, unit.types.get(g)) for g, tps in unit.groups]
+    rows = lag_rows(
         source,
         plans,
         leaders=unit.leaders,
@@ -130,6 +137,7 @@ def _lag_rows(source: LagSource, unit: WorkUnit) -> tuple[LagRow, ...]:
         marker_check=True,
         chunk_size=unit.chunk_size,
     ).rows
+    return tuple(with_broker_lags(rows, share.lags)) if share.lags else rows
 
 
 def run_units(units: Iterator[WorkUnit], debug: bool = False) -> Iterator[Sample]:

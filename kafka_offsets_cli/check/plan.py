@@ -30,9 +30,10 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..errors import KafkaOffsetsError, MonitoringStatus, NotFound, UsageError
-from ..measures.lag.collect import resolve_groups
+from ..measures.lag.collect import ListedGroups, resolve_groups
 from ..measures.lag.plan import PartitionIndex, partition_index, plan_group
 from ..measures.lag.rows import GroupProblem
+from ..measures.lag.share import read_share_groups
 from ..measures.liveness import TIMESTAMP_TYPE_KEY
 from ..models.topics import ClusterMetadata, TopicPartition
 from ..parse.selection import Selection, TopicRule
@@ -77,6 +78,7 @@ class _Planner:
         self.owners: set[tuple[str, str, TopicPartition]] = set()
         self.types: dict[tuple[str, str], str] = {}
         self.groups: dict[tuple[str, str], tuple[str, ...]] = {}
+        self.group_types: dict[tuple[str, str], str] = {}  # (cluster, group) -> the listed type
         self.units: list[WorkUnit] = []
         self.down: list[str] = []
         self.indexes: dict[tuple[tuple[str, ...], bool], PartitionIndex] = {}
@@ -133,6 +135,7 @@ class _Planner:
             groups=group_parts,
             gone=gone,
             time_lag=time_lag,
+            types={g: t for (c, g), t in self.group_types.items() if c == name},
         )
 
     def _liveness(self, cluster: str, check: LivenessCheck, md: ClusterMetadata) -> set[TopicPartition]:
@@ -161,22 +164,34 @@ class _Planner:
     ) -> None:
         chosen: dict[str, list[str]] = {}
         named: dict[str, set[str]] = {}  # per check, the groups given by name (as `lag --group`)
+        listing = source.group_types()  # every type's groups, as `lag` lists them
         for c in checks:
             names = [g for g in c.groups if _PLAIN_NAME.fullmatch(g)]
             named[c.name] = set(names)
             regexes = [g for g in c.groups if not _PLAIN_NAME.fullmatch(g)]
             try:
-                chosen[c.name] = resolve_groups(source, names, regexes)
+                chosen[c.name] = resolve_groups(ListedGroups(listing.types), names, regexes)
             except (NotFound, UsageError) as e:
                 self.problem(c.name, f"{cluster}: {_message(e)}")
                 chosen[c.name] = []
-            self.groups[(c.name, cluster)] = tuple(chosen[c.name])
+            if regexes and listing.unanswered is not None:
+                self.problem(c.name, f"{cluster}: a broker did not list its groups ({listing.unanswered})")
         everyone = sorted({g for gs in chosen.values() for g in gs})
-        if not everyone:
-            return
+        shared = [g for g in everyone if listing.types.get(g) == "share"]
+        share = read_share_groups(source, shared)  # start offsets in the committed offsets' place
+        for c in checks:
+            if share.unavailable is not None and set(chosen[c.name]) & set(shared):
+                self.problem(c.name, f"{cluster}: {share.unavailable}")  # one line, not one per group
+                chosen[c.name] = [g for g in chosen[c.name] if g not in share.committed]
+            self.groups[(c.name, cluster)] = tuple(chosen[c.name])
+        for g in everyone:
+            if g in listing.types:
+                self.group_types[(cluster, g)] = listing.types[g]
+        others = [g for g in everyone if g not in share.committed]
         # committed offsets first: a group whose coordinator did not answer is not described (kafka/groups)
-        committed = {g.group: g for g in source.committed_offsets(everyone)}
-        descriptions = source.describe_groups(everyone)
+        committed = {g.group: g for g in source.committed_offsets(others)} if others else {}
+        committed.update(share.committed)
+        descriptions = source.describe_groups(others) if others else {}
         for g, d in descriptions.items():
             for tp in d.assigned:
                 self.owners.add((cluster, g, tp))
@@ -196,6 +211,7 @@ class _Planner:
                     named=g in named[c.name],
                     exclude_system=c.exclude_internal,
                     index=index,
+                    group_type=self.group_types.get((cluster, g)),
                 )
                 if plan.error is not None and (problem := plan.problem) is not None:
                     self.records.append(_problem_record(c.name, cluster, problem))
@@ -238,6 +254,7 @@ class _Planner:
             owners=frozenset(self.owners),
             timestamp_types=dict(self.types),
             groups=dict(self.groups),
+            group_types=dict(self.group_types),
             down=tuple(self.down),
         )
 

@@ -27,7 +27,8 @@ class CheckPlan:
     ``live_routes`` maps (cluster, topic) and ``lag_routes`` (cluster, group,
     topic) to the checks that evaluate them. ``problems`` are per-check messages
     (UNKNOWN); ``records`` are error records for topics or groups that could not
-    be read. ``owners`` are the (cluster, group, partition) a live member owns.
+    be read. ``owners`` are the (cluster, group, partition) a live member owns;
+    ``group_types`` each planned (cluster, group)'s type as the brokers list it.
     """
 
     units: tuple[WorkUnit, ...]
@@ -38,6 +39,7 @@ class CheckPlan:
     owners: frozenset[tuple[str, str, TopicPartition]] = frozenset()
     timestamp_types: Mapping[tuple[str, str], str] = field(default_factory=dict)
     groups: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+    group_types: Mapping[tuple[str, str], str] = field(default_factory=dict)
     down: tuple[str, ...] = ()
 
     @property
@@ -71,6 +73,7 @@ def merge_plans(plans: Sequence[CheckPlan]) -> CheckPlan:
         owners=frozenset(o for p in plans for o in p.owners),
         timestamp_types={k: v for p in plans for k, v in p.timestamp_types.items()},
         groups={k: v for p in plans for k, v in p.groups.items()},
+        group_types={k: v for p in plans for k, v in p.group_types.items()},
         down=tuple(d for p in plans for d in p.down),
     )
 

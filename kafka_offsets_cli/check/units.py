@@ -29,7 +29,8 @@ class WorkUnit:
     chunk (partitions of deleted topics included, to show as errors). From the
     planning metadata, so the task does not describe the cluster again: ``gone``,
     the planned partitions that did not exist; ``leaders``, each partition's leader
-    (to send each ListOffsets request to one broker).
+    (to send each ListOffsets request to one broker); ``types``, each group's type as the brokers
+    list it (share groups are read by their start offsets, with the broker's lag).
     """
 
     cluster: str
@@ -41,6 +42,7 @@ class WorkUnit:
     chunk_size: int
     gone: frozenset[TopicPartition] = frozenset()
     leaders: Mapping[TopicPartition, int] = field(default_factory=dict)
+    types: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def size(self) -> int:
@@ -115,6 +117,7 @@ def cluster_units(
     groups: Mapping[str, Collection[TopicPartition]],
     gone: Collection[TopicPartition],
     time_lag: bool,
+    types: Mapping[str, str] | None = None,
 ) -> list[WorkUnit]:
     """The units of one cluster's ``partitions`` (``sizes``: parallelism, task size, chunk size).
 
@@ -142,6 +145,7 @@ def cluster_units(
             chunk_size=chunk_size,
             gone=frozenset(tp for tp in chunk if tp in gone_set),
             leaders={tp: leaders[tp] for tp in chunk if tp in leaders},
+            types={g: types[g] for g in mine if g in types} if types else {},
         )
         for i, (chunk, mine) in enumerate(zip(chunks, per_chunk, strict=True))
     ]

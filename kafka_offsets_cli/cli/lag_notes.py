@@ -33,7 +33,8 @@ def notes(report: LagReport, view: LagView, env: Environment | None = None) -> N
         warn(line, env)
     for p in report.problems:
         if p.error == GROUP_ID_NOT_FOUND:
-            warn(f"consumer group '{p.group}' does not exist ({p.error})", env)
+            hint = f" (did you mean {' or '.join(repr(n) for n in p.close)}?)" if p.close else ""
+            warn(f"consumer group '{p.group}' does not exist ({p.error}){hint}", env)
         elif p.error:
             warn(f"group {p.group}: {p.error}", env)
         else:

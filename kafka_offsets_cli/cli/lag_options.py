@@ -55,8 +55,9 @@ with --group shows one row per group: state, type, members, partitions,
 lagging partitions, lag, max time lag, status (--by-partition for every partition, the default
 under --watch; --summary always, and under --watch with IN/S, CONSUMED/S and TREND:
 catching-up, falling-behind or steady). --members adds each partition's CONSUMER-ID, HOST and
-CLIENT-ID as kafka-consumer-groups shows them. --min-lag N and --min-time-lag D keep only the
-partitions at least that far behind (and those below the log start).
+CLIENT-ID as kafka-consumer-groups shows them, and MEMBER-EPOCH where the group type has one.
+--min-lag N and --min-time-lag D keep only the partitions at least that far behind (and those
+below the log start).
 
 States: ok (nothing left), lagging (records left); with thresholds warning or critical instead of
 lagging when over one; no-commit (no committed offset); below-start (committed offset below the
@@ -179,7 +180,7 @@ MembersOpt = Annotated[
     typer.Option(
         "--members",
         help="Each partition's consumer: CONSUMER-ID, HOST, CLIENT-ID as kafka-consumer-groups --describe "
-        "shows (one more DescribeGroups round).",
+        "shows, and MEMBER-EPOCH where the group type has one (one more describe round).",
         rich_help_panel=OUT,
     ),
 ]

@@ -45,8 +45,9 @@ LagKey = tuple[str, str, int]
 #: The extra record field of a monitoring run (thresholds, nagios, prometheus).
 STATUS_FIELD = "status"
 
-#: The extra record fields of ``lag --members``: the partition's consumer (null: not assigned).
-MEMBER_FIELDS = ("consumer_id", "host", "client_id")
+#: The extra record fields of ``lag --members``: the partition's consumer (null: not assigned) and
+#: its member epoch (null also for a classic group's member, which has none).
+MEMBER_FIELDS = ("consumer_id", "host", "client_id", "member_epoch")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -74,7 +75,7 @@ class LagView:
     named: bool = False
     #: wall-clock epoch milliseconds, the metrics' stamp (the run's :class:`~.environment.Environment`)
     now_ms: Callable[[], int] = now_ms
-    #: ``--members``: each partition's consumer (CONSUMER-ID, HOST, CLIENT-ID; consumer_id, host, client_id)
+    #: ``--members``: each partition's consumer (CONSUMER-ID, HOST, CLIENT-ID, MEMBER-EPOCH; MEMBER_FIELDS)
     members: bool = False
 
     def summary_of(self, report: LagReport, watching: bool = False) -> bool:
@@ -229,8 +230,8 @@ def _total(values: Sequence[float | None]) -> float | None:
     return None if not values or any(v is None for v in values) else sum(v for v in values if v is not None)
 
 
-def _owners(report: LagReport) -> dict[LagKey, tuple[str, str, str]]:
-    return {k: (m.member_id, m.host, m.client_id) for k, m in report.owners().items()}
+def _owners(report: LagReport) -> dict[LagKey, tuple[str, str, str, int | None]]:
+    return {k: (m.member_id, m.host, m.client_id, m.member_epoch) for k, m in report.owners().items()}
 
 
 def _records(
@@ -262,9 +263,8 @@ def _records(
             rec[RATE_FIELDS[2]] = rates.consumed_window.get(key(row))
         if view.members:
             m = owners.get(key(row))
-            rec.update(
-                zip(MEMBER_FIELDS, (m.member_id, m.host, m.client_id) if m else (None,) * 3, strict=True)
-            )
+            member = (m.member_id, m.host, m.client_id, m.member_epoch) if m else (None,) * 4
+            rec.update(zip(MEMBER_FIELDS, member, strict=True))
         recs.append(rec)
     return recs
 

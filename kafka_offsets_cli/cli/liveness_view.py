@@ -28,7 +28,7 @@ from ..render.liveness import summary_line, topic_lines
 from .emit import Refresh, block_text, records_text
 from .emit import show as show_output
 from .options import Format
-from .output import Screen, err_console
+from .output import Screen, err_console, warn
 from .watch import Counters, Rates, run_watch
 
 #: The extra record field of ``liveness --watch``.
@@ -95,6 +95,10 @@ def show(report: LivenessReport, view: LivenessView, screen: Screen) -> None:
     show_output(out, screen)
     if not isinstance(out, str):
         _topic_lines(report, view)
+    elif view.fmt in (Format.json, Format.jsonl, Format.csv):  # the record says it; stderr too
+        for t in report.topics:
+            if t.error is not None:
+                warn(f"{t.topic}: {t.error}", screen.env)
 
 
 def footer(report: LivenessReport, view: LivenessView) -> list[Any]:

@@ -189,7 +189,8 @@ TimeoutOpt = Annotated[
     typer.Option(
         "--timeout",
         metavar="DURATION",
-        help="Give up after this long (e.g. 30s, 2m); partitions still failing then show their error.",
+        help="Give up after this long, with a unit (e.g. 30s, 2m, 500ms); partitions still failing then show "
+        "their error.",
         rich_help_panel=CONN,
     ),
 ]

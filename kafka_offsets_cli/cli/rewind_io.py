@@ -54,9 +54,11 @@ class TerminalIO:
                 records_text(r.records(plans), self.fmt, COLUMNS, self.cols, header=self.header), self.screen
             )
 
-    def summary(self, plan: Plan, *, zone: tzinfo, executed: bool, cluster: str) -> None:
-        """One plan's summary line on stderr, times in ``zone``."""
-        self.say(r.summary(plan, zone, executed=executed, cluster=cluster))
+    def summary(
+        self, plan: Plan, *, zone: tzinfo, executed: bool, cluster: str, exported: str | None = None
+    ) -> None:
+        """One plan's summary line on stderr, times in ``zone`` (``exported``: the ``--export`` file)."""
+        self.say(r.summary(plan, zone, executed=executed, cluster=cluster, exported=exported))
 
     def check_writable(self, path: str) -> None:
         """Refuse a path that cannot be written (a usage error), before any work."""

@@ -12,7 +12,7 @@ from ..tiering.rules import COLUMNS
 from .emit import records_text
 from .emit import show as show_output
 from .options import Format
-from .output import Screen, err_console, write
+from .output import Screen, err_console, warn, write
 
 if TYPE_CHECKING:
     from ..tiering.report import TieringReport
@@ -44,3 +44,6 @@ def show(
             c.print(line, highlight=False, soft_wrap=True)
         return
     write(records_text(render.records(shown), fmt, COLUMNS, cols, header=not no_headers), env)
+    for t in report.topics:  # a topic that could not be listed has no partition record: said here
+        if t.error is not None:
+            warn(f"{t.topic}: {t.error}", env)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..errors import UsageError
 from ..models.offsets import Isolation
-from ..parse.durations import parse_duration
+from ..parse.durations import BARE_NUMBER, parse_duration
 from .profiles import CLUSTER_ENV, Profile, select
 from .settings import BOOTSTRAP_ENV, ClientSettings, build_settings
 
@@ -59,6 +59,12 @@ def resolve_connection(
     silently picks one cluster over another it was told about.
     """
     env = os.environ if environ is None else environ
+    if BARE_NUMBER.fullmatch(options.timeout.strip()):
+        # Kafka's tools read --timeout 5000 as 5 s, a duration here as 5000 s: neither is guessed
+        raise UsageError(
+            f"--timeout {options.timeout.strip()}: give a unit, e.g. {options.timeout.strip()}ms or "
+            f"{options.timeout.strip()}s (Kafka's tools read a bare --timeout as milliseconds)"
+        )
     timeout_ms = parse_duration(options.timeout)
     if timeout_ms <= 0:
         raise UsageError(f"--timeout {options.timeout!r}: must be positive")

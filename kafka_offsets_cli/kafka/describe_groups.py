@@ -137,15 +137,16 @@ def consumer_group(group: str, answer: Any) -> GroupMembers:
         return failed(group, code_name(answer.error_code))
     members = tuple(
         Member(
-            str(m.member_id),
-            str(m.client_id),
-            str(m.client_host),
-            m.instance_id or None,
-            tuple(
+            member_id=str(m.member_id),
+            client_id=str(m.client_id),
+            host=str(m.client_host),
+            instance_id=m.instance_id or None,
+            assigned=tuple(
                 TopicPartition(t.topic_name, p)
                 for t in (m.assignment.topic_partitions if m.assignment is not None else ())
                 for p in t.partitions
             ),
+            member_epoch=int(m.member_epoch),
         )
         for m in answer.members
     )
@@ -162,11 +163,11 @@ def classic_group(group: str, answer: Any) -> GroupMembers:
     decode = answer.protocol_type in ("consumer", "")
     members = tuple(
         Member(
-            str(m.member_id),
-            str(m.client_id),
-            str(m.client_host),
-            m.group_instance_id or None,
-            _assignment(m.member_assignment) if decode else (),
+            member_id=str(m.member_id),
+            client_id=str(m.client_id),
+            host=str(m.client_host),
+            instance_id=m.group_instance_id or None,
+            assigned=_assignment(m.member_assignment) if decode else (),
         )
         for m in answer.members
     )

@@ -58,11 +58,11 @@ def _describe_once(session: Session, groups: Sequence[str], timeout: float) -> d
             continue
         members = tuple(
             Member(
-                str(m.member_id),
-                str(m.client_id),
-                str(m.host),
-                m.group_instance_id or None,
-                tuple(
+                member_id=str(m.member_id),
+                client_id=str(m.client_id),
+                host=str(m.host),
+                instance_id=m.group_instance_id or None,
+                assigned=tuple(
                     TopicPartition(tp.topic, tp.partition)
                     for tp in (m.assignment.topic_partitions or [] if m.assignment is not None else [])
                 ),

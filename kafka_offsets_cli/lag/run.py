@@ -13,12 +13,13 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ..errors import NotFound
-from ..measures.lag.collect import LagReport, collect, resolve_groups
+from ..measures.lag.collect import GROUP_ID_NOT_FOUND, LagReport, ListedGroups, collect, resolve_groups
 from ..measures.lag.group_types import share_members, streams_members
 from ..models.groups import GroupMembers
 from ..parse.command_selection import optional_selection
 from ..parse.selection import Selection
 from ..parse.times import now_ms
+from ..plan.queries import close_names
 from ..sources import GroupLister, GroupMemberSource, GroupTypeLister, LagSource, TypedGroupReader
 from .monitor import LagThresholds
 
@@ -26,16 +27,6 @@ from .monitor import LagThresholds
 class LagRunSource(LagSource, GroupLister, GroupMemberSource, GroupTypeLister, TypedGroupReader, Protocol):
     """What a lag run needs of a client: offsets, groups (listed with their types, read, their
     members; share groups' start offsets), configs."""
-
-
-class _Listed:
-    """The listed groups as a :class:`GroupLister` (``--group-regex`` matches every type's groups)."""
-
-    def __init__(self, types: dict[str, str]) -> None:
-        self.types = types
-
-    def group_ids(self) -> list[str]:
-        return sorted(self.types)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -107,7 +98,7 @@ def query(
     listing = client.group_types()
     types = dict(listing.types)
     if request.groups or request.regexes:
-        names = resolve_groups(_Listed(types), request.groups, request.regexes)
+        names = resolve_groups(ListedGroups(types), request.groups, request.regexes)
     else:
         names = sorted(types)
     if request.types is not None:
@@ -140,7 +131,12 @@ def query(
         types=types,
         share=share.groups if share is not None else None,
     )
-    report = replace(report, unavailable=unavailable)
+    # a group named that does not exist: the listed groups close to its name (did you mean)
+    problems = tuple(
+        replace(p, close=close_names(p.group, list(types))) if p.error == GROUP_ID_NOT_FOUND else p
+        for p in report.problems
+    )
+    report = replace(report, unavailable=unavailable, problems=problems)
     if not request.members:
         return report
     shown = sorted({r.group for r in report.rows})

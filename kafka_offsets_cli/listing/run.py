@@ -93,4 +93,10 @@ def failure_summary(table: OffsetTable, more: Sequence[str] = ()) -> str:
     for _topic, err in table.missing_topics:
         by[err] = by.get(err, 0) + 1
     parts = ", ".join(f"{n} x {e}" for e, n in sorted(by.items(), key=lambda kv: -kv[1]))
-    return f"some queries failed: {parts}"
+    # a mistyped topic is named with the cluster's close names: the fix, not just the error's name
+    hints = [
+        f"{t} (did you mean {' or '.join(repr(n) for n in table.close[t])}?)"
+        for t, _err in table.missing_topics
+        if table.close.get(t)
+    ]
+    return f"some queries failed: {parts}" + (f"; {', '.join(hints)}" if hints else "")

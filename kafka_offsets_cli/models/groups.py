@@ -39,9 +39,9 @@ class GroupDescription:
         return self.members > 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Member:
-    """One member of a consumer group, as the coordinator describes it."""
+    """One member of a group, as the coordinator describes it."""
 
     member_id: str
     client_id: str
@@ -49,6 +49,8 @@ class Member:
     instance_id: str | None = None
     #: the partitions assigned to the member (``lag`` shows each partition's consumer)
     assigned: tuple[TopicPartition, ...] = ()
+    #: the member's epoch where the group type has one (consumer, share, streams; not classic)
+    member_epoch: int | None = None
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ Data flows one way: parsers build :class:`OffsetSpec` and
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import itemgetter
@@ -200,6 +201,8 @@ class OffsetTable:
     results: tuple[OffsetResult, ...]
     #: selected topics that do not exist or cannot be described: (topic, error name)
     missing_topics: tuple[tuple[str, str], ...] = ()
+    #: for a missing topic, the cluster's topic names close to it (said as "did you mean")
+    close: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def by_partition(self) -> dict[TopicPartition, dict[OffsetSpec, OffsetResult]]:
         """Results keyed by partition then spec, partitions sorted by topic and number."""

@@ -7,6 +7,7 @@ selection -> plan -> execute -> results is one path for every command.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
@@ -47,6 +48,38 @@ def selection_metadata(
     if selection.exclude_internal:
         md = with_internal_flags(source, md, selection.allows_topic)
     return with_named_errors(source, md, [n for rule in selection.rules for n in rule.literal_names])
+
+
+#: how alike a name must be to be suggested (difflib's ratio; 0.75: one or two letters off in a short name)
+CLOSE_CUTOFF = 0.75
+
+
+def close_names(name: str, names: Sequence[str], most: int = 2) -> tuple[str, ...]:
+    """The ``names`` close to ``name``, closest first: the same name in another case, then
+    difflib's matches (``ordrs`` -> ``orders``)."""
+    same = [n for n in names if n.lower() == name.lower() and n != name]
+    close = difflib.get_close_matches(name, [n for n in names if n != name], n=most, cutoff=CLOSE_CUTOFF)
+    return tuple(dict.fromkeys([*same, *close]))[:most]
+
+
+def with_close_names(source: OffsetSource, md: ClusterMetadata, res: Resolution) -> Resolution:
+    """``res`` with each named topic that does not exist given its close names (did you mean).
+
+    The names come from ``md`` when it lists the cluster's topics; a narrowed ``md`` (the
+    selection's plain names only) costs one topic listing, asked only when a name is missing
+    (nothing else changes when the listing gets no answer).
+    """
+    unknown = [m for m in res.missing if m.partition is None and m.error == UNKNOWN_TOPIC_OR_PARTITION]
+    if not unknown:
+        return res
+    names = [n for n, t in md.topics.items() if t.error is None]
+    if not any(close_names(m.topic, names) for m in unknown):
+        try:
+            names = [n for n, t in source.metadata().topics.items() if t.error is None]
+        except ClusterError:
+            return res
+    missing = tuple(replace(m, close=close_names(m.topic, names)) if m in unknown else m for m in res.missing)
+    return replace(res, missing=missing)
 
 
 def with_internal_flags(
@@ -128,7 +161,7 @@ def resolve_selection(source: OffsetSource, selection: Selection) -> tuple[Clust
     md = selection_metadata(source, selection, narrow=True)
     res = resolve(selection, md)
     res.require_any()
-    return md, res
+    return md, with_close_names(source, md, res)
 
 
 def missing_results(res: Resolution, specs: Sequence[OffsetSpec]) -> list[OffsetResult]:
@@ -211,7 +244,8 @@ def table_of(res: Resolution, specs: Sequence[OffsetSpec], results: Sequence[Off
     the selected partitions that do not exist as errors."""
     wanted = set(specs)
     got = [r for r in results if r.spec in wanted] + missing_results(res, specs)
-    return OffsetTable(tuple(specs), tuple(res.partitions), tuple(got), missing_topics(res))
+    close = {m.topic: m.close for m in res.missing if m.close}
+    return OffsetTable(tuple(specs), tuple(res.partitions), tuple(got), missing_topics(res), close)
 
 
 def index_results(results: Sequence[OffsetResult]) -> dict[tuple[TopicPartition, OffsetSpec], OffsetResult]:

@@ -67,16 +67,26 @@ class Missing:
     """Something the selection names that the cluster cannot serve.
 
     ``partition`` is ``None`` for a whole topic. ``error`` is Kafka's error name
-    (``UNKNOWN_TOPIC_OR_PARTITION``, ``TOPIC_AUTHORIZATION_FAILED``…).
+    (``UNKNOWN_TOPIC_OR_PARTITION``, ``TOPIC_AUTHORIZATION_FAILED``…). ``close``: the cluster's
+    topic names close to a topic that does not exist (:func:`~.queries.with_close_names`), said as
+    "did you mean".
     """
 
     topic: str
     partition: int | None
     error: str
+    close: tuple[str, ...] = ()
+
+    @property
+    def hint(self) -> str:
+        """`` (did you mean 'orders'?)``, or ``''`` without close names."""
+        if not self.close:
+            return ""
+        return f" (did you mean {' or '.join(repr(n) for n in self.close)}?)"
 
     def __str__(self) -> str:
         where = self.topic if self.partition is None else f"{self.topic}:{self.partition}"
-        return f"{where}: {self.error}"
+        return f"{where}: {self.error}{self.hint}"
 
 
 def _missing_key(m: Missing) -> tuple[str, int, str]:

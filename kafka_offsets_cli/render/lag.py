@@ -101,7 +101,7 @@ def rich_table(
     rates: LagRates | None = None,
     columns: Sequence[str] | None = None,
     states: Mapping[tuple[str, str, int], str] | None = None,
-    owners: Mapping[tuple[str, str, int], tuple[str, str, str]] | None = None,
+    owners: Mapping[tuple[str, str, int], tuple[str, str, str, int | None]] | None = None,
 ) -> FittedTable:
     """One row per group and partition, then totals per group (and per topic when a group has several).
 
@@ -112,7 +112,8 @@ def rich_table(
     group).
     ``states``: the STATE shown per row (:func:`kafka_offsets_cli.lag.monitor.shown_state`; default the
     offset state). ``owners`` (``--members``) adds CONSUMER-ID 6, HOST 5, CLIENT-ID 5 after STATE, as
-    kafka-consumer-groups shows them (``-`` for a partition no member is assigned).
+    kafka-consumer-groups shows them (``-`` for a partition no member is assigned), and MEMBER-EPOCH 6
+    when a member has an epoch (consumer, share and streams groups; a classic group's have none).
     """
     from rich.text import Text
 
@@ -155,6 +156,9 @@ def rich_table(
         )
         t.add_column(Column(key="host", headers=("HOST",), priority=5))
         t.add_column(Column(key="client_id", headers=("CLIENT-ID",), priority=5))
+    epochs = owners is not None and any(o[3] is not None for o in owners.values())
+    if epochs:
+        t.add_column(Column(key="member_epoch", headers=("MEMBER-EPOCH", "EPOCH"), kind=num, priority=6))
     for r in rows:
         cells: list[Any] = [
             r.group,
@@ -175,7 +179,8 @@ def rich_table(
         state = shown + (f" ({r.error})" if r.error else "") + (f" ({REMOTE_READ})" if r.remote_read else "")
         cells.append(Text(state, style=_SHOWN_STYLE.get(shown, _STATE_STYLE[r.state])))
         if owners is not None:
-            cells += list(owners.get((r.group, r.topic, r.partition), ("-", "-", "-")))
+            consumer, host, client, epoch = owners.get((r.group, r.topic, r.partition), ("-", "-", "-", None))
+            cells += [consumer, host, client, *((_cell(epoch),) if epochs else ())]
         t.add_row(*cells)
     if show_totals and rows:
         t.add_section()

@@ -23,7 +23,7 @@ SERVICE = "KAFKA LAG"
 #: Prometheus metric name prefix.
 PREFIX = "kafka_offsets_lag"
 #: The labels the series use themselves (a ``--label`` may not take them).
-SERIES_LABELS = ("group", "topic", "partition")
+SERIES_LABELS = ("group", "type", "topic", "partition")
 
 
 def _group_totals(rows: Sequence[LagRow]) -> list[LagTotal]:
@@ -100,16 +100,23 @@ def prometheus_families(
 ) -> list[MetricFamily]:
     """Metric families (all gauges), prefix ``kafka_offsets_lag_``.
 
-    Per partition (labels group, topic, partition): ``partition_lag`` (records),
+    Per partition (labels group, type, topic, partition): ``partition_lag`` (records),
     ``partition_time_lag_seconds`` (``time_lag``: computed), ``partition_status`` (0-3).
-    Per group: ``group_status``, ``group_lag``, ``group_partitions``,
+    Per group (labels group, type): ``group_status``, ``group_lag``, ``group_partitions``,
     ``group_lagging_partitions``, ``group_max_time_lag_seconds``, ``group_members``.
     Run: ``up``, ``status``, ``last_run_timestamp_seconds`` and each threshold set
     (``warn_lag``, ``crit_lag``, ``warn_time_lag_seconds``, ``crit_time_lag_seconds``).
     """
 
+    types = {r.group: r.group_type for r in rows if r.group_type is not None}
+
+    def gl(group: str) -> dict[str, str]:
+        # the group's type (classic, consumer, share, streams) where the brokers listed it
+        kind = types.get(group)
+        return {"group": group} if kind is None else {"group": group, "type": kind}
+
     def pl(r: LagRow) -> dict[str, str]:
-        return {"group": r.group, "topic": r.topic, "partition": str(r.partition)}
+        return {**gl(r.group), "topic": r.topic, "partition": str(r.partition)}
 
     groups = _group_totals(rows)
     fams = [
@@ -133,28 +140,28 @@ def prometheus_families(
         MetricFamily(
             f"{PREFIX}_group_status",
             "Group status (its worst partition): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.",
-            samples=tuple(Sample({"group": g}, int(s)) for g, s in sorted(status.groups.items())),
+            samples=tuple(Sample(gl(g), int(s)) for g, s in sorted(status.groups.items())),
         ),
         MetricFamily(
             f"{PREFIX}_group_lag",
             "Sum of the group's lag over its partitions (records).",
-            samples=tuple(Sample({"group": t.group}, t.lag) for t in groups),
+            samples=tuple(Sample(gl(t.group), t.lag) for t in groups),
         ),
         MetricFamily(
             f"{PREFIX}_group_partitions",
             "Partitions the group has rows for.",
-            samples=tuple(Sample({"group": t.group}, t.partitions) for t in groups),
+            samples=tuple(Sample(gl(t.group), t.partitions) for t in groups),
         ),
         MetricFamily(
             f"{PREFIX}_group_lagging_partitions",
             "Partitions with records left to consume (or below the log start).",
-            samples=tuple(Sample({"group": t.group}, t.lagging) for t in groups),
+            samples=tuple(Sample(gl(t.group), t.lagging) for t in groups),
         ),
         MetricFamily(
             f"{PREFIX}_group_max_time_lag_seconds",
             "Largest time lag among the group's partitions.",
             samples=tuple(
-                Sample({"group": t.group}, t.max_time_lag_ms / 1000)
+                Sample(gl(t.group), t.max_time_lag_ms / 1000)
                 for t in groups
                 if time_lag and t.max_time_lag_ms is not None
             ),
@@ -162,7 +169,7 @@ def prometheus_families(
         MetricFamily(
             f"{PREFIX}_group_members",
             "Active members of the group, as the coordinator describes it.",
-            samples=tuple(Sample({"group": g}, n) for g, n in sorted((members or {}).items())),
+            samples=tuple(Sample(gl(g), n) for g, n in sorted((members or {}).items())),
         ),
     ]
     for name, value, what in (

@@ -113,7 +113,11 @@ def summary_records(
 def summary_table(
     records: Sequence[Mapping[str, Any]], *, header: bool = True, time_lag: bool = False, rates: bool = False
 ) -> FittedTable:
-    """The records of :func:`summary_records` as a table (TIME-LAG, with ``time_lag``: the largest)."""
+    """The records of :func:`summary_records` as a table (TIME-LAG, with ``time_lag``: the largest).
+
+    STATUS is the record's status, except that an ``ok`` group with lagging partitions shows
+    ``lagging`` (below the thresholds, or without any), as each partition's STATE does.
+    """
     from rich.text import Text
 
     t = FittedTable(header=header)
@@ -157,6 +161,9 @@ def summary_table(
             cells.append(str(r["remote_reads"]))
         if rates:
             cells += [rate(r["in_per_s"]), rate(r["consumed_per_s"]), r["trend"] or Text("-", style="dim")]
-        cells.append(Text(r["status"], style=_STYLE[st]))
+        # an OK group with records left says so, as the per-partition STATE does (lag.monitor.shown_state):
+        # STATUS ok beside a large lag read as "nothing to worry about" when no threshold was given
+        shown = "lagging" if st is MonitoringStatus.OK and r["lagging"] else r["status"]
+        cells.append(Text(shown, style="" if shown == "lagging" else _STYLE[st]))
         t.add_row(*cells)
     return t

@@ -132,8 +132,14 @@ def target_text(plan: Plan, tz: tzinfo) -> str:
     return f"the {tgt.kind.value} offset"
 
 
-def summary(plan: Plan, tz: tzinfo, *, executed: bool, cluster: str | None = None) -> str:
-    """One paragraph for stderr: what was (or would be) done, and on which ``cluster`` (its description)."""
+def summary(
+    plan: Plan, tz: tzinfo, *, executed: bool, cluster: str | None = None, exported: str | None = None
+) -> str:
+    """One paragraph for stderr: what was (or would be) done, and on which ``cluster`` (its description).
+
+    A dry run ends with how to commit: ``--execute``, or after ``--export FILE`` (``exported``) the
+    exported plan itself, ``--from-file FILE --execute`` (which checks that nothing moved since).
+    """
     n = len(plan.planned)
     verb = "Committed" if executed else "Dry run: would commit"
     where = f" on {cluster}" if cluster else ""
@@ -144,6 +150,9 @@ def summary(plan: Plan, tz: tzinfo, *, executed: bool, cluster: str | None = Non
     )
     if plan.problems:
         text += f"; {len(plan.problems)} partition(s) not planned"
-    if not executed:
+    if not executed and exported is not None and exported != "-":
+        text += f". To commit this plan: --from-file {exported} --execute"
+        text += " (the group must have no active members)."
+    elif not executed:
         text += ". Add --execute to commit (the group must have no active members)."
     return text

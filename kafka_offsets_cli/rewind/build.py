@@ -12,7 +12,7 @@ from ..errors import KafkaOffsetsError, NotFound
 from ..models.offsets import Isolation
 from ..models.topics import ClusterMetadata, TopicPartition
 from ..parse.selection import Selection
-from ..plan.queries import fetch_offsets, selection_metadata
+from ..plan.queries import fetch_offsets, selection_metadata, with_close_names
 from ..plan.resolve import resolve
 from ..sources import RewindSource
 from .plan import Plan, PlanRow, Target, TargetKind, make_plan, specs_for
@@ -69,8 +69,9 @@ def build_plans(
     missing_topics: tuple[tuple[str, str], ...] = ()
     gone: dict[str, dict[TopicPartition, str]] = {g: {} for g in groups}
     if selection is not None:
-        res = resolve(selection, md).require_any()
-        missing_topics = tuple((m.topic, m.error) for m in res.missing if m.partition is None)
+        res = with_close_names(source, md, resolve(selection, md).require_any())
+        # the error as shown, with the cluster's close names for a mistyped topic
+        missing_topics = tuple((m.topic, m.error + m.hint) for m in res.missing if m.partition is None)
         for g in groups:
             candidates[g] = list(res.partitions)
             for m in res.missing:

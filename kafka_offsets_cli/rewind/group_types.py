@@ -200,12 +200,18 @@ def share_members(group: ShareGroup) -> GroupMembers:
     """A share group's description as the members a refusal names (protocol ``share``)."""
     assigned = tuple(sorted({tp for m in group.members for tp in m.assigned}))
     desc = GroupDescription(group.group, group.state, len(group.members), assigned, group.error)
-    members = tuple(Member(m.member_id, m.client_id, m.host, None, m.assigned) for m in group.members)
+    members = tuple(
+        Member(member_id=m.member_id, client_id=m.client_id, host=m.host, assigned=m.assigned)
+        for m in group.members
+    )
     return GroupMembers(desc, members, "share")
 
 
 def streams_members(group: StreamsGroup) -> GroupMembers:
     """A streams group's description as the members a refusal names (protocol ``streams``)."""
     desc = GroupDescription(group.group, group.state, len(group.members), (), group.error)
-    members = tuple(Member(m.member_id, m.client_id, m.host, m.instance_id) for m in group.members)
+    members = tuple(
+        Member(member_id=m.member_id, client_id=m.client_id, host=m.host, instance_id=m.instance_id)
+        for m in group.members
+    )
     return GroupMembers(desc, members, "streams")

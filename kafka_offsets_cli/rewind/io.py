@@ -33,8 +33,11 @@ class RewindIO(Protocol):
     def show_plans(self, plans: Sequence[Plan]) -> None:
         """The plans on stdout, in the front end's format."""
 
-    def summary(self, plan: Plan, *, zone: tzinfo, executed: bool, cluster: str) -> None:
-        """One plan's summary line on stderr, times in ``zone`` (``cluster``: where it was made)."""
+    def summary(
+        self, plan: Plan, *, zone: tzinfo, executed: bool, cluster: str, exported: str | None = None
+    ) -> None:
+        """One plan's summary line on stderr, times in ``zone`` (``cluster``: where it was made;
+        ``exported``: the ``--export`` file, which the dry run then says how to apply)."""
 
     def check_writable(self, path: str) -> None:
         """Refuse (:class:`~kafka_offsets_cli.errors.UsageError`) a file that cannot be written."""

@@ -28,7 +28,7 @@ def plan_warnings(plans: Sequence[Plan], zone: tzinfo, io: RewindIO) -> None:
     for topic, err in sorted({m for p in plans for m in p.missing_topics}):
         io.warn(f"{topic}: {err}; not planned")
     for plan in plans:
-        if not plan.rows:
+        if not plan.rows and not plan.missing_topics:  # else the missing topics' lines said why
             io.warn(
                 f"group {plan.group!r} has no committed offsets: nothing to plan (name topics with --topic)"
             )

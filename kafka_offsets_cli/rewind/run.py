@@ -151,7 +151,7 @@ def _outcome(
 ) -> None:
     """Each plan's summary; the verification said, or an incomplete plan raised (exit 1)."""
     for plan in plans:
-        io.summary(plan, zone=zone, executed=req.execute, cluster=here.describe())
+        io.summary(plan, zone=zone, executed=req.execute, cluster=here.describe(), exported=req.export)
     if req.execute:
         io.say("Verified: the groups' committed offsets equal the plan.")
         return

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
 from ..check.collect import LagSample, unit_samples
 from ..check.plan import plan_checks
@@ -25,7 +25,7 @@ from ..connection.settings import ClientSettings
 from ..errors import KafkaOffsetsError, UsageError
 from ..measures.lag.remote import with_remote_reads
 from ..measures.lag.rows import COLUMNS, error_row
-from ..sources import GroupTypeLister, PlanSource
+from ..sources import PlanSource
 from .ship import localized, strip_units
 from .source_options import SourceRequest
 from .source_plan import CLUSTER, Row
@@ -38,10 +38,6 @@ LAG_DDL = (
     "log_start BIGINT, end BIGINT, lag BIGINT, time_lag_ms BIGINT, state STRING NOT NULL, error STRING, "
     "resume_timestamp BIGINT, taken_at_ms BIGINT, remote_read BOOLEAN"
 )
-
-
-class LagPlanSource(PlanSource, GroupTypeLister, Protocol):
-    """What planning a lag read needs: ``check``'s planning and the groups' types."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,7 +72,7 @@ def _known(rec: PartitionRecord, types: Mapping[str, str]) -> Row:
 
 
 def plan_lag(
-    source: LagPlanSource,
+    source: PlanSource,
     read: SourceRequest,
     settings: ClientSettings,
     groups: tuple[str, ...],
@@ -98,8 +94,7 @@ def plan_lag(
     if problems:  # the cluster down, no group or topic matching: the one line, as `lag` fails
         raise UsageError("; ".join(p.removeprefix(f"{CLUSTER}: ") for p in problems))
     stripped, secrets = strip_units(plan.units, ship_to=None)
-    planned = {g for u in plan.units for g, _ in u.groups} | {r.group for r in plan.records if r.group}
-    types = {g: t for g, t in source.group_types().types.items() if g in planned}
+    types = {g: t for (_cluster, g), t in plan.group_types.items()}  # as planning listed them
     known = tuple(_known(r, types) for r in plan.records)
     return LagPlan(units=tuple(stripped), known=known, secrets=secrets, types=types)
 

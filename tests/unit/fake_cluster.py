@@ -1,7 +1,8 @@
 """A Kafka cluster in memory: just enough of the client for the lag and check use cases.
 
-Fixed metadata, log start and end per partition, committed offsets per group, and
-the transaction markers at given (partition, offset) points. Satisfies
+Fixed metadata, log start and end per partition, committed offsets per group, share groups'
+start offsets (or share groups disabled), and the transaction markers at given (partition, offset)
+points. Satisfies
 :class:`kafka_offsets_cli.sources.LagSource` and :class:`~kafka_offsets_cli.sources.PlanSource`.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 
+from kafka_offsets_cli.models.group_types import GroupListing, GroupTypeAnswer, ShareGroupOffsets
 from kafka_offsets_cli.models.groups import GroupDescription, GroupOffsets
 from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
 from kafka_offsets_cli.models.topics import ClusterMetadata, PartitionInfo, TopicInfo, TopicPartition
@@ -33,10 +35,15 @@ class FakeCluster:
         groups: Sequence[GroupOffsets],
         *,
         markers: Collection[tuple[TopicPartition, int]] = (),
+        share: Sequence[ShareGroupOffsets] = (),
+        share_disabled: bool = False,
     ) -> None:
         self.md = metadata
         self.logs = logs
         self.groups = {g.group: g for g in groups}
+        self.share = {o.group: o for o in share}
+        self.share_disabled = share_disabled
+        self.share_asked: list[tuple[str, ...]] = []
         self.markers = set(markers)
         self.marker_points: list[tuple[TopicPartition, int]] = []
 
@@ -70,6 +77,25 @@ class FakeCluster:
 
     def group_ids(self) -> list[str]:
         return sorted(self.groups)
+
+    def group_types(self) -> GroupListing:
+        return GroupListing(
+            types={**dict.fromkeys(self.groups, "consumer"), **dict.fromkeys(self.share, "share")}
+        )
+
+    def share_start_offsets(
+        self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
+    ) -> GroupTypeAnswer[ShareGroupOffsets]:
+        self.share_asked.append(tuple(groups))
+        if self.share_disabled:
+            off = {g: ShareGroupOffsets(group=g, error="UNSUPPORTED_VERSION") for g in groups}
+            return GroupTypeAnswer(
+                group_type="share",
+                groups=off,
+                unavailable="share groups are not enabled on this cluster (share.version)",
+            )
+        answer = {g: self.share.get(g, ShareGroupOffsets(group=g)) for g in groups}
+        return GroupTypeAnswer(group_type="share", groups=answer)
 
     def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
         return {g: GroupDescription(g, "empty", 0) for g in groups}

@@ -22,7 +22,7 @@ from ...models.topics import TopicPartition
 from ...parse.java_regex import compile_java_regex
 from ...parse.selection import Selection
 from ...parse.times import now_ms as wall_clock_ms
-from ...plan.queries import fetch_offsets, selection_metadata
+from ...plan.queries import fetch_offsets, selection_metadata, with_close_names
 from ...plan.requests import DEFAULT_CHUNK
 from ...plan.resolve import Missing
 from ...sources import GroupLister, LagSource
@@ -85,6 +85,17 @@ class LagReport:
             rec.update(topic=m.topic, partition=m.partition, state=LagState.ERROR.value, error=m.error)
             out.append(rec)
         return out
+
+
+class ListedGroups:
+    """Listed groups of every type as a :class:`GroupLister` (a group regex matches them all)."""
+
+    def __init__(self, types: Mapping[str, str]) -> None:
+        self.types = types
+
+    def group_ids(self) -> list[str]:
+        """The listed group ids, sorted."""
+        return sorted(self.types)
 
 
 def resolve_groups(source: GroupLister, names: Sequence[str], regexes: Sequence[str]) -> list[str]:
@@ -209,7 +220,7 @@ def collect(
     index = partition_index(metadata, selection)  # the selection resolved once, for every group
     missing: tuple[Missing, ...] = ()
     if index.resolution is not None:
-        missing = index.resolution.require_any().missing
+        missing = with_close_names(source, metadata, index.resolution.require_any()).missing
     plans = [
         plan_group(
             g,

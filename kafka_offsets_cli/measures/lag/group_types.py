@@ -18,7 +18,16 @@ def share_members(group: ShareGroup) -> GroupMembers:
     """A share group's description and members (each with the partitions it is assigned to share)."""
     if group.error is not None:
         return GroupMembers(GroupDescription(group.group, None, 0, (), group.error), (), "share")
-    members = tuple(Member(m.member_id, m.client_id, m.host, None, m.assigned) for m in group.members)
+    members = tuple(
+        Member(
+            member_id=m.member_id,
+            client_id=m.client_id,
+            host=m.host,
+            assigned=m.assigned,
+            member_epoch=m.member_epoch,
+        )
+        for m in group.members
+    )
     return _described(group.group, group.state, members, "share")
 
 
@@ -28,7 +37,15 @@ def streams_members(group: StreamsGroup) -> GroupMembers:
         return GroupMembers(GroupDescription(group.group, None, 0, (), group.error), (), "streams")
     sources = {s.subtopology: s.source_topics for s in group.subtopologies or ()}
     members = tuple(
-        Member(m.member_id, m.client_id, m.host, m.instance_id, _active(m, sources)) for m in group.members
+        Member(
+            member_id=m.member_id,
+            client_id=m.client_id,
+            host=m.host,
+            instance_id=m.instance_id,
+            assigned=_active(m, sources),
+            member_epoch=m.member_epoch,
+        )
+        for m in group.members
     )
     return _described(group.group, group.state, members, "streams")
 

@@ -158,19 +158,27 @@ def planned_rows(
     offsets: GroupOffsets | None,
     partitions: Iterable[TopicPartition],
     gone: Collection[TopicPartition],
+    group_type: str | None = None,
 ) -> GroupPlan:
     """A plan for exactly ``partitions``, of which ``gone`` no longer exist (known when planning).
 
     A group whose offsets cannot be read keeps its partitions, each to show the error.
+    ``group_type``: the group's type as the brokers list it (each row's).
     """
     parts = sorted(set(partitions))
     error = _offsets_error(offsets)
     if offsets is None or error is not None:
-        return GroupPlan(group=group, partitions=tuple(parts), error=error)
+        return GroupPlan(group=group, partitions=tuple(parts), error=error, group_type=group_type)
     gone_set = set(gone)
     exist = [tp for tp in parts if tp not in gone_set]
     lost = [tp for tp in parts if tp in gone_set]
-    return GroupPlan(group=group, committed=offsets.offsets, partitions=tuple(exist), gone=tuple(lost))
+    return GroupPlan(
+        group=group,
+        committed=offsets.offsets,
+        partitions=tuple(exist),
+        gone=tuple(lost),
+        group_type=group_type,
+    )
 
 
 def group_partitions(

@@ -281,6 +281,8 @@ class GroupProblem:
     group: str
     error: str | None  # Kafka's error name; None: the group has no committed offsets in the selection
     group_type: str | None = None
+    #: for a group that does not exist, the listed groups close to its name (said as "did you mean")
+    close: tuple[str, ...] = ()
 
     def to_record(self) -> dict[str, Any]:
         """A lag record with null partition fields, state ``error`` (or ``no-commit`` for an empty group)."""

@@ -13,11 +13,13 @@ count, as ``kafka-share-groups --describe`` shows it; a broker before v1 leaves 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from ...models.group_types import ShareGroupOffsets
 from ...models.groups import GroupOffsets
 from ...models.topics import TopicPartition
+from ...sources import ShareOffsetReader
 from .rows import LagRow, LagState
 
 
@@ -47,3 +49,23 @@ def with_broker_lags(rows: Iterable[LagRow], lags: Mapping[tuple[str, TopicParti
             r = r.evolve(lag=lag)
         out.append(r)
     return out
+
+
+@dataclass(frozen=True)
+class ShareRead:
+    """Share groups read in the committed offsets' place: their start offsets as committed offsets,
+    the broker's lags, and ``unavailable``, the one line when the cluster cannot describe share
+    groups at all (each group's offsets then carry the broker's error)."""
+
+    committed: dict[str, GroupOffsets] = field(default_factory=dict)
+    lags: dict[tuple[str, TopicPartition], int] = field(default_factory=dict)
+    unavailable: str | None = None
+
+
+def read_share_groups(source: ShareOffsetReader, groups: Sequence[str]) -> ShareRead:
+    """``groups`` (share groups) read as :class:`ShareRead` (nothing asked when there are none)."""
+    if not groups:
+        return ShareRead()
+    answer = source.share_start_offsets(groups)
+    committed = {g: share_committed(o) for g, o in answer.groups.items()}
+    return ShareRead(committed, broker_lags(answer.groups), answer.unavailable)

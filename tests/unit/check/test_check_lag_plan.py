@@ -14,6 +14,7 @@ from kafka_offsets_cli.check.collect import LagSample, unit_samples
 from kafka_offsets_cli.check.load import parse_spec_text
 from kafka_offsets_cli.check.plan import plan_checks
 from kafka_offsets_cli.errors import ClusterUnreachable
+from kafka_offsets_cli.models.group_types import ShareGroupOffsets, SharePartition
 from kafka_offsets_cli.models.groups import GroupOffsets
 from kafka_offsets_cli.models.topics import ClusterMetadata, TopicPartition
 from tests.unit.fake_cluster import FakeCluster, topic
@@ -155,3 +156,50 @@ def test_each_at_once_keeps_the_order_bounds_the_threads_and_raises_a_threads_er
 
     with pytest.raises(ClusterUnreachable, match="y: no broker answered"):
         each_at_once(["x", "y", "z"], fail, 3)
+
+
+SHARE = parse_spec_text(
+    """
+clusters: {c: {bootstrap_servers: 'h:1'}}
+checks:
+  - {name: queue, type: lag, groups: ['g|q.*'], topics: [orders]}
+""",
+    environ={},
+)
+
+
+def share_cluster(*, disabled: bool = False) -> FakeCluster:
+    """``cluster()`` with the share group ``q1`` on orders: start offsets 5 and 10, broker lag 3 on p0."""
+    source = cluster()
+    parts = (
+        SharePartition(partition=tp("orders", 0), start_offset=5, lag=3),
+        SharePartition(partition=tp("orders", 1), start_offset=10, lag=0),
+    )
+    return FakeCluster(
+        source.md,
+        source.logs,
+        list(source.groups.values()),
+        share=[ShareGroupOffsets(group="q1", partitions=parts)],
+        share_disabled=disabled,
+    )
+
+
+def test_a_share_group_is_checked_by_its_start_offsets_and_the_brokers_lag_as_lag_reads_it() -> None:
+    source = share_cluster()
+    plan = plan_checks(SHARE, lambda _name: source)
+    assert plan.groups == {("queue", "c"): ("g", "q1")}  # the regex matched the share group too
+    assert plan.group_types == {("c", "g"): "consumer", ("c", "q1"): "share"}
+    [unit] = plan.units
+    assert unit.types == {"g": "consumer", "q1": "share"}
+    rows = [s.row for s in unit_samples(source, unit) if isinstance(s, LagSample)]
+    got = [(r.group, r.group_type, r.partition, r.committed, r.lag) for r in rows if r.group == "q1"]
+    # the start offset in the committed offset's place; the lag the broker's (3, not 10 - 5)
+    assert got == [("q1", "share", 0, 5, 3), ("q1", "share", 1, 10, 0)]
+    assert source.share_asked == [("q1",), ("q1",)]  # planning, then the task; never the consumer group
+
+
+def test_share_groups_on_a_cluster_that_cannot_describe_them_are_one_problem_line() -> None:
+    plan = plan_checks(SHARE, lambda _name: share_cluster(disabled=True))
+    assert plan.problems == {"queue": ("c: share groups are not enabled on this cluster (share.version)",)}
+    assert plan.groups == {("queue", "c"): ("g",)}  # the consumer group is still checked
+    assert [g for u in plan.units for g, _ in u.groups] == ["g"]

@@ -41,6 +41,10 @@ def test_each_bootstrap_source_is_recorded_where_it_wins(tmp_path: Path, cfg: di
     )
     with pytest.raises(UsageError, match="must be positive"):
         resolve_connection(ConnectionOptions(bootstrap="h:1", timeout="0s"), cfg)
+    with pytest.raises(
+        UsageError, match=r"--timeout 1500: give a unit, e.g. 1500ms or 1500s \(Kafka's tools"
+    ):
+        resolve_connection(ConnectionOptions(bootstrap="h:1", timeout=" 1500 "), cfg)
 
 
 def test_config_show_reports_the_source_that_was_used(cfg: dict[str, str]) -> None:

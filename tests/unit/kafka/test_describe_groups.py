@@ -75,7 +75,7 @@ def _cgd_group(**kw: Any) -> Any:
             member_id="m2",
             instance_id="static-2",
             rack_id=None,
-            member_epoch=3,
+            member_epoch=4,  # a member one epoch ahead of the other
             client_id="c2",
             client_host="/10.0.0.2",
             subscribed_topic_names=["u"],
@@ -109,8 +109,15 @@ def test_a_consumer_group_survives_kafkas_schema_and_maps_to_the_models(version:
     assert got == GroupMembers(
         GroupDescription("kip848", "stable", 2, (T0, T1, U1)),
         (
-            Member("m1", "c1", "/10.0.0.1", None, (T1, T0)),
-            Member("m2", "c2", "/10.0.0.2", "static-2", (U1,)),
+            Member(member_id="m1", client_id="c1", host="/10.0.0.1", assigned=(T1, T0), member_epoch=3),
+            Member(
+                member_id="m2",
+                client_id="c2",
+                host="/10.0.0.2",
+                instance_id="static-2",
+                assigned=(U1,),
+                member_epoch=4,
+            ),
         ),
         "consumer",
     )
@@ -162,7 +169,7 @@ def test_a_classic_groups_assignments_are_decoded_from_the_consumer_protocol() -
     got = classic_group("classic", answer)
     assert got.description == GroupDescription("classic", "stable", 3, (T0, T1, U1))
     assert [m.assigned for m in got.members] == [(T0, T1), (U1,), ()]
-    assert got.members[0] == Member("m0", "c0", "/10.0.1.0", None, (T0, T1))
+    assert got.members[0] == Member(member_id="m0", client_id="c0", host="/10.0.1.0", assigned=(T0, T1))
     assert got.protocol == "classic"
 
 

@@ -13,8 +13,8 @@ from kafka_offsets_cli.lag.summary import trend
 from kafka_offsets_cli.measures.lag.rows import GroupProblem, LagRow, LagState
 from kafka_offsets_cli.models.groups import GroupDescription
 from kafka_offsets_cli.render import lag_metrics
-from kafka_offsets_cli.render.lag_summary import summary_records
-from kafka_offsets_cli.render.monitoring import parse_prometheus_text
+from kafka_offsets_cli.render.lag_summary import summary_records, summary_table
+from kafka_offsets_cli.render.monitoring import constant_labels, parse_prometheus_text
 
 S = MonitoringStatus
 
@@ -142,6 +142,26 @@ def test_prometheus_metrics() -> None:
     assert len(got["kafka_offsets_lag_partition_status"]) == 4
 
 
+def test_prometheus_series_carry_the_group_type_where_the_brokers_listed_it() -> None:
+    t = LagThresholds()
+    rows = [row("a", 0, 5).evolve(group_type="share"), row("b", 0, 1)]  # b: a type nobody listed
+    got = parse_prometheus_text(lag_metrics.prometheus(rows, lag_statuses(rows, (), t), t, 0, None, {"a": 1}))
+    assert got["kafka_offsets_lag_partition_lag"] == [
+        ({"group": "a", "type": "share", "topic": "orders", "partition": "0"}, 5.0),
+        ({"group": "b", "topic": "orders", "partition": "0"}, 1.0),
+    ]
+    for family in (
+        "group_status",
+        "group_lag",
+        "group_partitions",
+        "group_lagging_partitions",
+        "group_members",
+    ):
+        assert got[f"kafka_offsets_lag_{family}"][0][0] == {"group": "a", "type": "share"}
+    with pytest.raises(UsageError, match="already use label 'type'"):
+        constant_labels("k", ["type=x"], reserved=lag_metrics.SERIES_LABELS)
+
+
 def test_trend_of_a_group_under_watch() -> None:
     assert trend(None, 5.0) is None and trend(5.0, None) is None
     assert trend(0.0, 0.0) == "steady"
@@ -171,3 +191,22 @@ def test_summary_records_one_per_group() -> None:
         ("warning", None),
     ]
     assert recs[0]["max_time_lag_ms"] is None  # time lag not computed for the run
+
+
+def test_summary_table_says_lagging_for_an_ok_group_with_records_left() -> None:
+    """Without thresholds (or below them) a group with lag is ``lagging``, never ``ok`` beside a big lag;
+    the records keep the monitoring status."""
+    rows = [r for r in ROWS if r.group in ("a", "b", "e")]
+    for t in (LagThresholds(), LagThresholds(crit_lag=1000)):
+        recs = summary_records(rows, [], {}, lag_statuses(rows, [], t))
+        cells = summary_table(recs).cells()
+        assert [r["status"] for r in recs][::2] == ["ok", "ok"]
+        # a: records left; b: below the log start, its status (not OK) as it is; e: a marker only
+        assert [(c[0], str(c[-1])) for c in cells] == [
+            ("a", "lagging"),
+            ("b", recs[1]["status"]),
+            ("e", "ok"),
+        ]
+        assert recs[1]["status"] != "ok"
+    recs = summary_records(rows, [], {}, lag_statuses(rows, [], LagThresholds(warn_lag=10)))
+    assert str(summary_table(recs).cells()[0][-1]) == "warning"  # a threshold passed: the status

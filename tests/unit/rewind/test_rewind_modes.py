@@ -222,7 +222,10 @@ def test_to_forms() -> None:
 
 def test_members_are_named_and_the_wait_explained() -> None:
     d = GroupDescription("g", "stable", 2)
-    members = (Member("m1", "worker-1", "/10.0.0.1"), Member("m2", "worker-2", "/10.0.0.2", "static-2"))
+    members = (
+        Member(member_id="m1", client_id="worker-1", host="/10.0.0.1"),
+        Member(member_id="m2", client_id="worker-2", host="/10.0.0.2", instance_id="static-2"),
+    )
     classic = GroupMembers(d, members, "classic")
     text = describe_members(classic)
     assert text == (
@@ -235,7 +238,8 @@ def test_members_are_named_and_the_wait_explained() -> None:
         kip848, 60_000
     )
     many = GroupMembers(
-        GroupDescription("g", "stable", 7), tuple(Member(f"m{i}", f"c{i}", "h") for i in range(7))
+        GroupDescription("g", "stable", 7),
+        tuple(Member(member_id=f"m{i}", client_id=f"c{i}", host="h") for i in range(7)),
     )
     assert describe_members(many).endswith("and 2 more")
 
