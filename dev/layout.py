@@ -7,12 +7,13 @@ reported under its rule's name:
   from its own layer or a lower one, so an upward import is a breach naming both modules; every
   subpackage and root module has its place in the table (a new one is a breach until placed):
   base < models < parse < connection < plan < kafka < rules < measures < features < spark <
-  render < cli < entry. The order is the import order, the data flow read backwards: the frozen
+  render < serve < cli < entry. The order is the import order, the data flow read backwards: the frozen
   ``models/`` are low because everything above them speaks them, ``parse`` < ``connection`` <
   ``plan`` < ``kafka/`` (the client runs planned requests), then the rules' vocabulary
   (``tally``, ``decide``, ``severity``), what several features measure (``measures/``), the
-  features, ``spark/`` that runs ``check`` on a cluster, the pure ``render/``, the commands in
-  ``cli/``, and ``__main__``. Nothing below ``cli/`` imports ``cli/``.
+  features, ``spark/`` that runs ``check`` on a cluster, the pure ``render/``, ``serve/`` (the
+  HTTP endpoint's machinery, handed its measures by ``cli/``), the commands in ``cli/``, and
+  ``__main__``. Nothing below ``cli/`` imports ``cli/``.
 * ``sibling``: the features (the ``features`` layer: lag, liveness, tiering, listing, rewind, check) are
   siblings: none imports another; what two of them share belongs in a lower layer.
 * ``cycle``: no import cycle among the package's modules (the strongly connected components of
@@ -70,6 +71,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("features", ("lag", "liveness", "tiering", "listing", "rewind", "check")),  # siblings
     ("spark", ("spark",)),  # runs check's engine on Spark
     ("render", ("render",)),  # pure renderers of the features' results
+    ("serve", ("serve",)),  # the HTTP front end's machinery (cache, collection, server); its wiring in cli
     ("cli", ("cli",)),  # thin commands
     ("entry", ("__main__",)),
 )

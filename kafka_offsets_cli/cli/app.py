@@ -60,6 +60,10 @@ COMMANDS: dict[str, CommandEntry] = {
         "tiering_cmd",
         "Tiered storage: local and remote spans, the upload backlog, as a monitoring check (exit 0/1/2/3).",
     ),
+    "serve": CommandEntry(
+        "serve_cmd",
+        "A Prometheus endpoint: lag, liveness and tiering read on scrape, at most once per interval.",
+    ),
     "rewind": CommandEntry(
         "rewind_cmd",
         "Reset groups' offsets to a time, an offset, a shift or a plan file (dry run by default).",

@@ -12,7 +12,7 @@ from ..lag.run import checked_query, query, request_of, require_rows
 from ..lag.summary import SortKey
 from ..models.offsets import Isolation
 from ..parse.durations import parse_duration
-from ..render.lag_metrics import SERIES_LABELS, SERVICE, prometheus_down
+from ..render.lag_metrics import SERVICE
 from . import lag_options as lag_opts
 from . import lag_view
 from . import options as opts
@@ -24,11 +24,9 @@ from .families import lag_monitors
 from .lag_notes import failure_summary, notes, shown_with_notes
 from .lag_view import LagView, record_fields, summary_fields
 from .metric_labels import PrometheusFileOpt
-from .monitor_run import Series, monitored_run, published, read_once
+from .monitor_run import monitored_run, published, read_once
 from .monitor_run import watch as watch_run
-
-#: lag's metrics: its nagios service, its series' own labels, its ``up 0``
-SERIES = Series(service=SERVICE, reserved=SERIES_LABELS, down=prometheus_down)
+from .monitor_series import LAG as SERIES
 
 
 def register(app: typer.Typer) -> None:

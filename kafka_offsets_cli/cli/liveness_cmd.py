@@ -12,7 +12,7 @@ from ..measures.liveness import COLUMNS, DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TO
 from ..models.offsets import Isolation
 from ..parse.times import parse_tz
 from ..render.liveness import SERVICE
-from ..render.liveness_metrics import SERIES_LABELS, prometheus, prometheus_down
+from ..render.liveness_metrics import prometheus
 from . import liveness_view
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
@@ -35,8 +35,9 @@ from .liveness_options import (
 )
 from .liveness_view import RATE_FIELD, LivenessView
 from .metric_labels import PrometheusFileOpt
-from .monitor_run import Series, monitored_run, published, read_once
+from .monitor_run import monitored_run, published, read_once
 from .monitor_run import watch as watch_run
+from .monitor_series import LIVENESS as SERIES
 from .options import (
     OUTPUTS,
     Format,
@@ -46,9 +47,6 @@ from .options import (
     WatchOpt,
     watch_interval,
 )
-
-#: liveness's metrics: its nagios service, its series' own labels, its ``up 0``
-SERIES = Series(service=SERVICE, reserved=SERIES_LABELS, down=prometheus_down)
 
 
 def register(app: typer.Typer) -> None:

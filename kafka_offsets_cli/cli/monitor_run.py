@@ -123,8 +123,9 @@ def unknown_reported(run: MonitoredRun) -> Iterator[None]:
         raise
 
 
-def _kafka(run: MonitoredRun) -> AbstractContextManager[Any]:
-    from ..kafka import KafkaClient  # confluent_kafka loads only when the command runs
+def kafka_client(run: MonitoredRun) -> AbstractContextManager[Any]:
+    """The run's client (a context manager); confluent_kafka loads only when the command runs."""
+    from ..kafka import KafkaClient
 
     return KafkaClient(run.settings, debug=run.debug)
 
@@ -138,7 +139,7 @@ def read_once(
         if paused:
             stack.enter_context(gc_paused())
         update = stack.enter_context(progress(message, run.env))
-        return read(stack.enter_context(_kafka(run)), update)
+        return read(stack.enter_context(kafka_client(run)), update)
 
 
 def watch(
@@ -157,7 +158,7 @@ def watch(
         down=down_writer(run.prometheus_file, run.down),
         first=first,
     )
-    with unknown_reported(run), _kafka(run) as client:
+    with unknown_reported(run), kafka_client(run) as client:
         loop(client, refresh)
 
 

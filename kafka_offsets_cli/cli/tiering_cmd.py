@@ -17,7 +17,8 @@ from .command_options import AS_GIVEN, FROM_OPTIONS, Layout, Target, targeted
 from .emit import parse_columns
 from .liveness_options import IncludeInternalOpt, ProblemsOpt
 from .metric_labels import PrometheusFileOpt
-from .monitor_run import Series, monitored_run, published, read_once
+from .monitor_run import monitored_run, published, read_once
+from .monitor_series import TIERING as SERIES
 from .options import (
     OUTPUTS,
     Format,
@@ -26,9 +27,6 @@ from .options import (
 )
 from .tiering_options import EXAMPLES, CritAgeOpt, CritRecordsOpt, WarnAgeOpt, WarnRecordsOpt
 from .tiering_view import show
-
-#: tiering's metrics: its nagios service, its series' own labels, its ``up 0``
-SERIES = Series(service=render.SERVICE, reserved=render.SERIES_LABELS, down=render.prometheus_down)
 
 
 def register(app: typer.Typer) -> None:

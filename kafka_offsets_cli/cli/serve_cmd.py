@@ -1,0 +1,101 @@
+"""``kafka-offsets serve``: a Prometheus endpoint serving lag, liveness and tiering, read on scrape."""
+
+from __future__ import annotations
+
+import typer
+
+from ..lag.monitor import parse_thresholds
+from ..lag.run import request_of as lag_request
+from ..liveness.run import request_of as liveness_request
+from ..measures.liveness import DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
+from ..models.offsets import Isolation
+from ..parse.durations import parse_duration
+from ..serve.exporter import Exporter
+from ..serve.http import MetricsServer, parse_listen, serve_until_stopped
+from ..tiering.run import request_of as tiering_request
+from . import lag_options as lag_opts
+from . import liveness_options as live_opts
+from . import options as opts
+from .app import command_help, environment_of, is_debug
+from .boundary import PROG, boundary
+from .command_options import FROM_OPTIONS, Target, targeted
+from .serve_measures import Requests, cluster_job
+from .serve_options import EXAMPLES, LagOnOpt, ListenOpt, LivenessOnOpt, MinIntervalOpt, TieringOnOpt
+from .tiering_options import CritAgeOpt, CritRecordsOpt, WarnAgeOpt, WarnRecordsOpt
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``serve`` command to ``app``."""
+    app.command("serve", help=command_help("serve"), epilog=EXAMPLES)(serve_cmd)
+
+
+@targeted()
+def serve_cmd(
+    ctx: typer.Context,
+    listen: ListenOpt = "127.0.0.1:9308",
+    min_interval: MinIntervalOpt = "15s",
+    lag: LagOnOpt = True,
+    liveness: LivenessOnOpt = False,
+    tiering: TieringOnOpt = False,
+    group: opts.GroupOpt = None,
+    group_regex: opts.GroupRegexOpt = None,
+    target: Target = FROM_OPTIONS,
+    group_type: lag_opts.GroupTypeOpt = None,
+    exclude_internal_topics: opts.ExcludeInternalOpt = False,
+    include_internal: live_opts.IncludeInternalOpt = False,
+    time_lag: lag_opts.TimeLagOpt = False,
+    marker_check: lag_opts.MarkerCheckOpt = True,
+    isolation: opts.IsolationOpt = Isolation.READ_UNCOMMITTED,
+    warn_lag: lag_opts.WarnLagOpt = None,
+    crit_lag: lag_opts.CritLagOpt = None,
+    warn_time_lag: lag_opts.WarnTimeLagOpt = None,
+    crit_time_lag: lag_opts.CritTimeLagOpt = None,
+    warn: live_opts.WarnOpt = "5m",
+    crit: live_opts.CritOpt = "15m",
+    min_alive: live_opts.MinAliveOpt = None,
+    future_tolerance: live_opts.FutureToleranceOpt = f"{DEFAULT_FUTURE_TOLERANCE_MS // 1000}s",
+    empty_status: live_opts.EmptyStatusOpt = live_opts.StatusName(DEFAULT_EMPTY_STATUS.name.lower()),
+    future_status: live_opts.FutureStatusOpt = live_opts.StatusName.warning,
+    warn_records: WarnRecordsOpt = None,
+    crit_records: CritRecordsOpt = None,
+    warn_age: WarnAgeOpt = None,
+    crit_age: CritAgeOpt = None,
+    label: opts.LabelOpt = None,
+) -> None:
+    """A Prometheus endpoint: lag, liveness and tiering read on scrape, at most once per interval."""
+    debug, env = is_debug(ctx), environment_of(ctx)
+    with boundary(debug):
+        address = parse_listen(listen)
+        interval_s = parse_duration(min_interval) / 1000
+        thresholds = parse_thresholds(warn_lag, crit_lag, warn_time_lag, crit_time_lag)
+        selection = target.selection()
+        requests = Requests(
+            lag=lag_request(
+                groups=group, regexes=group_regex, **selection,
+                exclude_internal_topics=exclude_internal_topics,
+                time_lag=time_lag, marker_check=marker_check, thresholds=thresholds, min_time_lag_ms=None,
+                members=False, clock=env.now_ms, types=lag_opts.group_types(group_type),
+            ) if lag else None,
+            lag_thresholds=thresholds,
+            liveness=liveness_request(
+                **selection, include_internal=include_internal, exclude_internal_topics=False, warn=warn,
+                crit=crit, min_alive=min_alive, future_tolerance=future_tolerance,
+                empty=empty_status.status, future=future_status.status,
+            ) if liveness else None,
+            tiering=tiering_request(
+                **selection, include_internal=include_internal, warn_records=warn_records,
+                crit_records=crit_records, warn_age=warn_age, crit_age=crit_age,
+            ) if tiering else None,
+        )  # fmt: skip
+        job = cluster_job(ctx, target.connection(isolation), label, requests)
+
+        def log(line: str) -> None:
+            env.stderr.write(f"{PROG} serve: {line}\n")
+            env.stderr.flush()
+
+        exporter = Exporter([job], min_interval_s=interval_s, log=log, clock=env.clock)
+        server = MetricsServer(address, exporter.metrics)
+        log(f"listening on {server.url}")
+        stopped_by = serve_until_stopped(server)
+        log(f"{stopped_by}: stopped")
+    raise typer.Exit(0)

@@ -1,0 +1,100 @@
+"""What ``serve`` collects: the measures of lag, liveness and tiering as their commands print them
+with ``-o prometheus`` (the same requests, rules, renderers and ``up 0``), over one client a collection.
+
+Each measure's run is the monitoring run its command makes (:func:`~.monitor_run.monitored_run`:
+the connection resolved, ``--label`` checked against its series' labels), so its series and its
+``up 0`` are the command's, not copies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import typer
+
+from ..connection.resolver import ConnectionOptions
+from ..errors import UsageError
+from ..lag.monitor import LagThresholds
+from ..lag.run import LagRequest, query
+from ..liveness.collect import LivenessRequest
+from ..liveness.run import run as liveness_run
+from ..render import liveness_metrics, tiering
+from ..serve.collect import ClusterJob, Measure
+from ..serve.metrics import MEASURE_LABEL
+from ..tiering.run import TieringRequest
+from ..tiering.run import run as tiering_run
+from .lag_view import LagView
+from .monitor_run import MonitoredRun, Series, kafka_client, monitored_run
+from .monitor_series import LAG, LIVENESS, TIERING
+from .options import Format
+
+__all__ = ["Requests", "cluster_job"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Requests:
+    """The measures to serve: each one's request (``None``: not served), as its command builds it."""
+
+    lag: LagRequest | None = None
+    lag_thresholds: LagThresholds = field(default_factory=LagThresholds)
+    liveness: LivenessRequest | None = None
+    tiering: TieringRequest | None = None
+
+    def series(self) -> dict[str, Series]:
+        """The served measures' metrics, by name, in the order they are collected."""
+        given = {
+            "lag": (self.lag, LAG),
+            "liveness": (self.liveness, LIVENESS),
+            "tiering": (self.tiering, TIERING),
+        }
+        return {name: series for name, (request, series) in given.items() if request is not None}
+
+
+def _lag(run: MonitoredRun, request: LagRequest, thresholds: LagThresholds) -> Measure:
+    # lag -o prometheus: its view's metrics of the report (every row: no --only-lagging in metrics)
+    view = LagView(
+        fmt=Format.prometheus, thresholds=thresholds, monitor=True, labels=run.labels, now_ms=run.env.now_ms
+    )
+    return Measure(name="lag", read=lambda c: view.prometheus(query(c, request)), down=run.down)
+
+
+def _liveness(run: MonitoredRun, request: LivenessRequest) -> Measure:
+    def read(client: Any) -> str:
+        return liveness_metrics.prometheus(liveness_run(client, request), run.labels)
+
+    return Measure(name="liveness", read=read, down=run.down)
+
+
+def _tiering(run: MonitoredRun, request: TieringRequest) -> Measure:
+    def read(client: Any) -> str:
+        return tiering.prometheus(tiering_run(client, request), run.labels)
+
+    return Measure(name="tiering", read=read, down=run.down)
+
+
+def cluster_job(
+    ctx: typer.Context, connection: ConnectionOptions, label: list[str] | None, requests: Requests
+) -> ClusterJob:
+    """The cluster ``connection`` names, with the measures of ``requests`` (at least one) and their
+    labels (``cluster``, ``--label``; a usage error before anything listens or connects)."""
+    series = requests.series()
+    if not series:
+        raise UsageError("nothing to serve: --lag, --liveness or --tiering")
+    if any(item.partition("=")[0].strip() == MEASURE_LABEL for item in label or ()):
+        raise UsageError(
+            f"--label {MEASURE_LABEL}: the exporter's series already use label {MEASURE_LABEL!r}"
+        )
+    runs = {
+        name: monitored_run(ctx, connection, s, Format.prometheus, None, label) for name, s in series.items()
+    }
+    measures = []
+    if requests.lag is not None:
+        measures.append(_lag(runs["lag"], requests.lag, requests.lag_thresholds))
+    if requests.liveness is not None:
+        measures.append(_liveness(runs["liveness"], requests.liveness))
+    if requests.tiering is not None:
+        measures.append(_tiering(runs["tiering"], requests.tiering))
+    first = next(iter(runs.values()))
+    return ClusterJob(labels=first.labels, connect=partial(kafka_client, first), measures=tuple(measures))
