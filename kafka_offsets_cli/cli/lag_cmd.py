@@ -51,6 +51,9 @@ def lag_cmd(
     crit_lag: lag_opts.CritLagOpt = None,
     warn_time_lag: lag_opts.WarnTimeLagOpt = None,
     crit_time_lag: lag_opts.CritTimeLagOpt = None,
+    loss_eta: lag_opts.LossEtaOpt = False,
+    warn_loss_eta: lag_opts.WarnLossEtaOpt = None,
+    crit_loss_eta: lag_opts.CritLossEtaOpt = None,
     only_lagging: lag_opts.OnlyLaggingOpt = False,
     min_lag: lag_opts.MinLagOpt = None,
     min_time_lag: lag_opts.MinTimeLagOpt = None,
@@ -68,19 +71,20 @@ def lag_cmd(
     """Consumer group lag per partition; with thresholds, a monitoring check."""
     debug, env = is_debug(ctx), environment_of(ctx)
     # a monitoring run: exit status 0-3, usage errors UNKNOWN (docs/reference.md), records with a status
-    given = (warn_lag, crit_lag, warn_time_lag, crit_time_lag)
+    given = (warn_lag, crit_lag, warn_time_lag, crit_time_lag, warn_loss_eta, crit_loss_eta)
     monitor = lag_monitors(
         thresholds=any(t is not None for t in given),
         prometheus_file=prometheus_file is not None,
         output=output,
     )
     with boundary(debug, monitoring=monitor, nagios=SERVICE if output == opts.Format.nagios else None):
-        thresholds = parse_thresholds(warn_lag, crit_lag, warn_time_lag, crit_time_lag)
+        thresholds = parse_thresholds(*given)
+        loss = loss_eta or thresholds.on_loss  # LOSS-ETA and loss_eta_ms
         fmt, screen = opts.OUTPUTS["lag"].select(output, env)
         interval = opts.watch_interval(watch)
         if summary and by_partition:
             raise UsageError("--summary and --by-partition contradict each other")
-        fields = record_fields(monitor, interval is not None, members)
+        fields = record_fields(monitor, interval is not None, members, loss)
         watched = (REFRESHED_FIELD,) if interval is not None else ()
         cols = parse_columns(
             columns, tuple(dict.fromkeys((*fields, *summary_fields(interval is not None), *watched)))
@@ -99,6 +103,7 @@ def lag_cmd(
             members=members or summary or (fmt is opts.Format.table and not group and not by_partition),
             clock=env.now_ms,
             types=lag_opts.group_types(group_type),
+            loss_eta=loss,
         )
         mon = monitored_run(
             ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label, monitoring=monitor
@@ -118,6 +123,7 @@ def lag_cmd(
             named=bool(group),
             members=members,
             now_ms=env.now_ms,
+            loss_eta=loss,
         )
         if interval is not None:  # the file rewritten after every refresh; the first one's notes once
             loop = partial(lag_view.watch, interval=interval, view=view, screen=screen)
