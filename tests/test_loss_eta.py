@@ -149,6 +149,9 @@ def test_thresholds_and_topics_without_an_eta(tiered_bootstrap: str) -> None:
     assert crit.code == 2, crit.stderr
     assert "kafka_offsets_lag_partition_loss_eta_seconds{" in crit.stdout
     lint(crit.stdout)  # promtool check metrics
+    summary = cli("lag", "-b", b, "-g", group, "--loss-eta", "--summary", "-o", "json")
+    (soonest,) = [r["min_loss_eta_ms"] for r in summary.json()]  # the group's soonest: day's, read later
+    assert 0 <= etas[day] - soonest < 60_000, summary.stdout
     table = cli("lag", "-b", b, "-g", group, "--loss-eta", "-o", "table")
     assert "LOSS-ETA" in table.stdout, table.stdout
 

@@ -13,6 +13,7 @@ from ..lag.summary import SortKey
 from ..models.offsets import Isolation
 from ..parse.durations import parse_duration
 from ..render.lag_metrics import SERIES_LABELS, SERVICE, prometheus_down
+from ..render.lag_summary import summary_fields
 from . import lag_options as lag_opts
 from . import lag_view
 from . import options as opts
@@ -22,7 +23,7 @@ from .command_options import FROM_OPTIONS, Target, targeted
 from .emit import REFRESHED_FIELD, parse_columns
 from .families import lag_monitors
 from .lag_notes import failure_summary, notes, shown_with_notes
-from .lag_view import LagView, record_fields, summary_fields
+from .lag_view import LagView, record_fields
 from .metric_labels import PrometheusFileOpt
 from .monitor_run import Series, monitored_run, published, read_once
 from .monitor_run import watch as watch_run
@@ -87,7 +88,7 @@ def lag_cmd(
         fields = record_fields(monitor, interval is not None, members, loss)
         watched = (REFRESHED_FIELD,) if interval is not None else ()
         cols = parse_columns(
-            columns, tuple(dict.fromkeys((*fields, *summary_fields(interval is not None), *watched)))
+            columns, tuple(dict.fromkeys((*fields, *summary_fields(interval is not None, loss), *watched)))
         )
         min_time_lag_ms = parse_duration(min_time_lag) if min_time_lag is not None else None
         request = request_of(

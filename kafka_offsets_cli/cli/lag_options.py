@@ -81,11 +81,12 @@ with ListOffsets timestamp lookups (Describe permission is enough; no record is 
 
 Data-loss ETA (--loss-eta; implied by --warn-loss-eta or --crit-loss-eta; implies --time-lag):
 how long until time-based retention may delete the first unread record, M + retention.ms - now,
-M the time lag's timestamp (LOSS-ETA; loss_eta_ms). The earliest moment: the broker deletes
-whole segments, so the record goes at or after it, within one segment's span plus one
-log.retention.check.interval.ms. 0 below the log start (already lost) and when due; none for
-retention.ms -1, cleanup.policy without delete, nothing left to read. retention.bytes is not
-computed (a warning names the topics that set it). A loss-ETA threshold alerts at or below it.
+M the time lag's timestamp (LOSS-ETA; loss_eta_ms; a group's soonest in the summary). The
+earliest moment: the broker deletes whole segments, so the record goes at or after it, within
+one segment's span plus one log.retention.check.interval.ms. 0 below the log start (already
+lost) and when due; none for retention.ms -1, cleanup.policy without delete, nothing left to
+read. retention.bytes is not computed (a warning names the topics that set it). A loss-ETA
+threshold alerts at or below it.
 
 --watch 5s redraws the table every 5 seconds until Ctrl-C (exit 0), with IN/S (records/s
 appended, from the log end offsets) and CONSUMED/S (records/s committed by the group, over

@@ -28,7 +28,7 @@ from ..parse.durations import format_duration
 from ..parse.times import now_ms
 from ..render import lag as render_lag
 from ..render import lag_metrics
-from ..render.lag_summary import RATE_SUMMARY_COLUMNS, SUMMARY_COLUMNS, summary_records, summary_table
+from ..render.lag_summary import summary_fields, summary_records, summary_table
 from .emit import Refresh, block_text, records_text
 from .emit import show as show_output
 from .options import Format
@@ -160,19 +160,28 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
     rows = view.rows(report)
     if view.summary_of(report, watching=rates is not None):
         status = view.status(report)
-        # the type the brokers listed, else the one the description says
-        types = {g: m.protocol for g, m in report.members.items()}
-        types.update({r.group: r.group_type for r in report.rows if r.group_type})
-        types.update({p.group: p.group_type for p in report.problems if p.group_type})
+        types = report.group_types()
         sums = _group_rates(rows, rates) if rates is not None else None
+        etas = report.loss_etas if view.loss_eta else None
         recs = summary_records(
-            rows, report.problems, report.groups, status, types, time_lag=report.time_lag, rates=sums
+            rows,
+            report.problems,
+            report.groups,
+            status,
+            types,
+            time_lag=report.time_lag,
+            rates=sums,
+            loss_etas=etas,
         )
         if view.fmt is Format.table:
             return summary_table(
-                recs, header=not view.no_headers, time_lag=report.time_lag, rates=sums is not None
+                recs,
+                header=not view.no_headers,
+                time_lag=report.time_lag,
+                rates=sums is not None,
+                loss_eta=view.loss_eta,
             )
-        fields = summary_fields(sums is not None)
+        fields = summary_fields(sums is not None, view.loss_eta)
         return records_text(
             recs, view.fmt, fields, view.columns, header=not view.no_headers, refresh=_refresh(rates)
         )
@@ -221,11 +230,6 @@ def record_fields(
         *(RATE_FIELDS if watching else ()),
         *(MEMBER_FIELDS if members else ()),
     )
-
-
-def summary_fields(watching: bool) -> tuple[str, ...]:
-    """The fields of a summary record (``--summary``), with the group's rates under ``--watch``."""
-    return (*SUMMARY_COLUMNS, *(RATE_SUMMARY_COLUMNS if watching else ()))
 
 
 def _group_rates(

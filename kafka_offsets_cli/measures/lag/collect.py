@@ -64,6 +64,13 @@ class LagReport:
     loss_etas: Mapping[RowKey, int] = field(default_factory=dict)
     loss_topics: LossTopics = field(default_factory=LossTopics)
 
+    def group_types(self) -> dict[str, str | None]:
+        """Each group's type: the one the brokers listed, else the one its description says."""
+        types: dict[str, str | None] = {g: m.protocol for g, m in self.members.items()}
+        types.update({r.group: r.group_type for r in self.rows if r.group_type})
+        types.update({p.group: p.group_type for p in self.problems if p.group_type})
+        return types
+
     def owners(self) -> dict[tuple[str, str, int], Member]:
         """Each (group, topic, partition) assigned to a member: that member (from ``members``)."""
         return {

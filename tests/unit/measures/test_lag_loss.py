@@ -20,6 +20,7 @@ from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import ClusterMetadata, TopicPartition
 from kafka_offsets_cli.plan.requests import OffsetRequest
 from kafka_offsets_cli.render import lag_metrics
+from kafka_offsets_cli.render.lag_summary import summary_fields
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
 from tests.unit.fake_cluster import FakeCluster, topic
 
@@ -212,3 +213,16 @@ def test_outputs_carry_the_eta_only_when_asked() -> None:
     assert got["kafka_offsets_lag_status"] == [({"cluster": "k"}, 1.0)]
     plain = lag_metrics.prometheus(list(rows), lag_statuses(rows, (), LagThresholds()), LagThresholds(), NOW)
     assert "loss_eta" not in plain
+
+
+def test_the_summary_shows_each_groups_soonest_eta() -> None:
+    rows = (row(10), row(10, topic="u"), row(100, topic="v"))
+    etas = {("g", "t", 0): 5_000, ("g", "u", 0): 3_000}
+    report = LagReport(rows=rows, groups={}, time_lag=True, loss_eta=True, loss_etas=etas)
+    recs = LagView(fmt=Format.json, summary=True, loss_eta=True)
+    got = render(report, recs)
+    assert '"min_loss_eta_ms": 3000' in got
+    assert summary_fields(False, loss_eta=True)[-1] == "min_loss_eta_ms"
+    assert "min_loss_eta_ms" not in render(report, LagView(fmt=Format.json, summary=True))
+    table = render(report, LagView(fmt=Format.table, summary=True, loss_eta=True))
+    assert [c.headers[0] for c in table.columns if c.key == "min_loss_eta_ms"] == ["LOSS-ETA"]
