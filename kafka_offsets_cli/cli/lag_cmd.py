@@ -13,6 +13,7 @@ from ..lag.summary import SortKey
 from ..models.offsets import Isolation
 from ..parse.durations import parse_duration
 from ..render.lag_metrics import SERVICE
+from ..render.lag_summary import summary_fields
 from . import lag_options as lag_opts
 from . import lag_view
 from . import options as opts
@@ -22,7 +23,7 @@ from .command_options import FROM_OPTIONS, Target, targeted
 from .emit import REFRESHED_FIELD, parse_columns
 from .families import lag_monitors
 from .lag_notes import failure_summary, notes, shown_with_notes
-from .lag_view import LagView, record_fields, summary_fields
+from .lag_view import LagView, record_fields
 from .metric_labels import PrometheusFileOpt
 from .monitor_run import monitored_run, published, read_once
 from .monitor_run import watch as watch_run
@@ -49,6 +50,9 @@ def lag_cmd(
     crit_lag: lag_opts.CritLagOpt = None,
     warn_time_lag: lag_opts.WarnTimeLagOpt = None,
     crit_time_lag: lag_opts.CritTimeLagOpt = None,
+    loss_eta: lag_opts.LossEtaOpt = False,
+    warn_loss_eta: lag_opts.WarnLossEtaOpt = None,
+    crit_loss_eta: lag_opts.CritLossEtaOpt = None,
     only_lagging: lag_opts.OnlyLaggingOpt = False,
     min_lag: lag_opts.MinLagOpt = None,
     min_time_lag: lag_opts.MinTimeLagOpt = None,
@@ -66,22 +70,23 @@ def lag_cmd(
     """Consumer group lag per partition; with thresholds, a monitoring check."""
     debug, env = is_debug(ctx), environment_of(ctx)
     # a monitoring run: exit status 0-3, usage errors UNKNOWN (docs/reference.md), records with a status
-    given = (warn_lag, crit_lag, warn_time_lag, crit_time_lag)
+    given = (warn_lag, crit_lag, warn_time_lag, crit_time_lag, warn_loss_eta, crit_loss_eta)
     monitor = lag_monitors(
         thresholds=any(t is not None for t in given),
         prometheus_file=prometheus_file is not None,
         output=output,
     )
     with boundary(debug, monitoring=monitor, nagios=SERVICE if output == opts.Format.nagios else None):
-        thresholds = parse_thresholds(warn_lag, crit_lag, warn_time_lag, crit_time_lag)
+        thresholds = parse_thresholds(*given)
+        loss = loss_eta or thresholds.on_loss  # LOSS-ETA and loss_eta_ms
         fmt, screen = opts.OUTPUTS["lag"].select(output, env)
         interval = opts.watch_interval(watch)
         if summary and by_partition:
             raise UsageError("--summary and --by-partition contradict each other")
-        fields = record_fields(monitor, interval is not None, members)
+        fields = record_fields(monitor, interval is not None, members, loss)
         watched = (REFRESHED_FIELD,) if interval is not None else ()
         cols = parse_columns(
-            columns, tuple(dict.fromkeys((*fields, *summary_fields(interval is not None), *watched)))
+            columns, tuple(dict.fromkeys((*fields, *summary_fields(interval is not None, loss), *watched)))
         )
         min_time_lag_ms = parse_duration(min_time_lag) if min_time_lag is not None else None
         request = request_of(
@@ -97,6 +102,7 @@ def lag_cmd(
             members=members or summary or (fmt is opts.Format.table and not group and not by_partition),
             clock=env.now_ms,
             types=lag_opts.group_types(group_type),
+            loss_eta=loss,
         )
         mon = monitored_run(
             ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label, monitoring=monitor
@@ -116,6 +122,7 @@ def lag_cmd(
             named=bool(group),
             members=members,
             now_ms=env.now_ms,
+            loss_eta=loss,
         )
         if interval is not None:  # the file rewritten after every refresh; the first one's notes once
             loop = partial(lag_view.watch, interval=interval, view=view, screen=screen)

@@ -48,6 +48,18 @@ def notes(report: LagReport, view: LagView, env: Environment | None = None) -> N
     if report.remote_unchecked:
         why = ", ".join(f"{n} x {e}" for e, n in sorted(report.remote_unchecked.items()))
         warn(f"could not tell if some partitions are read from remote storage ({why}); remote_read null", env)
+    lost = report.loss_topics
+    if lost.unread:
+        warn(
+            f"loss ETA: could not read the retention configs of {', '.join(lost.unread)}; loss_eta_ms null",
+            env,
+        )
+    if lost.sized:
+        what = ", ".join(lost.sized)
+        warn(
+            f"loss ETA: retention.bytes is set on {what} and not computed: size may delete records sooner",
+            env,
+        )
     if report.time_lag and report.time_lag_failed:
         warn(f"time lag: {report.time_lag_failed} search(es) failed; their time lag is null", env)
     if view.fmt is not Format.table:

@@ -16,8 +16,10 @@ __all__ = [
     "EXAMPLES",
     "ByPartitionOpt",
     "CritLagOpt",
+    "CritLossEtaOpt",
     "CritTimeLagOpt",
     "GroupTypeOpt",
+    "LossEtaOpt",
     "MarkerCheckOpt",
     "MembersOpt",
     "MinLagOpt",
@@ -27,6 +29,7 @@ __all__ = [
     "SummaryOpt",
     "TimeLagOpt",
     "WarnLagOpt",
+    "WarnLossEtaOpt",
     "WarnTimeLagOpt",
     "group_types",
 ]
@@ -76,6 +79,15 @@ Time lag (--time-lag; implied by a time threshold or --min-time-lag) = now - the
 timestamp among the records up to and including the first unconsumed one, found by bisection
 with ListOffsets timestamp lookups (Describe permission is enough; no record is read); exact to
 1 ms. With in-order timestamps it is the age of the first unconsumed record.
+
+Data-loss ETA (--loss-eta; implied by --warn-loss-eta or --crit-loss-eta; implies --time-lag):
+how long until time-based retention may delete the first unread record, M + retention.ms - now,
+M the time lag's timestamp (LOSS-ETA; loss_eta_ms; a group's soonest in the summary). The
+earliest moment: the broker deletes whole segments, so the record goes at or after it, within
+one segment's span plus one log.retention.check.interval.ms. 0 below the log start (already
+lost) and when due; none for retention.ms -1, cleanup.policy without delete, nothing left to
+read. retention.bytes is not computed (a warning names the topics that set it). A loss-ETA
+threshold alerts at or below it.
 
 --watch 5s redraws the table every 5 seconds until Ctrl-C (exit 0), with IN/S (records/s
 appended, from the log end offsets) and CONSUMED/S (records/s committed by the group, over
@@ -189,6 +201,28 @@ WarnLagOpt = Annotated[
     typer.Option(
         "--warn-lag", metavar="N", min=0, help="WARNING when a partition's lag exceeds N records.",
         rich_help_panel=CHECK, show_default=False,
+    ),
+]  # fmt: skip
+LossEtaOpt = Annotated[
+    bool,
+    typer.Option(
+        "--loss-eta",
+        help="Also compute how long until retention may delete each partition's first unread record "
+        "(LOSS-ETA; implies --time-lag).",
+    ),
+]
+WarnLossEtaOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--warn-loss-eta", metavar="DURATION", help="WARNING when retention may delete a partition's first "
+        "unread record within DURATION (implies --loss-eta).", rich_help_panel=CHECK, show_default=False,
+    ),
+]  # fmt: skip
+CritLossEtaOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--crit-loss-eta", metavar="DURATION", help="CRITICAL when retention may delete a partition's first "
+        "unread record within DURATION (implies --loss-eta).", rich_help_panel=CHECK, show_default=False,
     ),
 ]  # fmt: skip
 CritLagOpt = Annotated[

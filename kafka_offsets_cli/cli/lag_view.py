@@ -28,7 +28,7 @@ from ..parse.durations import format_duration
 from ..parse.times import now_ms
 from ..render import lag as render_lag
 from ..render import lag_metrics
-from ..render.lag_summary import RATE_SUMMARY_COLUMNS, SUMMARY_COLUMNS, summary_records, summary_table
+from ..render.lag_summary import summary_fields, summary_records, summary_table
 from .emit import Refresh, block_text, records_text
 from .emit import show as show_output
 from .options import Format
@@ -44,6 +44,9 @@ LagKey = tuple[str, str, int]
 
 #: The extra record field of a monitoring run (thresholds, nagios, prometheus).
 STATUS_FIELD = "status"
+
+#: The extra record field of ``lag --loss-eta`` (:mod:`kafka_offsets_cli.measures.lag.loss`).
+LOSS_FIELD = "loss_eta_ms"
 
 #: The extra record fields of ``lag --members``: the partition's consumer (null: not assigned) and
 #: its member epoch (null also for a classic group's member, which has none).
@@ -77,6 +80,8 @@ class LagView:
     now_ms: Callable[[], int] = now_ms
     #: ``--members``: each partition's consumer (CONSUMER-ID, HOST, CLIENT-ID, MEMBER-EPOCH; MEMBER_FIELDS)
     members: bool = False
+    #: ``--loss-eta`` (or a loss-ETA threshold): the LOSS-ETA column, records' ``loss_eta_ms``
+    loss_eta: bool = False
 
     def summary_of(self, report: LagReport, watching: bool = False) -> bool:
         """One row per group: ``--summary``, or by default a table of several groups none named with
@@ -100,7 +105,13 @@ class LagView:
 
     def status(self, report: LagReport) -> LagStatus:
         """Every row's, group's and the run's status against the thresholds (all rows, unfiltered)."""
-        return lag_statuses(report.rows, report.problems, self.thresholds, missing=len(report.missing))
+        return lag_statuses(
+            report.rows,
+            report.problems,
+            self.thresholds,
+            missing=len(report.missing),
+            loss_etas=report.loss_etas,
+        )
 
     def monitoring(self, report: LagReport) -> str | None:
         """The nagios line or the Prometheus text of ``report`` (``None`` for the other formats)."""
@@ -125,6 +136,7 @@ class LagView:
             self.labels,
             members,
             time_lag=report.time_lag,
+            loss_etas=report.loss_etas if self.loss_eta else None,
         )
 
 
@@ -149,19 +161,28 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
     rows = view.rows(report)
     if view.summary_of(report, watching=rates is not None):
         status = view.status(report)
-        # the type the brokers listed, else the one the description says
-        types = {g: m.protocol for g, m in report.members.items()}
-        types.update({r.group: r.group_type for r in report.rows if r.group_type})
-        types.update({p.group: p.group_type for p in report.problems if p.group_type})
+        types = report.group_types()
         sums = _group_rates(rows, rates) if rates is not None else None
+        etas = report.loss_etas if view.loss_eta else None
         recs = summary_records(
-            rows, report.problems, report.groups, status, types, time_lag=report.time_lag, rates=sums
+            rows,
+            report.problems,
+            report.groups,
+            status,
+            types,
+            time_lag=report.time_lag,
+            rates=sums,
+            loss_etas=etas,
         )
         if view.fmt is Format.table:
             return summary_table(
-                recs, header=not view.no_headers, time_lag=report.time_lag, rates=sums is not None
+                recs,
+                header=not view.no_headers,
+                time_lag=report.time_lag,
+                rates=sums is not None,
+                loss_eta=view.loss_eta,
             )
-        fields = summary_fields(sums is not None)
+        fields = summary_fields(sums is not None, view.loss_eta)
         return records_text(
             recs, view.fmt, fields, view.columns, header=not view.no_headers, refresh=_refresh(rates)
         )
@@ -180,12 +201,13 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
             columns=view.columns,
             states={key(row): shown_state(row, status.of(row)) for row in rows},
             owners=_owners(report) if view.members else None,
+            loss_etas=report.loss_etas if view.loss_eta else None,
         )
     # records show a status only in a monitoring run (no rules run over 50,000 rows otherwise)
     return records_text(
         _records(report, view, rows, view.status(report) if view.monitor else None, rates),
         view.fmt,
-        record_fields(view.monitor, rates is not None, view.members),
+        record_fields(view.monitor, rates is not None, view.members, view.loss_eta),
         view.columns,
         header=not view.no_headers,
         refresh=_refresh(rates),
@@ -197,20 +219,18 @@ def _refresh(rates: Rates[LagKey] | None) -> Refresh | None:
     return None if rates is None else Refresh(rates.refresh, rates.taken_ms)
 
 
-def record_fields(monitor: bool, watching: bool, members: bool = False) -> tuple[str, ...]:
-    """The record fields: the lag record's, then ``status`` (monitoring), the rates (``--watch``)
-    and the partition's consumer (``--members``)."""
+def record_fields(
+    monitor: bool, watching: bool, members: bool = False, loss_eta: bool = False
+) -> tuple[str, ...]:
+    """The record fields: the lag record's, ``loss_eta_ms`` (``--loss-eta``), then ``status``
+    (monitoring), the rates (``--watch``) and the partition's consumer (``--members``)."""
     return (
         *COLUMNS,
+        *((LOSS_FIELD,) if loss_eta else ()),
         *((STATUS_FIELD,) if monitor else ()),
         *(RATE_FIELDS if watching else ()),
         *(MEMBER_FIELDS if members else ()),
     )
-
-
-def summary_fields(watching: bool) -> tuple[str, ...]:
-    """The fields of a summary record (``--summary``), with the group's rates under ``--watch``."""
-    return (*SUMMARY_COLUMNS, *(RATE_SUMMARY_COLUMNS if watching else ()))
 
 
 def _group_rates(
@@ -244,6 +264,8 @@ def _records(
     """Missing topics and group problems first (status unknown, or warning for a group with no
     rows; rates null), then the rows. ``status``: the run's status, given in a monitoring run."""
     recs = report.missing_records() + [p.to_record() for p in report.problems]
+    if view.loss_eta:
+        recs = [{**rec, LOSS_FIELD: None} for rec in recs]
     if status is not None:
         for rec in recs:
             group = rec["group"]
@@ -255,6 +277,8 @@ def _records(
     owners = report.owners() if view.members else {}
     for row in rows:
         rec = row.to_record()
+        if view.loss_eta:
+            rec[LOSS_FIELD] = report.loss_etas.get(key(row))
         if status is not None:
             rec[STATUS_FIELD] = status.of(row).name.lower()
         if rates is not None:

@@ -6,7 +6,8 @@ up). A group's status is its worst row's (or its problem's); the run's is the wo
 with :func:`kafka_offsets_cli.severity.worst` (CRITICAL > WARNING > UNKNOWN > OK), as
 ``liveness`` and ``check`` roll up:
 
-* a row: ``lag_status`` (lag or time lag above a threshold; ``below-start`` CRITICAL,
+* a row: ``lag_status`` (lag or time lag above a threshold, data-loss ETA at or below one;
+  ``below-start`` CRITICAL,
   ``no-commit`` and ``ahead`` WARNING, ``error`` UNKNOWN);
 * a group that could not be read (or does not exist): UNKNOWN; a group named with
   ``--group`` that has nothing committed in the selection: WARNING (as ``no-commit``);
@@ -34,12 +35,15 @@ __all__ = ["LagStatus", "LagThresholds", "lag_statuses", "parse_thresholds", "sh
 
 @dataclass(frozen=True, kw_only=True)
 class LagThresholds:
-    """``--warn-lag/--crit-lag`` (records) and ``--warn-time-lag/--crit-time-lag`` (ms); ``None``: not set."""
+    """``--warn-lag/--crit-lag`` (records), ``--warn-time-lag/--crit-time-lag`` and
+    ``--warn-loss-eta/--crit-loss-eta`` (ms); ``None``: not set."""
 
     warn_lag: int | None = None
     crit_lag: int | None = None
     warn_time_lag_ms: int | None = None
     crit_time_lag_ms: int | None = None
+    warn_loss_eta_ms: int | None = None
+    crit_loss_eta_ms: int | None = None
 
     @property
     def given(self) -> bool:
@@ -52,12 +56,34 @@ class LagThresholds:
         return time_lag_on(False, self.warn_time_lag_ms, self.crit_time_lag_ms)
 
     @property
-    def _values(self) -> tuple[int | None, ...]:
-        return (self.warn_lag, self.crit_lag, self.warn_time_lag_ms, self.crit_time_lag_ms)
+    def on_loss(self) -> bool:
+        """True when a data-loss ETA threshold is set (the ETA, and so the time lag, must be computed)."""
+        return self.warn_loss_eta_ms is not None or self.crit_loss_eta_ms is not None
 
-    def status(self, row: LagRow) -> MonitoringStatus:
-        """The row's status: :func:`~kafka_offsets_cli.measures.lag.rule.lag_status` with these thresholds."""
-        return lag_status(row, *self._values)
+    @property
+    def _values(self) -> tuple[int | None, ...]:
+        return (
+            self.warn_lag,
+            self.crit_lag,
+            self.warn_time_lag_ms,
+            self.crit_time_lag_ms,
+            self.warn_loss_eta_ms,
+            self.crit_loss_eta_ms,
+        )
+
+    def status(self, row: LagRow, loss_eta_ms: int | None = None) -> MonitoringStatus:
+        """The row's status: :func:`~kafka_offsets_cli.measures.lag.rule.lag_status` with these
+        thresholds (``loss_eta_ms``: the row's data-loss ETA, ``None``: none)."""
+        return lag_status(
+            row,
+            self.warn_lag,
+            self.crit_lag,
+            self.warn_time_lag_ms,
+            self.crit_time_lag_ms,
+            warn_loss_eta_ms=self.warn_loss_eta_ms,
+            crit_loss_eta_ms=self.crit_loss_eta_ms,
+            loss_eta_ms=loss_eta_ms,
+        )
 
 
 @dataclass(frozen=True)
@@ -83,10 +109,16 @@ def lag_statuses(
     thresholds: LagThresholds,
     *,
     missing: int = 0,
+    loss_etas: Mapping[tuple[str, str, int], int] | None = None,
 ) -> LagStatus:
     """Every row's status, each group's (its worst row or its problem) and the run's (``missing``:
-    selected topics or partitions that do not exist, each UNKNOWN)."""
-    by_row = {(r.group, r.topic, r.partition): thresholds.status(r) for r in rows}
+    selected topics or partitions that do not exist, each UNKNOWN; ``loss_etas``: the rows' data-loss
+    ETAs by (group, topic, partition), compared when a loss-ETA threshold is set)."""
+    if thresholds.on_loss:
+        etas = loss_etas or {}
+        by_row = {(k := (r.group, r.topic, r.partition)): thresholds.status(r, etas.get(k)) for r in rows}
+    else:
+        by_row = {(r.group, r.topic, r.partition): thresholds.status(r) for r in rows}
     by_group: dict[str, list[MonitoringStatus]] = {}
     for r in rows:
         by_group.setdefault(r.group, []).append(by_row[(r.group, r.topic, r.partition)])
@@ -117,17 +149,27 @@ def _duration(text: str | None) -> int | None:
 
 
 def parse_thresholds(
-    warn_lag: int | None, crit_lag: int | None, warn_time_lag: str | None, crit_time_lag: str | None
+    warn_lag: int | None,
+    crit_lag: int | None,
+    warn_time_lag: str | None,
+    crit_time_lag: str | None,
+    warn_loss_eta: str | None = None,
+    crit_loss_eta: str | None = None,
 ) -> LagThresholds:
-    """The four thresholds; a warning above its critical is a UsageError (as in a check spec)."""
+    """The six thresholds; a warning worse than its critical is a UsageError (as in a check spec): a
+    lag above, a loss ETA below (a lower ETA is worse)."""
     t = LagThresholds(
         warn_lag=warn_lag,
         crit_lag=crit_lag,
         warn_time_lag_ms=_duration(warn_time_lag),
         crit_time_lag_ms=_duration(crit_time_lag),
+        warn_loss_eta_ms=_duration(warn_loss_eta),
+        crit_loss_eta_ms=_duration(crit_loss_eta),
     )
     if warn_above_crit(t.warn_lag, t.crit_lag):
         raise UsageError(f"--warn-lag {warn_lag} is above --crit-lag {crit_lag}")
     if warn_above_crit(t.warn_time_lag_ms, t.crit_time_lag_ms):
         raise UsageError(f"--warn-time-lag {warn_time_lag} is longer than --crit-time-lag {crit_time_lag}")
+    if warn_above_crit(t.crit_loss_eta_ms, t.warn_loss_eta_ms):
+        raise UsageError(f"--warn-loss-eta {warn_loss_eta} is shorter than --crit-loss-eta {crit_loss_eta}")
     return t

@@ -44,6 +44,8 @@ class LagRequest:
     clock: Callable[[], int] = now_ms
     #: ``--type``: the group types to show (``None``: every type)
     types: frozenset[str] | None = None
+    #: each lagging row's data-loss ETA (``--loss-eta`` or a loss-ETA threshold; implies ``time_lag``)
+    loss_eta: bool = False
 
 
 def request_of(
@@ -61,10 +63,12 @@ def request_of(
     members: bool,
     clock: Callable[[], int] = now_ms,
     types: Sequence[str] | None = None,
+    loss_eta: bool = False,
 ) -> LagRequest:
     """The request of the options' values. Without selection options: ``None``, the groups' own
     partitions; with no topic named Kafka's system topics stay out (as without any selection).
-    Time lag is read when asked, or when a time threshold or ``--min-time-lag`` needs it."""
+    Time lag is read when asked, or when a time threshold or ``--min-time-lag`` needs it; the data-loss
+    ETA when asked or when a loss-ETA threshold needs it (it is measured from the time lag's search)."""
     selection = optional_selection(
         topics or (),
         partitions,
@@ -72,15 +76,17 @@ def request_of(
         exclude_internal_topics,
         exclude_system=not topics and topic_partitions is None,
     )
+    loss = loss_eta or thresholds.on_loss
     return LagRequest(
         groups=tuple(groups or ()),
         regexes=tuple(regexes or ()),
         selection=selection,
-        time_lag=time_lag or thresholds.on_time or min_time_lag_ms is not None,
+        time_lag=time_lag or thresholds.on_time or min_time_lag_ms is not None or loss,
         marker_check=marker_check,
         members=members,
         clock=clock,
         types=frozenset(types) if types else None,
+        loss_eta=loss,
     )
 
 
@@ -130,6 +136,7 @@ def query(
         clock=request.clock,
         types=types,
         share=share.groups if share is not None else None,
+        loss_eta=request.loss_eta,
     )
     # a group named that does not exist: the listed groups close to its name (did you mean)
     problems = tuple(

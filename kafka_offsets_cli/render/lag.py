@@ -7,6 +7,8 @@ Record schema (json, jsonl, csv), one record per group and partition::
      "time_lag_ms": int|null, "state": str, "error": str|null,
      "resume_timestamp": int|null, "taken_at_ms": int|null, "remote_read": bool|null}
 
+and with ``--loss-eta`` ``"loss_eta_ms": int|null`` after them (:mod:`kafka_offsets_cli.measures.lag.loss`).
+
 ``group_type`` is the group's type as the brokers list it: ``classic``, ``consumer``, ``share``
 or ``streams`` (``null`` when not known). A share group's ``committed`` is its share-partition start
 offset and its ``lag`` the broker's (:mod:`kafka_offsets_cli.measures.lag.share`).
@@ -105,6 +107,7 @@ def rich_table(
     columns: Sequence[str] | None = None,
     states: Mapping[tuple[str, str, int], str] | None = None,
     owners: Mapping[tuple[str, str, int], tuple[str, str, str, int | None]] | None = None,
+    loss_etas: Mapping[tuple[str, str, int], int] | None = None,
 ) -> FittedTable:
     """One row per group and partition, then totals per group (and per topic when a group has several).
 
@@ -117,6 +120,8 @@ def rich_table(
     offset state). ``owners`` (``--members``) adds CONSUMER-ID, HOST, CLIENT-ID after STATE, as
     kafka-consumer-groups shows them (``-`` for a partition no member is assigned), and MEMBER-EPOCH
     when a member has an epoch (consumer, share and streams groups; a classic group's have none).
+    ``loss_etas`` (``--loss-eta``: each row's ETA, :mod:`kafka_offsets_cli.measures.lag.loss`) adds
+    LOSS-ETA 0 after TIME-LAG (``-``: no ETA; on the totals the group's or topic's soonest).
     """
     from rich.text import Text
 
@@ -145,6 +150,8 @@ def rich_table(
     t.add_column(Column(key="lag", headers=("LAG",), kind=num, justify="right"))
     if time_lag:
         t.add_column(Column(key="time_lag_ms", headers=("TIME-LAG",), kind=num, justify="right"))
+    if loss_etas is not None:
+        t.add_column(Column(key="loss_eta_ms", headers=("LOSS-ETA",), kind=num, justify="right"))
     # the columns a flag asked for (--watch's rates, --members' consumer) are the last to be hidden:
     # at 80 columns the type, the log start and the offsets go first (ASKED is below their priorities)
     if rates is not None:
@@ -176,6 +183,8 @@ def rich_table(
         ]
         if time_lag:
             cells.append(_time_cell(r.time_lag_ms, True))
+        if loss_etas is not None:
+            cells.append(_time_cell(loss_etas.get((r.group, r.topic, r.partition)), True))
         if rates is not None:
             rin, rcons = rates.get((r.group, r.topic, r.partition), (None, None))
             cells += [rate(rin), rate(rcons)]
@@ -191,10 +200,13 @@ def rich_table(
         topics_of: dict[str, set[str]] = {}
         for r in rows:
             topics_of.setdefault(r.group, set()).add(r.topic)
+        soonest = _soonest(rows, loss_etas) if loss_etas is not None else {}
         for tot in totals(rows):
             if tot.topic is not None and len(topics_of[tot.group]) == 1:
                 continue  # the group total says the same
             cells = _total_cells(tot, time_lag, typed)
+            if loss_etas is not None:
+                cells.insert(len(cells) - 1, _time_cell(soonest.get((tot.group, tot.topic)), False))
             if rates is not None:
                 mine = [
                     rates.get((r.group, r.topic, r.partition), (None, None))
@@ -204,6 +216,18 @@ def rich_table(
                 cells[-1:-1] = [rate(_sum([m[0] for m in mine])), rate(_sum([m[1] for m in mine]))]
             t.add_row(*cells)
     return t
+
+
+def _soonest(
+    rows: Sequence[LagRow], etas: Mapping[tuple[str, str, int], int]
+) -> dict[tuple[str, str | None], int]:
+    """The smallest ETA per (group, topic) and per (group, None) among ``rows``: the totals' LOSS-ETA."""
+    out: dict[tuple[str, str | None], int] = {}
+    for r in rows:
+        if (eta := etas.get((r.group, r.topic, r.partition))) is not None:
+            for k in ((r.group, r.topic), (r.group, None)):
+                out[k] = min(out.get(k, eta), eta)
+    return out
 
 
 def _total_cells(tot: LagTotal, time_lag: bool, typed: bool) -> list[Any]:

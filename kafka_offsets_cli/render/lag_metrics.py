@@ -97,15 +97,18 @@ def prometheus_families(
     members: Mapping[str, int] | None = None,
     *,
     time_lag: bool = False,
+    loss_etas: Mapping[tuple[str, str, int], int] | None = None,
 ) -> list[MetricFamily]:
     """Metric families (all gauges), prefix ``kafka_offsets_lag_``.
 
     Per partition (labels group, type, topic, partition): ``partition_lag`` (records),
-    ``partition_time_lag_seconds`` (``time_lag``: computed), ``partition_status`` (0-3).
+    ``partition_time_lag_seconds`` (``time_lag``: computed), ``partition_status`` (0-3),
+    ``partition_loss_eta_seconds`` (``loss_etas``: each row's data-loss ETA, rows with one).
     Per group (labels group, type): ``group_status``, ``group_lag``, ``group_partitions``,
     ``group_lagging_partitions``, ``group_max_time_lag_seconds``, ``group_members``.
     Run: ``up``, ``status``, ``last_run_timestamp_seconds`` and each threshold set
-    (``warn_lag``, ``crit_lag``, ``warn_time_lag_seconds``, ``crit_time_lag_seconds``).
+    (``warn_lag``, ``crit_lag``, ``warn_time_lag_seconds``, ``crit_time_lag_seconds``,
+    ``warn_loss_eta_seconds``, ``crit_loss_eta_seconds``).
     """
 
     types = {r.group: r.group_type for r in rows if r.group_type is not None}
@@ -119,6 +122,7 @@ def prometheus_families(
         return {**gl(r.group), "topic": r.topic, "partition": str(r.partition)}
 
     groups = _group_totals(rows)
+    etas = loss_etas or {}
     fams = [
         MetricFamily(
             f"{PREFIX}_partition_lag",
@@ -130,6 +134,15 @@ def prometheus_families(
             "Age of the first unconsumed record (ListOffsets bisection; 0 when nothing is left).",
             samples=tuple(
                 Sample(pl(r), r.time_lag_ms / 1000) for r in rows if time_lag and r.time_lag_ms is not None
+            ),
+        ),
+        MetricFamily(
+            f"{PREFIX}_partition_loss_eta_seconds",
+            "Time until retention may delete the first unread record (0: due or already lost).",
+            samples=tuple(
+                Sample(pl(r), eta / 1000)
+                for r in rows
+                if (eta := etas.get((r.group, r.topic, r.partition))) is not None
             ),
         ),
         MetricFamily(
@@ -177,6 +190,8 @@ def prometheus_families(
         ("crit_lag", thresholds.crit_lag, "Critical lag threshold (records)."),
         ("warn_time_lag_seconds", _s(thresholds.warn_time_lag_ms), "Warning time-lag threshold."),
         ("crit_time_lag_seconds", _s(thresholds.crit_time_lag_ms), "Critical time-lag threshold."),
+        ("warn_loss_eta_seconds", _s(thresholds.warn_loss_eta_ms), "Warning data-loss ETA threshold."),
+        ("crit_loss_eta_seconds", _s(thresholds.crit_loss_eta_ms), "Critical data-loss ETA threshold."),
     ):
         samples: Any = (Sample({}, value),) if value is not None else ()
         fams.append(MetricFamily(f"{PREFIX}_{name}", what, samples=samples))
@@ -192,9 +207,12 @@ def prometheus(
     members: Mapping[str, int] | None = None,
     *,
     time_lag: bool = False,
+    loss_etas: Mapping[tuple[str, str, int], int] | None = None,
 ) -> str:
     """The textfile-collector text of :func:`prometheus_families`, each series with ``labels``."""
-    families = prometheus_families(rows, status, thresholds, now_ms, members, time_lag=time_lag)
+    families = prometheus_families(
+        rows, status, thresholds, now_ms, members, time_lag=time_lag, loss_etas=loss_etas
+    )
     return prometheus_text(families, labels)
 
 

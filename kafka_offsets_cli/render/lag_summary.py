@@ -5,7 +5,10 @@ Record schema (json, jsonl, csv)::
     {"group": str, "group_state": str|null, "group_type": str|null, "members": int|null, "partitions": int,
      "lag": int, "lagging": int, "max_time_lag_ms": int|null, "status": str, "remote_reads": int}
 
-and under ``--watch`` ``in_per_s``, ``consumed_per_s`` (the group's partitions' rates summed)
+with ``--loss-eta`` ``min_loss_eta_ms`` (the soonest data-loss ETA of the group's partitions,
+:mod:`kafka_offsets_cli.measures.lag.loss`; null when none has one; LOSS-ETA in the table) after
+``remote_reads``, and under ``--watch`` ``in_per_s``, ``consumed_per_s`` (the group's partitions'
+rates summed)
 and ``trend`` (:func:`kafka_offsets_cli.lag.summary.trend`: catching-up, falling-behind, steady;
 null until both rates are known).
 
@@ -32,7 +35,13 @@ from .fit import Column, Kind
 from .fitted import FittedTable
 from .offsets import rate
 
-__all__ = ["RATE_SUMMARY_COLUMNS", "SUMMARY_COLUMNS", "summary_records", "summary_table"]
+__all__ = [
+    "LOSS_SUMMARY_COLUMN",
+    "RATE_SUMMARY_COLUMNS",
+    "SUMMARY_COLUMNS",
+    "summary_records",
+    "summary_table",
+]
 
 SUMMARY_COLUMNS = (
     "group",
@@ -46,6 +55,9 @@ SUMMARY_COLUMNS = (
     "status",
     "remote_reads",
 )
+
+#: The extra summary field with ``--loss-eta``.
+LOSS_SUMMARY_COLUMN = "min_loss_eta_ms"
 
 #: The extra summary fields under ``--watch``.
 RATE_SUMMARY_COLUMNS = ("in_per_s", "consumed_per_s", "trend")
@@ -63,6 +75,13 @@ _STYLE = {
 }
 
 
+def summary_fields(watching: bool, loss_eta: bool = False) -> tuple[str, ...]:
+    """The fields of a summary record (``--summary``), with the soonest ETA (``--loss-eta``) and the
+    group's rates under ``--watch``."""
+    loss = (LOSS_SUMMARY_COLUMN,) if loss_eta else ()
+    return (*SUMMARY_COLUMNS, *loss, *(RATE_SUMMARY_COLUMNS if watching else ()))
+
+
 def summary_records(
     rows: Sequence[LagRow],
     problems: Sequence[GroupProblem],
@@ -72,9 +91,11 @@ def summary_records(
     *,
     time_lag: bool = False,
     rates: Mapping[str, tuple[float | None, float | None]] | None = None,
+    loss_etas: Mapping[tuple[str, str, int], int] | None = None,
 ) -> list[dict[str, Any]]:
     """One record per group with rows or a problem, by group id; ``rates`` (``--watch``): each
-    group's summed records/s in and consumed."""
+    group's summed records/s in and consumed; ``loss_etas`` (``--loss-eta``): each row's ETA, the
+    group's soonest its ``min_loss_eta_ms``."""
     out: dict[str, dict[str, Any]] = {}
     for t in totals(rows):
         if t.topic is not None:
@@ -89,6 +110,9 @@ def summary_records(
     for p in problems:
         empty = {"partitions": 0, "lag": 0, "lagging": 0, "max_time_lag_ms": None, "remote_reads": 0}
         out.setdefault(p.group, empty)
+    soonest: dict[str, int] = {}
+    for (g, _, _), eta in (loss_etas or {}).items():
+        soonest[g] = min(soonest.get(g, eta), eta)
     recs = []
     for g in sorted(out):
         d = groups.get(g)
@@ -104,6 +128,8 @@ def summary_records(
                 "remote_reads": out[g]["remote_reads"],
             }
         )
+        if loss_etas is not None:
+            recs[-1][LOSS_SUMMARY_COLUMN] = soonest.get(g)
         if rates is not None:
             rin, rcons = rates.get(g, (None, None))
             recs[-1].update(in_per_s=_round(rin), consumed_per_s=_round(rcons), trend=trend(rin, rcons))
@@ -111,9 +137,15 @@ def summary_records(
 
 
 def summary_table(
-    records: Sequence[Mapping[str, Any]], *, header: bool = True, time_lag: bool = False, rates: bool = False
+    records: Sequence[Mapping[str, Any]],
+    *,
+    header: bool = True,
+    time_lag: bool = False,
+    rates: bool = False,
+    loss_eta: bool = False,
 ) -> FittedTable:
-    """The records of :func:`summary_records` as a table (TIME-LAG, with ``time_lag``: the largest).
+    """The records of :func:`summary_records` as a table (TIME-LAG, with ``time_lag``: the largest;
+    LOSS-ETA, with ``loss_eta``: the soonest).
 
     STATUS is the record's status, except that an ``ok`` group with lagging partitions shows
     ``lagging`` (below the thresholds, or without any), as each partition's STATE does.
@@ -131,6 +163,8 @@ def summary_table(
     t.add_column(Column(key="lag", headers=("LAG",), kind=num, justify="right"))
     if time_lag:
         t.add_column(Column(key="max_time_lag_ms", headers=("TIME-LAG",), kind=num, justify="right"))
+    if loss_eta:
+        t.add_column(Column(key=LOSS_SUMMARY_COLUMN, headers=("LOSS-ETA",), kind=num, justify="right"))
     remote = any(r.get("remote_reads") for r in records)  # only then: tables without tiering unchanged
     if remote:
         t.add_column(Column(key="remote_reads", headers=("REMOTE",), kind=num, priority=2, justify="right"))
@@ -157,6 +191,9 @@ def summary_table(
         if time_lag:
             ms = r["max_time_lag_ms"]
             cells.append(format_duration(ms) if ms is not None else Text("-", style="dim"))
+        if loss_eta:
+            eta = r.get(LOSS_SUMMARY_COLUMN)
+            cells.append(format_duration(eta) if eta is not None else Text("-", style="dim"))
         if remote:
             cells.append(str(r["remote_reads"]))
         if rates:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...errors import NotFound
+from ...errors import ClusterError, NotFound
 from ...models.group_types import ShareGroupOffsets
 from ...models.groups import GroupDescription, GroupMembers, Member
 from ...models.offsets import Isolation, OffsetSpec
@@ -26,6 +26,7 @@ from ...plan.queries import fetch_offsets, selection_metadata, with_close_names
 from ...plan.requests import DEFAULT_CHUNK
 from ...plan.resolve import Missing
 from ...sources import GroupLister, LagSource
+from .loss import LOSS_KEYS, LossTopics, RowKey, loss_etas
 from .markers import MarkerCount, count_markers, marker_candidates, with_markers
 from .plan import GROUP_ID_NOT_FOUND as GROUP_ID_NOT_FOUND  # re-exported: lag's notes import it from here
 from .plan import GroupPlan, assemble_rows, offsets_needed, partition_index, plan_group
@@ -57,6 +58,18 @@ class LagReport:
     remote_unchecked: Mapping[str, int] = field(default_factory=dict)
     #: one line per group type the cluster cannot answer for (share groups not enabled…)
     unavailable: tuple[str, ...] = ()
+    #: ``--loss-eta`` (:mod:`.loss`): each row's ``loss_eta_ms`` by (group, topic, partition), rows
+    #: without one left out, and the topics the ETA misses something on
+    loss_eta: bool = False
+    loss_etas: Mapping[RowKey, int] = field(default_factory=dict)
+    loss_topics: LossTopics = field(default_factory=LossTopics)
+
+    def group_types(self) -> dict[str, str | None]:
+        """Each group's type: the one the brokers listed, else the one its description says."""
+        types: dict[str, str | None] = {g: m.protocol for g, m in self.members.items()}
+        types.update({r.group: r.group_type for r in self.rows if r.group_type})
+        types.update({p.group: p.group_type for p in self.problems if p.group_type})
+        return types
 
     def owners(self) -> dict[tuple[str, str, int], Member]:
         """Each (group, topic, partition) assigned to a member: that member (from ``members``)."""
@@ -193,6 +206,7 @@ def collect(
     clock: Callable[[], int] = wall_clock_ms,
     types: Mapping[str, str] | None = None,
     share: Mapping[str, ShareGroupOffsets] | None = None,
+    loss_eta: bool = False,
 ) -> LagReport:
     """The whole ``lag`` use case for already resolved ``groups``.
 
@@ -207,6 +221,8 @@ def collect(
     ``remote_reads`` each row's ``remote_read`` (:mod:`.remote`); time lag is measured at ``clock()``.
     ``types``: each group's type as the brokers list it; ``share``: the share groups' start offsets
     (DescribeShareGroupOffsets), planned in the committed offsets' place (:mod:`.share`).
+    ``loss_eta`` (needs ``time_lag``): each row's data-loss ETA (:mod:`.loss`), its topics' retention
+    and ``remote.storage.enable`` read in one DescribeConfigs.
     """
     share = share or {}
     types = types or {}
@@ -249,9 +265,13 @@ def collect(
     rows, unchecked = out.rows, dict[str, int]()
     if share:
         rows = tuple(with_broker_lags(rows, broker_lags(share)))
+    configs, etas, lost = None, dict[RowKey, int](), LossTopics()
+    if loss_eta:
+        configs = _retention_configs(source, rows)
+        etas, lost = loss_etas(rows, configs or {})
     if remote_reads:
         rows, unchecked = with_remote_reads(
-            source, rows, leaders=leaders, isolation=isolation, chunk_size=chunk_size
+            source, rows, leaders=leaders, isolation=isolation, chunk_size=chunk_size, configs=configs
         )
     return LagReport(
         rows=rows,
@@ -265,4 +285,19 @@ def collect(
         marker_unchecked=out.markers.unchecked,
         missing=missing,
         remote_unchecked=unchecked,
+        loss_eta=loss_eta,
+        loss_etas=etas,
+        loss_topics=lost,
     )
+
+
+def _retention_configs(source: LagSource, rows: Sequence[LagRow]) -> dict[str, dict[str, str]] | None:
+    """The retention configs (and ``remote.storage.enable``) of the rows' topics with an offset in the
+    log, in one DescribeConfigs; ``None`` when the request failed as a whole (every ETA unknown)."""
+    topics = sorted(
+        {r.topic for r in rows if r.state in (LagState.OK, LagState.MARKER, LagState.BELOW_START)}
+    )
+    try:
+        return source.topic_configs(topics, LOSS_KEYS) if topics else {}
+    except ClusterError:
+        return None

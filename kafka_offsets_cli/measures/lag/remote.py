@@ -78,21 +78,25 @@ def with_remote_reads(
     leaders: Mapping[TopicPartition, int] | None = None,
     isolation: Isolation | None = None,
     chunk_size: int = DEFAULT_CHUNK,
+    configs: Mapping[str, Mapping[str, str]] | None = None,
 ) -> tuple[tuple[LagRow, ...], dict[str, int]]:
     """``rows`` with ``remote_read`` set, and the tiered partitions whose lookup failed, by error (for a
     warning). A topic whose config cannot be read (no DescribeConfigs permission) is unknown quietly:
     a user without that permission is not warned on every run.
 
     A lookup that fails (kafka-python cannot connect, or cannot honour a security setting) leaves
-    the flag unknown and the rows otherwise unchanged: the lag never depends on it.
+    the flag unknown and the rows otherwise unchanged: the lag never depends on it. ``configs``: the
+    topics' configs already read with ``remote.storage.enable`` among them (``lag --loss-eta`` reads
+    them once for both), else asked here.
     """
     left = [r for r in rows if _left(r)]
     topics = sorted({r.topic for r in left})
     unchecked: dict[str, int] = {}
-    try:
-        configs = source.topic_configs(topics, [REMOTE_KEY]) if topics else {}
-    except ClusterError as e:  # the configs' request failed as a whole: every flag unknown, the rows kept
-        configs, unchecked[str(e)] = {}, len(left)
+    if configs is None:
+        try:
+            configs = source.topic_configs(topics, [REMOTE_KEY]) if topics else {}
+        except ClusterError as e:  # the configs' request failed as a whole: every flag unknown, the rows kept
+            configs, unchecked[str(e)] = {}, len(left)
     tiered = {t: remote_enabled(configs.get(t, {}).get(REMOTE_KEY)) for t in topics}
     tps = sorted({r.tp for r in left if tiered[r.topic]}, key=lambda tp: (tp.topic, tp.partition))
     answers: dict[TopicPartition, OffsetResult] = {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from ...decide import Arm, Const, Rule, Value, compile_rule
@@ -26,12 +26,16 @@ def lag_rule(
     crit_lag: int | None = None,
     warn_time_lag_ms: int | None = None,
     crit_time_lag_ms: int | None = None,
+    *,
+    warn_loss_eta_ms: int | None = None,
+    crit_loss_eta_ms: int | None = None,
 ) -> Rule:
     """A lag row's status against thresholds, as a decision list (:mod:`kafka_offsets_cli.decide`)
-    of its ``state``, ``lag`` and ``time_lag_ms``: the one definition (output ``status``).
+    of its ``state``, ``lag``, ``time_lag_ms`` and ``loss_eta_ms``: the one definition (output ``status``).
 
     ``ok`` rows compare lag and time lag (a value above a threshold alerts; a time lag that was
-    not computed, or a threshold not set, is not compared); ``marker`` rows are OK;
+    not computed, or a threshold not set, is not compared) and the data-loss ETA (lower is worse: an
+    ETA at or below its threshold alerts; no ETA is not compared); ``marker`` rows are OK;
     ``below-start`` is CRITICAL (the group lost records); ``no-commit`` and ``ahead`` are
     WARNING; ``error`` is UNKNOWN.
     """
@@ -39,9 +43,11 @@ def lag_rule(
     def states(*which: LagState) -> Where:
         return ((Pred("state", "in", tuple(s.value for s in which)),),)
 
-    def over(lag: int | None, time_lag: int | None) -> Where:
+    def over(lag: int | None, time_lag: int | None, eta: int | None) -> Where:
         tests = (("lag", lag), ("time_lag_ms", time_lag))
-        return tuple((Pred(f, "gt", (limit,)),) for f, limit in tests if limit is not None)
+        above = tuple((Pred(f, "gt", (limit,)),) for f, limit in tests if limit is not None)
+        # ETA <= limit, as ETA < limit + 1 (integer milliseconds)
+        return above + (((Pred("loss_eta_ms", "lt", (eta + 1,)),),) if eta is not None else ())
 
     def then(status: MonitoringStatus) -> tuple[Value, ...]:
         return (Const(status),)
@@ -53,8 +59,8 @@ def lag_rule(
             Arm(states(LagState.BELOW_START), then(MonitoringStatus.CRITICAL)),
             Arm(states(LagState.NO_COMMIT, LagState.AHEAD), then(MonitoringStatus.WARNING)),
             Arm(states(LagState.MARKER), then(MonitoringStatus.OK)),
-            Arm(over(crit_lag, crit_time_lag_ms), then(MonitoringStatus.CRITICAL)),
-            Arm(over(warn_lag, warn_time_lag_ms), then(MonitoringStatus.WARNING)),
+            Arm(over(crit_lag, crit_time_lag_ms, crit_loss_eta_ms), then(MonitoringStatus.CRITICAL)),
+            Arm(over(warn_lag, warn_time_lag_ms, warn_loss_eta_ms), then(MonitoringStatus.WARNING)),
         ),
         then(MonitoringStatus.OK),
     )
@@ -65,11 +71,27 @@ def _access(field: str) -> Callable[[Any], Any]:
     return attrgetter("state._value_" if field == "state" else field)
 
 
+def _access_pair(field: str) -> Callable[[Any], Any]:
+    # a (row, loss_eta_ms) pair: the ETA is kept beside the rows (measures.lag.loss), not in them
+    if field == "loss_eta_ms":
+        return itemgetter(1)
+    get = _access(field)
+    return lambda pair: get(pair[0])
+
+
 @lru_cache(maxsize=64)
 def _compiled(
-    warn_lag: int | None, crit_lag: int | None, warn_t: int | None, crit_t: int | None
+    warn_lag: int | None,
+    crit_lag: int | None,
+    warn_t: int | None,
+    crit_t: int | None,
+    warn_eta: int | None = None,
+    crit_eta: int | None = None,
 ) -> Callable[[Any], tuple[Any, ...]]:
-    return compile_rule(lag_rule(warn_lag, crit_lag, warn_t, crit_t), _access)
+    if warn_eta is None and crit_eta is None:  # the plain rule on the row: no pair per row
+        return compile_rule(lag_rule(warn_lag, crit_lag, warn_t, crit_t), _access)
+    rule = lag_rule(warn_lag, crit_lag, warn_t, crit_t, warn_loss_eta_ms=warn_eta, crit_loss_eta_ms=crit_eta)
+    return compile_rule(rule, _access_pair)
 
 
 def lag_status(
@@ -78,13 +100,24 @@ def lag_status(
     crit_lag: int | None = None,
     warn_time_lag_ms: int | None = None,
     crit_time_lag_ms: int | None = None,
+    *,
+    warn_loss_eta_ms: int | None = None,
+    crit_loss_eta_ms: int | None = None,
+    loss_eta_ms: int | None = None,
 ) -> MonitoringStatus:
     """Monitoring status of one row against thresholds (:func:`lag_rule`; a value above a
-    threshold alerts).
+    threshold alerts, a data-loss ETA at or below one). ``loss_eta_ms``: the row's ETA
+    (:mod:`.loss`; ``None``: none).
 
-    ``ok`` rows compare lag and time lag (a time lag that was not computed is not
+    ``ok`` rows compare lag, time lag and ETA (one that was not computed is not
     compared); ``marker`` rows are OK; ``below-start`` is CRITICAL (the group lost
     records); ``no-commit`` and ``ahead`` are WARNING; ``error`` is UNKNOWN.
     """
-    status: MonitoringStatus = _compiled(warn_lag, crit_lag, warn_time_lag_ms, crit_time_lag_ms)(row)[0]
+    if warn_loss_eta_ms is None and crit_loss_eta_ms is None:
+        plain: MonitoringStatus = _compiled(warn_lag, crit_lag, warn_time_lag_ms, crit_time_lag_ms)(row)[0]
+        return plain
+    compiled = _compiled(
+        warn_lag, crit_lag, warn_time_lag_ms, crit_time_lag_ms, warn_loss_eta_ms, crit_loss_eta_ms
+    )
+    status: MonitoringStatus = compiled((row, loss_eta_ms))[0]
     return status

@@ -1,0 +1,170 @@
+"""``lag --loss-eta`` on a real broker: the committed record really disappears at the predicted time.
+
+The broker is ``tiered_bootstrap`` (dev/tiered.py), whose retention check runs every second from
+start-up (``log.retention.check.interval.ms=1000``, the default 5 min would outlast the test). The
+proof: a topic with ``retention.ms`` of 25 s and ``segment.ms`` of 2 s, 40 records written one by one
+with CreateTime timestamps 500 ms apart (the newest now), so segments roll about every 2 s of record
+time; a group that committed at the record 10 s old and stopped. ``lag --loss-eta`` predicts its
+deletion about 15 s on (less the time the records took to write); the log start is then polled until
+it passes the committed offset, which must happen at or after the prediction (to the polling's
+resolution) and no later than one segment's span plus one retention check (plus scheduling slack).
+Then the same group is ``below-start`` with ETA 0. The test prints how late the deletion came.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+from dev import tiered
+from dev.kafka_data import commit_group_offsets
+from tests.cli_runner import cli
+from tests.kafka_helpers import wait_moved_to_remote
+from tests.test_prometheus_lint import lint
+
+RETENTION_MS = 25_000
+SEGMENT_MS = 2_000
+CHECK_INTERVAL_MS = 1_000  # dev/tiered.py's log.retention.check.interval.ms
+SPACING_MS = 500
+RECORDS = 40
+COMMITTED = 20  # its record 10 s old when written: its ETA about 15 s less the setup
+POLL_S = 0.1
+SLACK_MS = 1_500  # the retention thread's scheduling on a loaded machine
+RESOLUTION_MS = 300  # the polling's: one step and one read of the log start
+
+
+def _produce_spaced(bootstrap: str, topic: str, first_ts: int) -> list[int]:
+    """RECORDS records, one batch each (so segments can roll between any two), timestamps SPACING_MS apart."""
+    from confluent_kafka import Producer
+
+    p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 0, "enable.idempotence": True})
+    stamps = [first_ts + i * SPACING_MS for i in range(RECORDS)]
+    for ts in stamps:
+        p.produce(topic, b"x" * 100, partition=0, timestamp=ts)
+        assert p.flush(30) == 0
+    return stamps
+
+
+class LogStart:
+    """The partition's log start, read with one consumer (no group joined) as fast as it answers."""
+
+    def __init__(self, bootstrap: str, topic: str) -> None:
+        from confluent_kafka import Consumer, TopicPartition
+
+        self.tp = TopicPartition(topic, 0)
+        self.c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"probe-{uuid.uuid4().hex[:6]}"})
+
+    def __call__(self) -> int:
+        low, _ = self.c.get_watermark_offsets(self.tp, timeout=5, cached=False)
+        return int(low)
+
+    def close(self) -> None:
+        self.c.close()
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _lag(bootstrap: str, group: str, *args: str) -> tuple[int, dict[str, Any], str]:
+    run = cli("lag", "-b", bootstrap, "-g", group, "-o", "json", *args)
+    recs = run.json() if run.stdout else []
+    assert len(recs) == 1, (run.code, run.stdout, run.stderr)
+    return run.code, recs[0], run.stderr
+
+
+def test_the_committed_record_disappears_at_the_predicted_time(tiered_bootstrap: str) -> None:
+    b, uid = tiered_bootstrap, uuid.uuid4().hex[:8]
+    topic, group = f"loss-{uid}", f"loss-g-{uid}"
+    config = {"retention.ms": str(RETENTION_MS), "segment.ms": str(SEGMENT_MS), "cleanup.policy": "delete"}
+    tiered.create_topic(b, topic, 1, tiered=False, config=config)
+    # the group first (a fresh broker's coordinator may take seconds), so the records' ages are what
+    # the test makes them when lag reads them
+    commit_group_offsets(b, group, {(topic, 0): COMMITTED})
+    stamps = _produce_spaced(b, topic, now_ms() - (RECORDS - 1) * SPACING_MS)
+
+    code, rec, err = _lag(b, group, "--loss-eta")
+    assert code == 0, err
+    eta, taken = rec["loss_eta_ms"], rec["taken_at_ms"]
+    assert isinstance(eta, int) and isinstance(taken, int), rec
+    # in-order timestamps: M(c) is the committed record's own timestamp, to the millisecond
+    assert eta == stamps[COMMITTED] + RETENTION_MS - taken, (rec, stamps[COMMITTED])
+    assert rec["log_start"] is not None and rec["log_start"] <= COMMITTED  # not deleted yet
+    # long enough that a deletion before the prediction would be seen (the records before c expire meanwhile)
+    assert SEGMENT_MS + CHECK_INTERVAL_MS < eta < RETENTION_MS, rec
+    predicted = taken + eta
+
+    log_start = LogStart(b, topic)
+    try:
+        deadline = predicted + SEGMENT_MS + CHECK_INTERVAL_MS + SLACK_MS + 5_000  # then fail: bounded
+        present = now_ms()  # when a read that still found the record was sent
+        while True:
+            sent = now_ms()
+            start = log_start()
+            if start > COMMITTED:
+                gone = now_ms()  # the deletion happened after `present` and before `gone`
+                break
+            present = sent
+            assert sent < deadline, f"log start still {start} at the deadline (ETA {eta} ms)"
+            time.sleep(POLL_S)
+    finally:
+        log_start.close()
+    early, late = predicted - present, gone - predicted
+    print(f"loss ETA {eta} ms: still there {-early} ms after the predicted time, gone {late} ms after it")
+    assert gone >= predicted and early <= RESOLUTION_MS, (early, late)  # not before the prediction
+    assert late <= SEGMENT_MS + CHECK_INTERVAL_MS + SLACK_MS + RESOLUTION_MS, late  # within one roll
+
+    code, rec, err = _lag(b, group, "--loss-eta")
+    assert (rec["state"], rec["loss_eta_ms"]) == ("below-start", 0), rec
+    assert code == 0, err
+
+
+def test_thresholds_and_topics_without_an_eta(tiered_bootstrap: str) -> None:
+    b, uid = tiered_bootstrap, uuid.uuid4().hex[:8]
+    kept, compact, day = f"loss-kept-{uid}", f"loss-compact-{uid}", f"loss-day-{uid}"
+    tiered.create_topic(b, kept, 1, tiered=False, config={"retention.ms": "-1"})
+    tiered.create_topic(
+        b, compact, 1, tiered=False, config={"cleanup.policy": "compact", "retention.ms": "1000"}
+    )
+    tiered.create_topic(b, day, 1, tiered=False, config={"retention.ms": "86400000", "retention.bytes": "-1"})
+    from confluent_kafka import Producer
+
+    for t in (kept, compact, day):
+        p = Producer({"bootstrap.servers": b})
+        for i in range(5):
+            p.produce(t, b"v", key=f"k{i}".encode(), partition=0)
+        assert p.flush(30) == 0
+    group = f"loss-g-{uid}"
+    commit_group_offsets(b, group, {(kept, 0): 1, (compact, 0): 1, (day, 0): 1})
+    run = cli("lag", "-b", b, "-g", group, "--loss-eta", "-o", "json")
+    assert run.code == 0, run.stderr
+    etas = {r["topic"]: r["loss_eta_ms"] for r in run.json()}
+    assert etas[kept] is None and etas[compact] is None  # kept forever; compacted, not deleted by age
+    assert 86_400_000 - 60_000 < etas[day] <= 86_400_000
+    # a loss-ETA threshold: at or below it alerts, with the monitoring exit codes; it implies the ETA
+    assert cli("lag", "-b", b, "-g", group, "-t", day, "--warn-loss-eta", "1h").code == 0
+    assert cli("lag", "-b", b, "-g", group, "-t", day, "--warn-loss-eta", "2d").code == 1
+    crit = cli("lag", "-b", b, "-g", group, "-t", day, "--crit-loss-eta", "2d", "-o", "prometheus")
+    assert crit.code == 2, crit.stderr
+    assert "kafka_offsets_lag_partition_loss_eta_seconds{" in crit.stdout
+    lint(crit.stdout)  # promtool check metrics
+    summary = cli("lag", "-b", b, "-g", group, "--loss-eta", "--summary", "-o", "json")
+    (soonest,) = [r["min_loss_eta_ms"] for r in summary.json()]  # the group's soonest: day's, read later
+    assert 0 <= etas[day] - soonest < 60_000, summary.stdout
+    table = cli("lag", "-b", b, "-g", group, "--loss-eta", "-o", "table")
+    assert "LOSS-ETA" in table.stdout, table.stdout
+
+
+def test_a_tiered_topic_reads_remote_and_loses_by_total_retention(tiered_bootstrap: str) -> None:
+    retention_ms = 3_600_000
+    b, uid = tiered_bootstrap, uuid.uuid4().hex[:8]
+    topic, group = f"loss-tiered-{uid}", f"loss-tg-{uid}"
+    tiered.create_topic(b, topic, 1, config={"retention.ms": str(retention_ms)})  # local.retention.ms 1 s
+    tiered.produce(b, topic, 1, 100)
+    wait_moved_to_remote(b, topic, 1, 100)
+    commit_group_offsets(b, group, {(topic, 0): 10})
+    _, rec, err = _lag(b, group, "--loss-eta")
+    assert rec["remote_read"] is True, (rec, err)  # the remaining reads come from remote storage
+    # local.retention.ms (1 s) only moved the copy: the loss is retention.ms after the record's time
+    assert retention_ms - 300_000 < rec["loss_eta_ms"] <= retention_ms, rec
