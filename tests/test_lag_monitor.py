@@ -108,7 +108,7 @@ def test_prometheus_file_and_stdout(lagging: dict[str, str], tmp_path: Path) -> 
     assert run.code == 1, run.stderr
     assert out.read_text() == run.stdout
     got = parse_prometheus_text(run.stdout)
-    base = {"cluster": lagging["b"], "group": g}
+    base = {"cluster": lagging["b"], "group": g, "type": "classic"}  # the type the brokers list
     assert got["kafka_offsets_lag_group_lag"] == [(base, 6.0)]
     assert got["kafka_offsets_lag_group_status"] == [(base, 1.0)]
     assert got["kafka_offsets_lag_status"] == [({"cluster": lagging["b"]}, 1.0)]
