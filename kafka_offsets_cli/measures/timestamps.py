@@ -130,7 +130,7 @@ def newest_timestamps(
     keys = sorted(set(points))
     if not keys:
         return {}
-    tps = sorted({tp for tp, _ in keys})
+    tps = sorted(dict.fromkeys(tp for tp, _ in keys))  # keys are sorted: the sort only checks
     max_results = {
         (r[0], r[1]): r  # (topic, partition), which a TopicPartition looks up
         for r in fetch_offsets(
