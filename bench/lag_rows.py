@@ -114,7 +114,7 @@ class ScaleCluster:
                 elif kind is SpecKind.MAX_TIMESTAMP:
                     offset, ts = (n - 1, T0 + (n - 1) * STEP_MS) if n else (None, None)
                 else:  # the first record at or after the timestamp
-                    first = max(0, -(-(spec.timestamp - T0) // STEP_MS))
+                    first = max(0, -(-(spec.timestamp_ms - T0) // STEP_MS))
                     offset, ts = (first, T0 + first * STEP_MS) if first < n else (None, None)
                 out.append(OffsetResult(tp[0], tp[1], spec, offset, ts, 0 if offset is not None else None))
         return out

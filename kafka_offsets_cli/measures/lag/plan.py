@@ -125,8 +125,10 @@ def plan_group(
     touched = set(offsets.offsets) | set(description.assigned if description is not None else ())
     if index is None:
         index = partition_index(metadata, selection)
-    if selection is None and exclude_system:
-        touched = {tp for tp in touched if not is_system_topic(tp.topic)}  # by name, not the broker's flag
+    if selection is None and exclude_system:  # by name, not the broker's flag; asked once per topic
+        system = {t for t in {tp[0] for tp in touched} if is_system_topic(t)}
+        if system:
+            touched = {tp for tp in touched if tp[0] not in system}
     parts, gone = index_partitions(index, touched, include_literal=named)
     return GroupPlan(
         group=group,
@@ -197,7 +199,7 @@ def index_partitions(
     selection = index.selection
     by_topic: dict[str, list[TopicPartition]] = {}
     for tp in set(touched):
-        by_topic.setdefault(tp.topic, []).append(tp)
+        by_topic.setdefault(tp[0], []).append(tp)  # tp[0]: the topic, without the property's call
     topics = set(by_topic)
     if selection is not None and include_literal:
         topics |= set(selection.literal_topics() or ())

@@ -129,22 +129,11 @@ class LagRow:
         time_lag_ms, state, error (Kafka's error name for state ``error``),
         resume_timestamp, taken_at_ms (``--time-lag``), remote_read (:mod:`.remote`).
         """
-        return {
-            "group": self.group,
-            "group_type": self.group_type,
-            "topic": self.topic,
-            "partition": self.partition,
-            "committed": self.committed,
-            "log_start": self.log_start,
-            "end": self.end,
-            "lag": self.lag,
-            "time_lag_ms": self.time_lag_ms,
-            "state": self.state._value_,  # .value is a descriptor call: 50,000 records a run
-            "error": self.error,
-            "resume_timestamp": self.resume_timestamp,
-            "taken_at_ms": self.taken_at_ms,
-            "remote_read": self.remote_read,
-        }
+        # the fields are the record's keys, in its order (every row's __dict__ is made in COLUMNS order:
+        # the constructor, lag_row's display, evolve's copy): a C copy, not 14 reads and a display
+        rec = self.__dict__.copy()
+        rec["state"] = self.state._value_  # .value is a descriptor call: 50,000 records a run
+        return rec
 
     @classmethod
     def from_record(cls, rec: Mapping[str, Any]) -> LagRow:
