@@ -238,6 +238,9 @@ def main(args: list[str] | None = None, run: Callable[..., Any] = subprocess.run
     ap.add_argument("--old", type=Path, help="a directory holding the package to compare with (before)")
     ap.add_argument("--save", help="write the output text to this file")
     ap.add_argument("--json", action="store_true", help="print the medians as one JSON line (for --old)")
+    ap.add_argument(
+        "--writers", action="store_true", help="time the JSON writers on the output (json, jsonl)"
+    )
     ns = ap.parse_args(args)
     if ns.json:
         print(json.dumps(measure(ns)))

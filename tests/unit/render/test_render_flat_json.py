@@ -64,33 +64,3 @@ def test_separator_lookalikes_inside_strings_stay_as_they_are() -> None:
     assert flat_json.to_json(records) == formats.to_json(records)
     assert flat_json.to_jsonl(records) == formats.to_jsonl(records)
     assert flat_json.to_jsonl(records).count("\n") == 2
-
-
-_LAYOUT = st.lists(_TEXT, min_size=1, max_size=6, unique=True)
-
-
-@settings(max_examples=300)
-@given(_LAYOUT.flatmap(lambda keys: st.lists(st.fixed_dictionaries({k: _SCALAR for k in keys}), max_size=8)))
-def test_records_of_one_layout_are_written_by_column_byte_identical(records: list[dict[str, Any]]) -> None:
-    # one layout: the column writer's case (keys with "%", every scalar kind)
-    assert flat_json.to_json(records) == formats.to_json(records)
-    assert flat_json.to_jsonl(records) == formats.to_jsonl(records)
-
-
-def test_columns_only_for_one_layout_of_scalars() -> None:
-    one: list[dict[str, Any]] = [{"%s": 1, "b": None, "c": "x"}, {"%s": None, "b": True, "c": "%d"}]
-    assert flat_json._columns(one) is not None
-    assert flat_json.to_json(one) == formats.to_json(one)
-    # the same keys in another order, another key set, a nested value, a subclass: the other writers
-    others: list[list[dict[Any, Any]]] = [
-        [{"a": 1, "b": 2}, {"b": 2, "a": 1}],
-        [{"a": 1, "b": 2}, {"a": 1, "c": 2}],
-        [{"a": 1}, {"a": [1]}],
-        [{"a": 1}, {"a": _Color.RED}],
-        [{"a": 1}, {}],
-        [{1: 1}],
-    ]
-    for records in others:
-        assert flat_json._columns(records) is None
-        assert flat_json.to_json(records) == formats.to_json(records)
-        assert flat_json.to_jsonl(records) == formats.to_jsonl(records)
