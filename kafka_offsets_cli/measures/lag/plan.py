@@ -251,7 +251,8 @@ def assemble_rows(plans: Sequence[GroupPlan], results: Iterable[OffsetResult]) -
     late_of: dict[tuple[str, int], OffsetResult] = {}
     for r in results:
         spec = r[2]
-        if spec is earliest or spec == earliest:
+        # the shared instances by identity first: == is a dataclass __eq__, a Python call per answer
+        if spec is earliest or (spec is not latest and spec == earliest):
             early_of[r[0], r[1]] = r
         elif spec is latest or spec == latest:
             late_of[r[0], r[1]] = r
