@@ -1,21 +1,28 @@
-"""The direct ``kafka-offsets lag`` for every group at 10k and 50k partitions, on a real cluster.
+"""The direct ``kafka-offsets lag`` for every group at 10k and 50k partitions, on a real cluster,
+side by side with Kafka's ``kafka-consumer-groups --describe --all-groups``.
 
     .venv/bin/python -m bench.lag_scale [--scale 20] [--reps 3] [--nodes 3] [--old DIR] [--keep]
+        [--cases all,topic,time-lag] [--no-peer]
 
 Brings up (or reuses) the local cluster ``plan-scale`` (``python -m dev.kafka up --nodes N
 --name plan-scale --heap 1g``; 50,000 partitions need three nodes: one broker would hold a file
 per partition, beyond the usual 20,000 open files), creates :mod:`bench.setup_data`'s data set
 at ``--scale`` (20: 10,000 m partitions and 20 groups, the default data set; 100: 50,000 and
-100 groups, opt-in), then times whole processes, in alternation::
+100 groups, opt-in), then times whole processes, in alternation, each case once a round::
 
-    python -m kafka_offsets_cli lag -b BOOTSTRAP --group-regex 'bench\\.g\\..*' \\
-        --topic 'bench\\.m\\..*' -o json --timeout 5m [--time-lag]
+    all       python -m kafka_offsets_cli lag -b BOOTSTRAP --group-regex 'bench\\.g\\..*' -o json --timeout 5m
+    topic     the same with --topic 'bench\\.m\\..*'
+    time-lag  the same as all with --time-lag
+    peer      kafka-consumer-groups --bootstrap-server BOOTSTRAP --describe --all-groups
+              (ConsumerGroupCommand from ``python -m dev.kafka classpath``, with the JVM flags
+              kafka-consumer-groups.sh gives it: bench.__main__.SCRIPT_JVM_FLAGS)
 
-``--old DIR`` also runs the same commands with the package in ``DIR`` (e.g. ``git archive HEAD
+``--old DIR`` also runs the same commands with the package in ``DIR`` (e.g. ``git archive main
 kafka_offsets_cli | tar -x -C DIR``) as "before". Every run's rows are cross-checked (each group's
-partitions and total lag as the data set says). Reports wall and CPU (user+sys) seconds, best and
-median. ``--keep`` leaves the cluster running (``python -m dev.kafka down --name plan-scale`` stops
-it). Not part of the test suite.
+partitions and total lag as the data set says; Kafka's tool's table too). Reports wall and CPU
+(user+sys) seconds, best and median, and the ratios: peer wall / ours, before / after.
+``--keep`` leaves the cluster running (``python -m dev.kafka down --name plan-scale`` stops it).
+Not part of the test suite.
 """
 
 from __future__ import annotations
@@ -36,6 +43,9 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench import setup_data  # noqa: E402
+from bench.__main__ import SCRIPT_JVM_FLAGS  # noqa: E402
+from bench.runner import CGC, parse_cgc  # noqa: E402
+from dev import kafka as dev_kafka  # noqa: E402
 
 NAME = "plan-scale"
 VENV_PY = REPO / ".venv" / "bin" / "python"
@@ -74,7 +84,15 @@ def cluster_up(nodes: int) -> str:
     return p.stdout.strip().splitlines()[-1]
 
 
-def argv(bootstrap: str, time_lag: bool) -> list[str]:
+#: the cases: what each adds to ``lag -b B --group-regex 'bench\\.g\\..*' -o json``
+CASES: dict[str, tuple[str, ...]] = {
+    "all": (),
+    "topic": ("--topic", setup_data.M_REGEX),
+    "time-lag": ("--time-lag",),
+}
+
+
+def argv(bootstrap: str, case: str) -> list[str]:
     """The measured command line (after ``python -m kafka_offsets_cli``)."""
     out = [
         "lag",
@@ -82,22 +100,39 @@ def argv(bootstrap: str, time_lag: bool) -> list[str]:
         bootstrap,
         "--group-regex",
         r"bench\.g\..*",
-        "--topic",
-        setup_data.M_REGEX,
+        *CASES[case],
         "-o",
         "json",
         "--timeout",
         "5m",  # a budget, not a wait: a busy 2-core machine answers 50k partitions slowly
     ]
-    return [*out, "--time-lag"] if time_lag else out
+    return out
 
 
-def expected(scale: int) -> dict[str, tuple[int, int]]:
-    """Each group's (rows, total lag) within the m topics."""
+def peer_argv(bootstrap: str) -> list[str]:
+    """Kafka's own tool, as kafka-consumer-groups.sh runs it (its default JVM flags)."""
+    return [
+        dev_kafka.java_executable(),
+        *SCRIPT_JVM_FLAGS,
+        f"-Dlog4j2.configurationFile={dev_kafka.TOOLS_LOG4J}",
+        "-cp",
+        dev_kafka.classpath(),
+        CGC,
+        "--bootstrap-server",
+        bootstrap,
+        "--describe",
+        "--all-groups",
+    ]
+
+
+def expected(scale: int, m_only: bool) -> dict[str, tuple[int, int]]:
+    """Each group's (rows, total lag): within the m topics (``m_only``), or on every topic it has."""
     counts = setup_data.record_counts(scale)
     out = {}
     for i, g in enumerate(setup_data.groups(scale)):
-        offs = {tp: o for tp, o in setup_data.group_offsets(i).items() if tp[0] != setup_data.P1}
+        offs = {
+            tp: o for tp, o in setup_data.group_offsets(i).items() if not m_only or tp[0] != setup_data.P1
+        }
         out[g] = (len(offs), sum(counts.get(tp, 0) - o for tp, o in offs.items()))
     return out
 
@@ -134,6 +169,18 @@ def run(cmd: list[str], cwd: Path) -> tuple[float, float, str]:
     return wall, cpu, p.stdout
 
 
+def _check(label: str, got: dict[str, tuple[int, int]], want: dict[str, tuple[int, int]]) -> None:
+    if got != want:
+        bad = sorted(g for g in want if got.get(g) != want[g])[:3]
+        raise SystemExit(f"{label}: rows differ from the data set for {bad}")
+
+
+def _stats(xs: list[tuple[float, float]]) -> tuple[float, float, float]:
+    """(best wall, median wall, median CPU)."""
+    walls, cpus = [w for w, _ in xs], [c for _, c in xs]
+    return min(walls), statistics.median(walls), statistics.median(cpus)
+
+
 def main(args: list[str] | None = None) -> None:
     """Set up, time each variant and print the table."""
     ap = argparse.ArgumentParser(prog="python -m bench.lag_scale")
@@ -142,43 +189,62 @@ def main(args: list[str] | None = None) -> None:
     ap.add_argument("--nodes", type=int, default=3)
     ap.add_argument("--old", type=Path, help="a directory holding the package to compare with (before)")
     ap.add_argument("--keep", action="store_true", help="leave the cluster running")
+    ap.add_argument("--cases", default=",".join(CASES), help=f"some of {', '.join(CASES)}")
+    ap.add_argument("--no-peer", action="store_true", help="without kafka-consumer-groups")
     ns = ap.parse_args(args)
+    cases = [c.strip() for c in ns.cases.split(",") if c.strip()]
+    if not set(cases) <= set(CASES):
+        raise SystemExit(f"--cases: choose from {', '.join(CASES)}")
     bootstrap = cluster_up(ns.nodes)
     try:
         setup_data.ensure(bootstrap, timeout=900, scale=ns.scale)
-        want = expected(ns.scale)
+        want = {m_only: expected(ns.scale, m_only) for m_only in (False, True)}
         variants = [("after", REPO)] + ([("before", ns.old.resolve())] if ns.old else [])
-        results: dict[tuple[str, bool], list[tuple[float, float]]] = {}
+        results: dict[tuple[str, str], list[tuple[float, float]]] = {}
         for _ in range(ns.reps):
-            for time_lag in (False, True):
+            for case in cases:
                 for label, where in variants:
-                    cmd = [PY, "-m", "kafka_offsets_cli", *argv(bootstrap, time_lag)]
+                    cmd = [PY, "-m", "kafka_offsets_cli", *argv(bootstrap, case)]
                     wall, cpu, out = run(cmd, where)
-                    got = summary(out)
-                    if got != want:
-                        bad = sorted(g for g in want if got.get(g) != want[g])[:3]
-                        raise SystemExit(f"{label}: rows differ from the data set for {bad}")
-                    results.setdefault((label, time_lag), []).append((wall, cpu))
-                    _log(f"{label} time_lag={time_lag}: {wall:.2f}s wall, {cpu:.2f}s CPU")
-        parts = setup_data.M_PARTITIONS * ns.scale
-        print(f"lag, {parts} partitions / {ns.scale} groups, {ns.nodes}-node cluster, {ns.reps} runs each")
-        print("cmd: python -m kafka_offsets_cli " + " ".join(argv("BOOTSTRAP", False)) + " [--time-lag]")
-        for (label, time_lag), xs in sorted(results.items()):
-            walls, cpus = [w for w, _ in xs], [c for _, c in xs]
-            print(
-                f"  {label:6} {'--time-lag' if time_lag else '          '}  wall best {min(walls):6.2f}s "
-                f"median {statistics.median(walls):6.2f}s   CPU median {statistics.median(cpus):6.2f}s"
-            )
-        # the CPU ratio holds on a shared machine, where wall time depends on the other load
-        for time_lag in (False, True):
-            if ("before", time_lag) in results:
-                cpu_med = {k: statistics.median(c for _, c in xs) for k, xs in results.items()}
-                flag = "--time-lag" if time_lag else "          "
-                ratio = cpu_med[("after", time_lag)] / cpu_med[("before", time_lag)]
-                print(f"  after/before CPU {flag}  {ratio:.2f}")
+                    _check(f"{label} {case}", summary(out), want[case == "topic"])
+                    results.setdefault((label, case), []).append((wall, cpu))
+                    _log(f"{label} {case}: {wall:.2f}s wall, {cpu:.2f}s CPU")
+            if not ns.no_peer:
+                wall, cpu, out = run(peer_argv(bootstrap), REPO)
+                _check("kafka-consumer-groups", parse_cgc([out]), want[False])
+                results.setdefault(("peer", "all"), []).append((wall, cpu))
+                _log(f"kafka-consumer-groups: {wall:.2f}s wall, {cpu:.2f}s CPU")
+        report(results, ns, cases)
     finally:
         if not ns.keep:
             subprocess.run([PY, "-m", "dev.kafka", "down", "--name", NAME], cwd=REPO, check=False)
+
+
+def report(
+    results: dict[tuple[str, str], list[tuple[float, float]]], ns: argparse.Namespace, cases: list[str]
+) -> None:
+    """The table: each variant's times, then the ratios (peer / ours by wall; before / after)."""
+    parts = setup_data.M_PARTITIONS * ns.scale
+    print(f"lag, {parts} m partitions / {ns.scale} groups, {ns.nodes}-node cluster, {ns.reps} runs each")
+    print(
+        "cmd: python -m kafka_offsets_cli " + " ".join(argv("BOOTSTRAP", "all")) + " [--topic …|--time-lag]"
+    )
+    print("peer: kafka-consumer-groups --bootstrap-server BOOTSTRAP --describe --all-groups")
+    print("| tool | case | wall best s | wall median s | CPU median s |")
+    print("|---|---|---:|---:|---:|")
+    for (label, case), xs in sorted(results.items()):
+        best, med, cpu = _stats(xs)
+        tool = "kafka-consumer-groups" if label == "peer" else f"kafka-offsets ({label})"
+        print(f"| {tool} | {case} | {best:.2f} | {med:.2f} | {cpu:.2f} |")
+    peer = results.get(("peer", "all"))
+    for case in cases:
+        for label in ("after", "before"):
+            if peer and (label, case) in results:
+                ratio = _stats(peer)[1] / _stats(results[(label, case)])[1]
+                print(f"  kafka-consumer-groups / kafka-offsets ({label}, {case}): {ratio:.2f}x wall")
+        if ("before", case) in results:
+            (_, a, ca), (_, b, cb) = _stats(results[("after", case)]), _stats(results[("before", case)])
+            print(f"  before / after ({case}): {b / a:.2f}x wall, {cb / ca:.2f}x CPU")
 
 
 if __name__ == "__main__":

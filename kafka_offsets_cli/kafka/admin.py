@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
+from operator import attrgetter
 from typing import Any
 
 from confluent_kafka import KafkaException, TopicCollection
@@ -57,6 +58,7 @@ class TopicReader:
         # Replica and ISR lists repeat (a few brokers, a few orders): one tuple each, shared.
         shared: dict[tuple[int, ...], tuple[int, ...]] = {}
         answer = md.topics
+        new = tuple.__new__
         for name in list(answer):
             # each topic's answer objects are let go once converted: the listing and the models
             # of a large cluster are never all held at once
@@ -65,15 +67,19 @@ class TopicReader:
                 continue
             terr = error_name(t.error) if t.error is not None else None
             parts = tuple(
-                PartitionInfo(
-                    name,
-                    p.id,
-                    p.leader,
-                    _shared(shared, p.replicas),
-                    _shared(shared, p.isrs),
-                    error_name(p.error) if p.error is not None else None,
+                # PartitionInfo(name, id, leader, replicas, isr, error), built as its tuple: 50,000 a run
+                new(
+                    PartitionInfo,
+                    (
+                        name,
+                        p.id,
+                        p.leader,
+                        _shared(shared, p.replicas),
+                        _shared(shared, p.isrs),
+                        error_name(p.error) if p.error is not None else None,
+                    ),
                 )
-                for p in sorted(t.partitions.values(), key=lambda p: p.id)
+                for p in sorted(t.partitions.values(), key=_ID)
             )
             # confluent-kafka's listing does not carry the broker's is_internal flag; callers that
             # need it ask by name (plan.queries.with_internal_flags), never judge by the name
@@ -153,6 +159,10 @@ class TopicReader:
                 k: str(entries[k].value) for k in keys if k in entries and entries[k].value is not None
             }
         return out
+
+
+#: a partition's id in confluent-kafka's metadata, read in C (the sort key of every partition)
+_ID = attrgetter("id")
 
 
 def _shared(seen: dict[tuple[int, ...], tuple[int, ...]], ids: Sequence[int]) -> tuple[int, ...]:

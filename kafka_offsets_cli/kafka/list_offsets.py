@@ -95,7 +95,8 @@ class OffsetLister:
                     final.update(answers)
                 else:
                     final = answers  # the first attempt: no copy of 100,000 answers
-                retry = [k for k, r in answers.items() if r.error is not None and r.error in RETRIABLE]
+                # r[6]: the answer's error, without a property call for each of 100,000 answers
+                retry = [k for k, r in answers.items() if r[6] is not None and r[6] in RETRIABLE]
                 if not retry or deadline.remaining() <= backoff:
                     break
                 log.debug(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from operator import attrgetter
 from typing import Any
 
 from ..measures.lag.rows import TOTAL_STATS, LagRow
@@ -63,6 +64,10 @@ def totals(rows: Sequence[LagRow]) -> list[LagTotal]:
     return out
 
 
+#: a row's (group, topic, partition), read in C: the key of 50,000 rows a run
+_BY_NAME = attrgetter("group", "topic", "partition")
+
+
 class SortKey(str, Enum):
     """Row orders of ``lag --sort``."""
 
@@ -73,7 +78,7 @@ class SortKey(str, Enum):
 
 def sort_rows(rows: Iterable[LagRow], key: SortKey = SortKey.name) -> list[LagRow]:
     """Rows by group/topic/partition, or by lag / time lag descending (unknown last)."""
-    base = sorted(rows, key=lambda r: (r.group, r.topic, r.partition))
+    base = sorted(rows, key=_BY_NAME)
     if key is SortKey.lag:
         return sorted(base, key=lambda r: (r.lag is None, -(r.lag or 0)))
     if key is SortKey.time_lag:

@@ -130,7 +130,7 @@ def newest_timestamps(
     keys = sorted(set(points))
     if not keys:
         return {}
-    tps = sorted({tp for tp, _ in keys})
+    tps = sorted(dict.fromkeys(tp for tp, _ in keys))  # keys are sorted: the sort only checks
     max_results = {
         (r[0], r[1]): r  # (topic, partition), which a TopicPartition looks up
         for r in fetch_offsets(
@@ -149,9 +149,15 @@ def newest_timestamps(
         )
         searches[(tp, c)] = Bisection.start(c, mx)
     while True:
-        # each lookup's spec made once a round (a spec computes its hash and name when made)
+        # each timestamp's spec made once a round (a spec computes its hash and name when made, 3 µs):
+        # searches of partitions alike (the same newest record, the same committed offsets) look up
+        # the same timestamps
+        specs: dict[int, OffsetSpec] = {}
         active = [
-            (k, b, t, OffsetSpec.at(t)) for k, b in searches.items() if not b.done for t in (b.next_time(),)
+            (k, b, t, specs.get(t) or specs.setdefault(t, OffsetSpec.at(t)))
+            for k, b in searches.items()
+            if not b.done
+            for t in (b.next_time(),)
         ]
         if not active:
             break

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 
 from ...models.groups import GroupDescription, GroupOffsets
 from ...models.offsets import OffsetResult, OffsetSpec
@@ -124,8 +125,10 @@ def plan_group(
     touched = set(offsets.offsets) | set(description.assigned if description is not None else ())
     if index is None:
         index = partition_index(metadata, selection)
-    if selection is None and exclude_system:
-        touched = {tp for tp in touched if not is_system_topic(tp.topic)}  # by name, not the broker's flag
+    if selection is None and exclude_system:  # by name, not the broker's flag; asked once per topic
+        system = {t for t in {tp[0] for tp in touched} if is_system_topic(t)}
+        if system:
+            touched = {tp for tp in touched if tp[0] not in system}
     parts, gone = index_partitions(index, touched, include_literal=named)
     return GroupPlan(
         group=group,
@@ -204,7 +207,7 @@ def index_partitions(
     selection = index.selection
     by_topic: dict[str, list[TopicPartition]] = {}
     for tp in set(touched):
-        by_topic.setdefault(tp.topic, []).append(tp)
+        by_topic.setdefault(tp[0], []).append(tp)  # tp[0]: the topic, without the property's call
     topics = set(by_topic)
     if selection is not None and include_literal:
         topics |= set(selection.literal_topics() or ())
@@ -238,7 +241,9 @@ def _existing(metadata: ClusterMetadata, topics: Iterable[str]) -> set[TopicPart
 
 def offsets_needed(plans: Iterable[GroupPlan]) -> list[TopicPartition]:
     """The partitions whose log start and end the plans' rows need (sorted, once each)."""
-    return sorted({tp for p in plans if p.error is None for tp in p.partitions})
+    # in plan order (each plan's partitions sorted): the sort merges the runs instead of sorting a
+    # set's order from scratch
+    return sorted(dict.fromkeys(chain.from_iterable(p.partitions for p in plans if p.error is None)))
 
 
 def assemble_rows(plans: Sequence[GroupPlan], results: Iterable[OffsetResult]) -> list[LagRow]:
@@ -254,7 +259,8 @@ def assemble_rows(plans: Sequence[GroupPlan], results: Iterable[OffsetResult]) -
     late_of: dict[tuple[str, int], OffsetResult] = {}
     for r in results:
         spec = r[2]
-        if spec is earliest or spec == earliest:
+        # the shared instances by identity first: == is a dataclass __eq__, a Python call per answer
+        if spec is earliest or (spec is not latest and spec == earliest):
             early_of[r[0], r[1]] = r
         elif spec is latest or spec == latest:
             late_of[r[0], r[1]] = r

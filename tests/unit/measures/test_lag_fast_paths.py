@@ -79,6 +79,25 @@ def test_evolve_is_replace() -> None:
         row.evolve(lagg=1)
 
 
+def test_the_record_is_the_fields_in_columns_order_however_the_row_was_made() -> None:
+    # to_record copies the row's __dict__: its keys must be COLUMNS, in order, for every way a row
+    # is made (the record's key order is the JSON and CSV output's)
+    row = lag_row("g", TP, 40, OffsetResult("orders", 3, E, 10), OffsetResult("orders", 3, L, 100))
+    made = [
+        row,
+        _constructed(row),
+        row.evolve(remote_read=True, error="x"),
+        dataclasses.replace(row, lag=None),
+        pickle.loads(pickle.dumps(row)),
+        LagRow.from_record(row.to_record()),
+    ]
+    for r in made:
+        rec = r.to_record()
+        assert list(rec) == list(COLUMNS)
+        assert rec == {c: getattr(r, c) for c in COLUMNS} | {"state": r.state.value}
+        assert type(rec["state"]) is str and r.state is LagState.OK  # the row keeps its enum
+
+
 def test_assemble_rows_matches_specs_by_value() -> None:
     copies = pickle.loads(pickle.dumps((E, L)))  # equal, not the shared instances
     assert copies[0] is not E and copies == (E, L)
