@@ -274,7 +274,7 @@ def _records(
         recs = [{**rec, **dict.fromkeys(RATE_FIELDS)} for rec in recs]
     if view.members:
         recs = [{**rec, **dict.fromkeys(MEMBER_FIELDS)} for rec in recs]
-    if status is None and rates is None and not view.members:  # the rows' records as they are
+    if status is None and rates is None and not view.members and not view.loss_eta:  # the rows' own
         return recs + list(map(LagRow.to_record, rows))
     owners = report.owners() if view.members else {}
     for row in rows:
