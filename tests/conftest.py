@@ -74,11 +74,14 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark tests by where they are and what they use: everything under ``tests/unit`` is ``unit``
     (``make unit``: no Java, broker, Spark or spark/connect extras; a unit test that asks for a broker,
     Spark or a built wheel is a usage error), everything else by the Kafka fixtures it uses
-    (``broker``, ``cluster3``); ``spark``, ``java`` and ``slow`` are marked by the modules."""
+    (``broker``, ``cluster3``); ``spark``, ``java`` and ``slow`` are marked by the modules.  In a
+    pytest-xdist worker, every test also gets its unit of work and the units go longest first
+    (tests/lanes.py)."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if item.path.is_relative_to(UNIT_DIR):
@@ -93,6 +96,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if fixtures & {"cluster3", "tiered_cluster3"}:
             item.add_marker(pytest.mark.cluster3)
     items[:] = _spark_modules_together(items)
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: ``make test``'s lanes
+        items[:] = _in_lanes(items)
+
+
+def _in_lanes(items: list[pytest.Item]) -> list[pytest.Item]:
+    """``items`` grouped into units of work (an ``xdist_group`` mark each) and ordered longest unit first."""
+    from tests import lanes
+
+    def module(item: pytest.Item) -> str:
+        return item.path.relative_to(REPO_ROOT).as_posix()
+
+    uses: dict[str, set[str]] = {}
+    for item in items:
+        uses.setdefault(module(item), set()).update(getattr(item, "fixturenames", ()))
+    unit_of = lanes.families(uses)
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(unit_of[module(item)]))
+    ranked = lanes.order(list(uses), unit_of, lanes.load_durations())
+    place = {m: n for n, m in enumerate(ranked)}
+    return sorted(items, key=lambda item: place[module(item)])  # stable: a module keeps its order
 
 
 #: the modules with a test that asks for ``spark_runtime`` (set at collection)
