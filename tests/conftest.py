@@ -72,6 +72,28 @@ def pytest_configure(config: pytest.Config) -> None:
     """
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:  # a pytest-xdist worker: the run's own terminal variables, not 80x24
+        for name, value in workerinput.get(_TERMINAL_KEY, {}).items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+#: what the controller passes its workers: its COLUMNS and LINES (None: unset)
+_TERMINAL_KEY = "kafka_offsets_terminal_environ"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """pytest-xdist's controller, before a worker starts: hand it the run's COLUMNS and LINES.
+
+    A worker's process starts with ``COLUMNS=80`` and ``LINES=24`` in its environment (seen with
+    xdist 3.8), which every CLI child inherits: a table test on a 200-column pseudo-terminal then
+    fitted its table to 80 columns. Workers put back what the run itself had.
+    """
+    node.workerinput[_TERMINAL_KEY] = {name: os.environ.get(name) for name in ("COLUMNS", "LINES")}
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
