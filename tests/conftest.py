@@ -72,13 +72,38 @@ def pytest_configure(config: pytest.Config) -> None:
     """
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:  # a pytest-xdist worker: the run's own terminal variables, not 80x24
+        for name, value in workerinput.get(_TERMINAL_KEY, {}).items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
+#: what the controller passes its workers: its COLUMNS and LINES (None: unset)
+_TERMINAL_KEY = "kafka_offsets_terminal_environ"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """pytest-xdist's controller, before a worker starts: hand it the run's COLUMNS and LINES.
+
+    A worker's process starts with ``COLUMNS=80`` and ``LINES=24`` in its environment (seen with
+    xdist 3.8), which every CLI child inherits: a table test on a 200-column pseudo-terminal then
+    fitted its table to 80 columns. Workers put back what the run itself had.
+    """
+    node.workerinput[_TERMINAL_KEY] = {name: os.environ.get(name) for name in ("COLUMNS", "LINES")}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark tests by where they are and what they use: everything under ``tests/unit`` is ``unit``
     (``make unit``: no Java, broker, Spark or spark/connect extras; a unit test that asks for a broker,
     Spark or a built wheel is a usage error), everything else by the Kafka fixtures it uses
-    (``broker``, ``cluster3``); ``spark``, ``java`` and ``slow`` are marked by the modules."""
+    (``broker``, ``cluster3``); ``spark``, ``java`` and ``slow`` are marked by the modules.  In a
+    pytest-xdist worker, every test also gets its unit of work and the units go longest first
+    (tests/lanes.py)."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if item.path.is_relative_to(UNIT_DIR):
@@ -93,6 +118,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if fixtures & {"cluster3", "tiered_cluster3"}:
             item.add_marker(pytest.mark.cluster3)
     items[:] = _spark_modules_together(items)
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: ``make test``'s lanes
+        items[:] = _in_lanes(items)
+
+
+def _in_lanes(items: list[pytest.Item]) -> list[pytest.Item]:
+    """``items`` grouped into units of work (an ``xdist_group`` mark each) and ordered longest unit first."""
+    from tests import lanes
+
+    def module(item: pytest.Item) -> str:
+        return item.path.relative_to(REPO_ROOT).as_posix()
+
+    uses: dict[str, set[str]] = {}
+    for item in items:
+        uses.setdefault(module(item), set()).update(getattr(item, "fixturenames", ()))
+    unit_of = lanes.families(uses)
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(unit_of[module(item)]))
+    ranked = lanes.order(list(uses), unit_of, lanes.load_durations())
+    place = {m: n for n, m in enumerate(ranked)}
+    return sorted(items, key=lambda item: place[module(item)])  # stable: a module keeps its order
 
 
 #: the modules with a test that asks for ``spark_runtime`` (set at collection)
