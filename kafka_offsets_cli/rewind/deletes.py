@@ -123,16 +123,13 @@ def delete_all(source: RewindSource, plans: Sequence[Plan], io: RewindIO) -> int
             f"{plan.group} {tp}: {e}" for tp, e in sorted(errors.items()) if e not in KEPT_AS_SUBSCRIBED
         ]
         done = [tp for tp in wanted if tp not in errors]
-        if done:
+        if done:  # read back: what Kafka said it deleted must be gone
             [back] = source.committed_offsets([plan.group], done)
             if back.error is not None:
                 raise PartialFailure(f"deleted, but reading the offsets back failed: {back.error}")
-            failed += [
-                f"{plan.group} {tp}: still {back.offsets[tp]}"
-                for tp in done
-                if back.offsets.get(tp) is not None
-            ]
-        deleted += len(done)
+            still = {tp: back.offsets.get(tp) for tp in done if back.offsets.get(tp) is not None}
+            failed += [f"{plan.group} {tp}: still {off}" for tp, off in still.items()]
+            deleted += len(done) - len(still)
     for line in kept:
         io.warn(line)
     if failed:
