@@ -117,7 +117,7 @@ def delete_group_offsets(
             topic_cls(name=t, partitions=[part_cls(partition_index=p) for p in ps])
             for t, ps in by_topic.items()
         ]
-        return OffsetDeleteRequest(group_id=group, topics=topics)
+        return OffsetDeleteRequest(group_id=group, topics=topics, max_version=0)
 
     return _write(kafka_python, deadline, group, request, items, wanted)
 
