@@ -109,6 +109,8 @@ def test_dry_run_shows_the_plan_and_changes_nothing(bootstrap: str, topics: tupl
         group,
         "--topic",
         a,
+        "-o",
+        "table",
         "--columns",
         "topic,current,target",
     )
