@@ -106,6 +106,12 @@ class GroupWriter(Protocol):
         """Commit offsets for a group; error name per partition."""
         ...
 
+    def delete_group_offsets(
+        self, group: str, partitions: Sequence[TopicPartition]
+    ) -> dict[TopicPartition, str | None]:
+        """Delete a group's committed offsets (``rewind --delete-offsets``); error name per partition."""
+        ...
+
 
 class GroupMemberSource(Protocol):
     """A group's members and session timeout: who blocks a reset, and for how long."""

@@ -7,7 +7,8 @@ offset equal the share tool's ``--dry-run`` value for value (4.3.1's tool has ea
 datetime; an offset and current are planned as for consumer groups); the export is Kafka's plan CSV,
 read back with the drift check; ``--execute`` sets the start offsets (read back with ``kafka-share-groups.sh
 --describe``) and its undo plan puts them back; with a live member both tools refuse and nothing moves;
-``--shift-by`` (which the share tool has not) is refused in one line.
+``--shift-by`` (which the share tool has not) is refused in one line; ``--delete-offsets`` deletes per
+topic and its undo plan sets the offsets again.
 """
 
 from __future__ import annotations
@@ -236,15 +237,42 @@ def test_a_live_member_is_refused_as_kafka_share_groups_refuses(
         consumer.wait(timeout=30)
 
 
-def test_delete_share_group_offsets_as_kafka_share_groups_shows_it(bootstrap: str, topic: str) -> None:
-    """DeleteShareGroupOffsets (the client's, for a delete mode to come): the topic's share-partitions
-    are gone from kafka-share-groups --describe; an unknown topic is that topic's own error."""
+def test_delete_offsets_of_a_share_group_go_per_topic_and_come_back_with_the_undo_plan(
+    bootstrap: str, topic: str, tmp_path: Path
+) -> None:
+    """`rewind --delete-offsets` on a share group (DeleteShareGroupOffsets): a partition alone is
+    refused (Kafka deletes per topic), the topic's share-partitions are gone from kafka-share-groups
+    --describe, and the undo plan sets them again; an unknown topic is that topic's own error."""
     group = share_group(bootstrap, topic)
-    assert set(start_offsets(bootstrap, group)) == {(topic, 0), (topic, 1)}
-    with KafkaClient(build_settings(bootstrap, timeout_ms=30_000)) as client:
-        done = client.delete_share_group_offsets(group, [topic, "no-such-topic"])
-    assert done == {topic: None, "no-such-topic": "UNKNOWN_TOPIC_OR_PARTITION"}
+    # the console consumer may have fetched from one partition only: give both a start offset
+    reset = cli("rewind", "-b", bootstrap, "-g", group, "-t", topic, "--to-offset", "3", "--execute")
+    assert reset.code == 0, reset.stderr
+    before = start_offsets(bootstrap, group)
+    assert before == {(topic, 0): "3", (topic, 1): "3"}
+    alone = cli("rewind", "-b", bootstrap, "--delete-offsets", "--group", group, "--topic", f"{topic}:0")
+    assert alone.code == 2 and "deleted per topic" in alone.stderr, alone.stderr
+    undo = tmp_path / "undo.csv"
+    r = cli(
+        "rewind",
+        "-b",
+        bootstrap,
+        "--delete-offsets",
+        "-g",
+        group,
+        "-t",
+        topic,
+        "--execute",
+        "--undo-file",
+        str(undo),
+    )
+    assert r.code == 0, r.stderr
     assert start_offsets(bootstrap, group) == {}
+    back = cli("rewind", "-b", bootstrap, "--from-file", str(undo), "--execute")
+    assert back.code == 0, back.stderr
+    assert start_offsets(bootstrap, group) == before
+    with KafkaClient(build_settings(bootstrap, timeout_ms=30_000)) as client:
+        done = client.delete_share_group_offsets(group, ["no-such-topic"])
+    assert done == {"no-such-topic": "UNKNOWN_TOPIC_OR_PARTITION"}
 
 
 STREAMS_GROUP_COMMAND = "org.apache.kafka.tools.streams.StreamsGroupCommand"

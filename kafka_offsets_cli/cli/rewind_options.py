@@ -33,6 +33,10 @@ EXAMPLES = """Examples:
   kafka-offsets rewind -b localhost:9092 --group-regex 'billing-.*' --shift-by -100
 
 
+  # delete a group's committed offsets of a topic (as kafka-consumer-groups --delete-offsets)
+  kafka-offsets rewind -b localhost:9092 --group billing --topic old-orders --delete-offsets --execute
+
+
   # DR cutover: each partition where the group stopped on the primary (a cluster profile)
   kafka-offsets rewind --cluster dr -g billing --from-cluster primary --remote-topic-prefix primary.
 
@@ -54,7 +58,10 @@ offsets back and checks them against the plan.
 
 Kafka's own flags work too: a kafka-consumer-groups --reset-offsets command line runs here with
 the same plan (--to-earliest, --to-latest, --to-datetime, --by-duration, --dry-run, --all-topics,
-a bare --export for the CSV on stdout, --topic TOPIC:PARTS; see the reference).
+a bare --export for the CSV on stdout, --topic TOPIC:PARTS; see the reference), and a
+kafka-consumer-groups (or kafka-share-groups) --delete-offsets line gives its plan (a dry run
+without --execute). Kafka deletes a group's offsets of a topic only while no member reads it:
+each topic it keeps is named on stderr (exit 6 when nothing was deleted).
 """
 
 
@@ -114,6 +121,13 @@ RemoteTopicPrefixOpt = Annotated[
         "--remote-topic-prefix",
         "PREFIX",
         "With --from-cluster/--from-lag-file: DR topic = PREFIX + primary topic.",
+    ),
+]
+DeleteOffsetsOpt = Annotated[
+    bool,
+    _flag(
+        "--delete-offsets",
+        "Delete the committed offsets of the selected topics (or of an exported plan, --from-file).",
     ),
 ]
 ExecuteOpt = Annotated[

@@ -160,6 +160,24 @@ class KafkaClient:
         """Commit ``offsets`` for ``group``: each partition's error name (``None``: committed)."""
         return self._groups.alter_group_offsets(group, offsets)
 
+    def delete_group_offsets(
+        self, group: str, partitions: Sequence[TopicPartition]
+    ) -> dict[TopicPartition, str | None]:
+        """Delete a consumer (or streams) group's committed offsets on ``partitions``: each
+        partition's error name (``None``: deleted; ``GROUP_SUBSCRIBED_TO_TOPIC``: kept, the group's
+        members are subscribed to its topic). Sent through kafka-python (OffsetDelete): librdkafka's
+        Python admin client has no call for it."""
+        from ..errors import ConfigError
+        from .share_resets import delete_group_offsets
+
+        require_group_ids([group])
+        if not self._groups.kafka_python_fits():
+            raise ConfigError(
+                "deleting committed offsets needs kafka-python (OffsetDelete), which cannot take these "
+                "client settings (--debug says why)"
+            )
+        return delete_group_offsets(self._session.kafka_python(), self._session.deadline, group, partitions)
+
     # -- transaction markers (markers.py) --------------------------------------------------
 
     def control_records(

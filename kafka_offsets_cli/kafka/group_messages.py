@@ -74,5 +74,7 @@ AlterShareGroupOffsetsRequest = message_class("AlterShareGroupOffsetsRequest")
 AlterShareGroupOffsetsResponse = message_class("AlterShareGroupOffsetsResponse")
 DeleteShareGroupOffsetsRequest = message_class("DeleteShareGroupOffsetsRequest")
 DeleteShareGroupOffsetsResponse = message_class("DeleteShareGroupOffsetsResponse")
+#: kafka-python's own (v0: ``rewind --delete-offsets``, :mod:`.share_resets`)
+OffsetDeleteRequest: Any = kafka_python_class("OffsetDeleteRequest")  # kafka-python 3.0 has it
 #: kafka-python's own (v0-v5: v5 lists every group type with its ``group_type``, :mod:`.list_groups`)
 ListGroupsRequest = kafka_python_class("ListGroupsRequest")

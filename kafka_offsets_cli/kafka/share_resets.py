@@ -1,6 +1,9 @@
-"""Writing a share group's start offsets: AlterShareGroupOffsets and DeleteShareGroupOffsets.
+"""Writing a group's offsets through kafka-python: a share group's start offsets
+(AlterShareGroupOffsets, DeleteShareGroupOffsets) and a consumer or streams group's committed
+offsets deleted (OffsetDelete, which librdkafka's Python admin client does not expose).
 
-The requests are Kafka's own (:mod:`.group_messages`: API keys 91 and 92, v0), sent to the group's
+The share requests are Kafka's own (:mod:`.group_messages`: API keys 91 and 92, v0), OffsetDelete
+kafka-python's (API key 47, v0, as Kafka's ``Admin.deleteConsumerGroupOffsets``), sent to the group's
 coordinator the way the other group requests are (:mod:`.coordinated`: not-ready coordinators asked
 again while ``--timeout`` lasts). Each names one group, as Kafka's admin client sends them
 (``Admin.alterShareGroupOffsets``, ``Admin.deleteShareGroupOffsets``). The coordinator accepts them
@@ -19,7 +22,11 @@ from typing import Any, TypeVar
 from ..models.topics import TopicPartition
 from .coordinated import GroupRequest, ask_coordinators
 from .deadline import Deadline
-from .group_messages import AlterShareGroupOffsetsRequest, DeleteShareGroupOffsetsRequest
+from .group_messages import (
+    AlterShareGroupOffsetsRequest,
+    DeleteShareGroupOffsetsRequest,
+    OffsetDeleteRequest,
+)
 from .kafka_python import KafkaPython, code_name
 
 K = TypeVar("K")
@@ -81,6 +88,36 @@ def delete_share_group_offsets(
     def request() -> Any:
         topics = [topic_cls(topic_name=t) for t in wanted]
         return DeleteShareGroupOffsetsRequest(group_id=group, topics=topics, max_version=0)
+
+    return _write(kafka_python, deadline, group, request, items, wanted)
+
+
+def delete_group_offsets(
+    kafka_python: KafkaPython, deadline: Deadline, group: str, partitions: Sequence[TopicPartition]
+) -> dict[TopicPartition, str | None]:
+    """Delete ``group``'s committed offsets on ``partitions`` (OffsetDelete): each partition's error
+    name (``None``: deleted). Kafka refuses a topic the group's members are subscribed to
+    (``GROUP_SUBSCRIBED_TO_TOPIC``, per partition) and deletes the others."""
+    topic_cls = OffsetDeleteRequest.OffsetDeleteRequestTopic
+    part_cls = topic_cls.OffsetDeleteRequestPartition
+    wanted = sorted(set(partitions))
+    by_topic: dict[str, list[int]] = {}
+    for tp in wanted:
+        by_topic.setdefault(tp.topic, []).append(tp.partition)
+
+    def items(answer: Any) -> dict[TopicPartition, str | None]:
+        return {
+            TopicPartition(t.name, int(p.partition_index)): code_name(p.error_code) if p.error_code else None
+            for t in answer.topics
+            for p in t.partitions
+        }
+
+    def request() -> Any:
+        topics = [
+            topic_cls(name=t, partitions=[part_cls(partition_index=p) for p in ps])
+            for t, ps in by_topic.items()
+        ]
+        return OffsetDeleteRequest(group_id=group, topics=topics, max_version=0)
 
     return _write(kafka_python, deadline, group, request, items, wanted)
 

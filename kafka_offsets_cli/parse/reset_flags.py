@@ -20,7 +20,9 @@ Kafka's flag               ``rewind``
 =========================  ==========================================================
 
 ``--to-offset``, ``--shift-by``, ``--to-current``, ``--from-file``, ``--execute``, ``--group``,
-``--all-groups`` and ``--bootstrap-server`` are ``rewind``'s own options already.
+``--all-groups``, ``--delete-offsets`` and ``--bootstrap-server`` are ``rewind``'s own options
+already, so a ``kafka-consumer-groups.sh --delete-offsets --group G --topic T:0,1`` line runs too
+(``--topic T:P,P`` as above; a dry run until ``--execute``, where Kafka's deletes at once).
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@ not planned), ``delta = target - current`` (negative: re-read, positive: skip).
 is used, as Kafka's tool does), ``clamped-to-start``, ``clamped-to-end`` or
 ``no-commit`` (``--shift-by`` without a committed offset: not planned) or
 ``no-commit-end`` (``--to-current`` without a committed offset: the end offset, as
-Kafka's tool does). Several groups' plans are one list of records, by group.
+Kafka's tool does) or ``delete`` (``--delete-offsets``: the committed offset is deleted,
+``target`` null). Several groups' plans are one list of records, by group.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine 
     from rich.text import Text
 
 from ..parse.times import format_time
-from ..rewind.plan import COLUMNS, Plan, PlanRow, TargetKind
+from ..rewind.plan import COLUMNS, Note, Plan, PlanRow, TargetKind
 from .fit import Column, Forms, Kind
 from .fitted import FittedTable
 
@@ -41,6 +42,8 @@ def effect(row: PlanRow) -> str:
     """What the reset does on one partition: ``re-reads 120``, ``skips 5``, ``unchanged``, ``new``."""
     if row.error is not None:
         return f"error: {row.error}"
+    if row.note is Note.DELETE:
+        return "deletes the offset"
     if row.target is None:
         return "not planned: no committed offset to shift" if row.note is not None else "not planned"
     d = row.delta
@@ -62,6 +65,7 @@ def _note(row: PlanRow) -> str:
         "clamped-to-end": "clamped to log end",
         "no-commit": "",
         "no-commit-end": "no committed offset: end offset",
+        "delete": "",
     }[row.note.value]
 
 
@@ -101,13 +105,15 @@ def rich_table(
 
     for r in (r for p in sorted(plans, key=lambda p: p.group) for r in p.rows):
         eff = effect(r)
-        style = "red" if r.error or r.target is None else ("yellow" if r.delta and r.delta > 0 else "")
+        deleted = r.note is Note.DELETE and r.error is None
+        style = "yellow" if deleted else "red" if r.error or r.target is None else ""
+        style = style or ("yellow" if r.delta and r.delta > 0 else "")
         t.add_row(
             r.group,
             r.topic,
             str(r.partition),
             cell(r.current),
-            cell(r.target),
+            Text("deleted", style="yellow") if deleted else cell(r.target),
             cell(r.log_start),
             cell(r.end),
             Forms((eff, eff.split(":")[0]), style=style),  # "not planned: why" -> "not planned"
@@ -129,6 +135,8 @@ def target_text(plan: Plan, tz: tzinfo) -> str:
         return "the committed offset"
     if tgt.kind is TargetKind.FILE:
         return f"the offsets of {tgt.text}"
+    if tgt.kind is TargetKind.DELETE:
+        return f"the partitions of {tgt.text}" if tgt.text else "the selected partitions"
     return f"the {tgt.kind.value} offset"
 
 
@@ -141,6 +149,10 @@ def summary(
     exported plan itself, ``--from-file FILE --execute`` (which checks that nothing moved since).
     """
     n = len(plan.planned)
+    if plan.target.kind is TargetKind.DELETE:
+        return _delete_summary(
+            plan, tz, executed=executed, where=f" on {cluster}" if cluster else "", exported=exported
+        )
     verb = "Committed" if executed else "Dry run: would commit"
     where = f" on {cluster}" if cluster else ""
     text = (
@@ -155,4 +167,19 @@ def summary(
         text += " (the group must have no active members)."
     elif not executed:
         text += ". Add --execute to commit (the group must have no active members)."
+    return text
+
+
+def _delete_summary(plan: Plan, tz: tzinfo, *, executed: bool, where: str, exported: str | None) -> str:
+    """:func:`summary` of a ``--delete-offsets`` plan."""
+    n = len(plan.deletions())
+    verb = "Deleted" if executed else "Dry run: would delete"
+    text = f"{verb} {n} committed offset(s) of group {plan.group!r}{where} ({target_text(plan, tz)})"
+    if plan.problems:
+        text += f"; {len(plan.problems)} partition(s) not planned"
+    if not executed and exported is not None and exported != "-":
+        text += f". To delete exactly these: --from-file {exported} --delete-offsets --execute"
+        text += " (Kafka keeps the offsets of topics the group's members read)."
+    elif not executed:
+        text += ". Add --execute to delete (Kafka keeps the offsets of topics the group's members read)."
     return text

@@ -15,7 +15,7 @@ from ..parse.selection import Selection
 from ..plan.queries import fetch_offsets, selection_metadata, with_close_names
 from ..plan.resolve import resolve
 from ..sources import RewindSource
-from .plan import Plan, PlanRow, Target, TargetKind, make_plan, specs_for
+from .plan import Plan, PlanRow, Target, make_plan, specs_for
 
 __all__ = ["build_plan", "build_plans", "committed_offsets"]
 
@@ -81,9 +81,7 @@ def build_plans(
                     gone[g].update({tp: m.error for tp in committed[g] if tp.topic == m.topic})
     else:
         for g in groups:
-            base = (
-                list((requested or {}).get(g, {})) if target.kind is TargetKind.FILE else list(committed[g])
-            )
+            base = list((requested or {}).get(g, {})) if target.file is not None else list(committed[g])
             candidates[g] = []
             for tp in base:
                 err = _exists(md, tp)

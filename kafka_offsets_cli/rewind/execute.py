@@ -18,7 +18,15 @@ from .build import build_plan
 from .members import describe_members, until_dropped
 from .plan import Plan, mismatches
 
-__all__ = ["GROUP_ACTIVE_ERRORS", "Execution", "active_groups", "build_plan", "execute", "preflight"]
+__all__ = [
+    "GROUP_ACTIVE_ERRORS",
+    "Execution",
+    "active_groups",
+    "build_plan",
+    "check_complete",
+    "execute",
+    "preflight",
+]
 
 
 #: What Kafka answers a commit from the admin client (no member id, generation -1) to a group
@@ -59,7 +67,8 @@ class Execution:
     read_back: Mapping[TopicPartition, int | None]
 
 
-def _check_complete(plan: Plan) -> None:
+def check_complete(plan: Plan) -> None:
+    """Refuse (nothing changed) a plan with a missing topic or a partition that was not planned."""
     if plan.missing_topics:
         names = ", ".join(f"{t} ({e})" for t, e in plan.missing_topics)
         raise Refused(f"selected topic(s) cannot be reset: {names}; nothing changed")
@@ -107,7 +116,7 @@ def preflight(source: RewindSource, plans: Sequence[Plan]) -> None:
     long until a stopped one is dropped); :class:`NotFound` when there is nothing to commit.
     """
     for plan in plans:
-        _check_complete(plan)
+        check_complete(plan)
     if not any(p.offsets() for p in plans):
         raise NotFound("nothing to commit for group(s) " + ", ".join(repr(p.group) for p in plans))
     active = active_groups(source, [p.group for p in plans if p.offsets()])

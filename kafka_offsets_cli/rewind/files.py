@@ -140,7 +140,7 @@ def write_undo(
     if without:
         io.warn(
             "no committed offset to go back to (an undo plan cannot remove offsets; "
-            f"kafka-consumer-groups --delete-offsets can): {', '.join(without[:10])}"
+            f"kafka-offsets rewind --delete-offsets can): {', '.join(without[:10])}"
             + (f" and {len(without) - 10} more" if len(without) > 10 else "")
         )
     if not text:

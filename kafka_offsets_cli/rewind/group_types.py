@@ -195,6 +195,16 @@ class TypedGroups:
             return self.inner.alter_share_group_offsets(group, offsets)
         return self.inner.alter_group_offsets(group, offsets)
 
+    def delete_group_offsets(
+        self, group: str, partitions: Sequence[TopicPartition]
+    ) -> dict[TopicPartition, str | None]:
+        """Delete committed offsets: a share group's per topic, through DeleteShareGroupOffsets (each
+        partition gets its topic's answer)."""
+        if group not in self.types.share:
+            return self.inner.delete_group_offsets(group, partitions)
+        by_topic = self.inner.delete_share_group_offsets(group, sorted({tp.topic for tp in partitions}))
+        return {tp: by_topic.get(tp.topic, "UNKNOWN_SERVER_ERROR") for tp in partitions}
+
 
 def share_members(group: ShareGroup) -> GroupMembers:
     """A share group's description as the members a refusal names (protocol ``share``)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .plan import Note, Plan, left_out
+from .plan import Note, Plan, TargetKind, left_out
 
 if TYPE_CHECKING:
     from datetime import tzinfo
@@ -29,9 +29,13 @@ def plan_warnings(plans: Sequence[Plan], zone: tzinfo, io: RewindIO) -> None:
         io.warn(f"{topic}: {err}; not planned")
     for plan in plans:
         if not plan.rows and not plan.missing_topics:  # else the missing topics' lines said why
-            io.warn(
-                f"group {plan.group!r} has no committed offsets: nothing to plan (name topics with --topic)"
+            deleting = plan.target.kind is TargetKind.DELETE
+            what = (
+                "on the selected partitions: nothing to delete"
+                if deleting
+                else "nothing to plan (name topics with --topic)"
             )
+            io.warn(f"group {plan.group!r} has no committed offsets{'' if deleting else ':'} {what}")
         who = f"{plan.group} " if len(plans) > 1 else ""
         for row in plan.rows:
             where = f"{who}{row.topic}:{row.partition}"

@@ -6,7 +6,9 @@ a time resolves to the earliest offset whose timestamp is ``>= TIME``
 as ``kafka-consumer-groups --reset-offsets --to-datetime`` does; ``--to-offset``,
 ``--shift-by`` and ``--from-file`` offsets are clamped to [log start, end] as Kafka's
 tool clamps; a partition without a committed offset cannot be shifted, and
-``--to-current`` gives it the end offset, as Kafka's tool does.
+``--to-current`` gives it the end offset, as Kafka's tool does. ``--delete-offsets`` plans no
+new offset: each partition with a committed offset gets :attr:`Note.DELETE` (one without has
+nothing to delete and no row).
 
 A plan row says what the reset does to the group: ``delta = target - current``;
 a negative delta re-reads ``-delta`` offsets, a positive one skips ``delta``.
@@ -38,6 +40,7 @@ class Note(str, Enum):
     CLAMPED_TO_END = "clamped-to-end"
     NO_COMMIT = "no-commit"  # --shift-by without a committed offset: not planned
     NO_COMMIT_END = "no-commit-end"  # --to-current without a committed offset: the end offset
+    DELETE = "delete"  # --delete-offsets: the committed offset is deleted (no new offset)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -61,8 +64,8 @@ class PlanRow:
 
     @property
     def planned(self) -> bool:
-        """True when the row has a target offset (no error, not skipped)."""
-        return self.target is not None and self.error is None
+        """True when the row has a target offset, or deletes its offset (no error, not skipped)."""
+        return self.error is None and (self.target is not None or self.note is Note.DELETE)
 
     @property
     def delta(self) -> int | None:
@@ -83,7 +86,8 @@ class PlanRow:
 
         Keys: group, topic, partition, current (committed offset or null), target
         (new offset or null), log_start, end, delta (target - current), note
-        (no-record-at-time, clamped-to-start, clamped-to-end, no-commit, no-commit-end or null),
+        (no-record-at-time, clamped-to-start, clamped-to-end, no-commit, no-commit-end, delete
+        (``--delete-offsets``: the committed offset is deleted, target null) or null),
         error (Kafka's error name or null).
         """
         return {
@@ -132,6 +136,8 @@ def plan_row(
             error=error,
         )
 
+    if target.kind is TargetKind.DELETE:  # no new offset: the log's answers do not matter
+        return row(None, Note.DELETE)
     err = earliest.error or latest.error
     if target.kind is TargetKind.TIME:
         if by_time is None:
@@ -200,6 +206,10 @@ class Plan:
         """Planned rows whose target differs from the committed offset (or that have none)."""
         return tuple(r for r in self.planned if r.current != r.target)
 
+    def deletions(self) -> tuple[TopicPartition, ...]:
+        """The partitions whose committed offset the plan deletes (``--delete-offsets``)."""
+        return tuple(r.tp for r in self.planned if r.note is Note.DELETE)
+
     def offsets(self) -> dict[TopicPartition, int]:
         """The offsets to commit: every planned row."""
         return {r.tp: r.target for r in self.planned if r.target is not None}
@@ -229,6 +239,8 @@ def make_plan(
     lookup = target.lookup
     rows = []
     for tp in sorted(set(partitions)):
+        if target.kind is TargetKind.DELETE and committed.get(tp) is None:
+            continue  # nothing committed: nothing to delete
         missing = OffsetResult(tp.topic, tp.partition, OffsetSpec.latest(), None, error="NO_ANSWER")
         rows.append(
             plan_row(

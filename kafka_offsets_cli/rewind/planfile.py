@@ -56,6 +56,8 @@ def export_csv(plans: Sequence[Plan], *, with_group: bool | None = None) -> str:
 
     ``with_group`` ``None``: one group's plan in the three-column format (what Kafka's tool
     writes for one ``--group``), several groups' in the four-column one.
+    A ``--delete-offsets`` plan's lines hold the offsets it deletes (the committed ones), which
+    ``--from-file FILE --delete-offsets`` deletes after checking that they have not moved.
     """
     if with_group is None:
         with_group = len(plans) != 1
@@ -63,7 +65,8 @@ def export_csv(plans: Sequence[Plan], *, with_group: bool | None = None) -> str:
     for plan in sorted(plans, key=lambda p: p.group):
         for r in sorted(plan.planned, key=lambda r: (r.topic, r.partition)):
             head = [r.group] if with_group else []
-            out.append(_csv_line([*head, r.topic, r.partition, r.target]))
+            offset = r.current if r.target is None else r.target  # --delete-offsets: what it deletes
+            out.append(_csv_line([*head, r.topic, r.partition, offset]))
     return "".join(out)
 
 
@@ -72,7 +75,7 @@ def undo_csv(plans: Sequence[Plan]) -> tuple[str, list[str]]:
 
     Returns the file's text and the ``group topic:partition`` of the planned partitions that
     had no committed offset: a plan file cannot say "no offset", so those stay as reset
-    (``kafka-consumer-groups --delete-offsets`` removes them).
+    (``kafka-offsets rewind --delete-offsets`` removes them).
     """
     out, none = [], []
     for plan in sorted(plans, key=lambda p: p.group):

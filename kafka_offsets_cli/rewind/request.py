@@ -44,6 +44,8 @@ class RewindRequest:
     from_cluster: str | None = None
     from_lag_file: str | None = None
     remote_topic_prefix: str = ""
+    #: ``--delete-offsets``: delete the committed offsets (the selection's, or ``from_file``'s)
+    delete_offsets: bool = False
     #: the selection options as given (none: each group's committed partitions)
     topics: tuple[str, ...] = ()
     partitions: str | None = None
@@ -90,6 +92,8 @@ def checked(req: RewindRequest, io: RewindIO) -> Checked:
     if req.allow_other_cluster and req.from_file is None:
         raise UsageError("--allow-other-cluster only applies to --from-file")
     zone = parse_tz(req.tz)
+    if req.delete_offsets:
+        return _checked_delete(req, io, zone)
     others = (
         req.to or req.to_offset is not None or req.to_current or req.shift_by is not None or req.from_file
     )
@@ -119,6 +123,32 @@ def checked(req: RewindRequest, io: RewindIO) -> Checked:
     if req.from_file is not None and selection is not None:
         raise UsageError("--from-file takes its partitions from the file: leave out the selection options")
     return Checked(zone=zone, target=target, cutover=cut, selection=selection)
+
+
+def _checked_delete(req: RewindRequest, io: RewindIO, zone: tzinfo) -> Checked:
+    """``--delete-offsets``: no other target; the partitions named (a selection or a plan file), as
+    ``kafka-consumer-groups --delete-offsets`` needs ``--topic``."""
+    given = {
+        "--to": req.to is not None,
+        "--to-offset": req.to_offset is not None,
+        "--to-current": req.to_current,
+        "--shift-by": req.shift_by is not None,
+        "--from-cluster": req.from_cluster is not None,
+        "--from-lag-file": req.from_lag_file is not None,
+    }
+    other = [flag for flag, on in given.items() if on]
+    if other:
+        raise UsageError(f"--delete-offsets deletes the committed offsets: leave out {other[0]}")
+    io.ready()
+    selection = _selection(req)
+    if req.from_file is not None and selection is not None:
+        raise UsageError("--from-file takes its partitions from the file: leave out the selection options")
+    if req.from_file is None and selection is None:
+        raise UsageError(
+            "--delete-offsets needs the topics whose offsets to delete: --topic T (T:0,1 for some "
+            "partitions), --topic-partitions, or an exported plan with --from-file"
+        )
+    return Checked(zone=zone, target=Target.delete(req.from_file), cutover=None, selection=selection)
 
 
 def _selection(req: RewindRequest) -> Selection | None:

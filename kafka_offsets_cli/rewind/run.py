@@ -13,6 +13,7 @@ from ..sources import RewindSource
 from .build import build_plans
 from .cutover import requested as cutover_requested
 from .cutover import with_step_errors
+from .deletes import delete_all, delete_notes, preflight_deletes, share_whole_topics
 from .dr import Where, cutover_steps
 from .execute import active_groups, execute, preflight
 from .files import check_cluster, read_plan, write_undo
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from .io import RewindIO
 
     Seen = dict[str, dict[TopicPartition, int | None]]
+    Requested = dict[str, dict[TopicPartition, int]]
     #: opens a client on the settings (``KafkaClient``; a test's fake)
     Opener = Callable[[ClientSettings], AbstractContextManager[KafkaClient]]
 
@@ -73,6 +75,7 @@ def run(req: RewindRequest, io: RewindIO, *, open_client: Opener | None = None) 
 
     seen = None
     requested = None
+    deleting = target.kind is TargetKind.DELETE
     steps = None
     with open_client(settings) as client:
         made_on = None
@@ -90,12 +93,11 @@ def run(req: RewindRequest, io: RewindIO, *, open_client: Opener | None = None) 
             )
             requested = cutover_requested(steps)
             names = sorted({s.resume.group for s in steps})
-        elif target.kind is TargetKind.FILE:
-            assert target.text is not None
+        elif target.file is not None:
             single = req.names[0] if len(req.names) == 1 and not req.regexes else None
-            requested, seen, made_on = read_plan(target.text, single)
+            requested, seen, made_on = read_plan(target.file, single)
             names = groups_to_apply(
-                list(requested), list(req.names), list(req.regexes), req.all_groups, target.text
+                list(requested), list(req.names), list(req.regexes), req.all_groups, target.file
             )
             requested = {g: requested[g] for g in names}
         else:
@@ -110,15 +112,16 @@ def run(req: RewindRequest, io: RewindIO, *, open_client: Opener | None = None) 
                 source, names, target, None if steps else ok.selection, requested, isolation=req.isolation
             )
         refuse_streams_topics(types, plans)
+        if deleting:
+            share_whole_topics(source, list(types.share), plans)
         if steps is not None:
             plans = with_step_errors(plans, steps)
         # after planning: group ids and patterns are refused (exit 2) before anything is asked
         profile = conn.profile.name if conn.profile else None
         here = ClusterIdentity(client.cluster_id(), profile, settings.bootstrap_servers)
-        if target.kind is TargetKind.FILE and ok.cutover is None:
-            assert target.text is not None
+        if target.file is not None and ok.cutover is None:
             check_cluster(
-                target.text, made_on, here, io, execute=req.execute, allowed=req.allow_other_cluster
+                target.file, made_on, here, io, execute=req.execute, allowed=req.allow_other_cluster
             )
         announce(target, req.now, zone, io)
         one_group = len(req.names) == 1 and not req.regexes
@@ -127,13 +130,13 @@ def run(req: RewindRequest, io: RewindIO, *, open_client: Opener | None = None) 
         if req.export != "-":  # --export - (Kafka's bare --export): stdout is the CSV alone, as Kafka's
             io.show_plans(plans)
         plan_warnings(plans, zone, io)
-        drift = _drift(plans, seen, target, io) if ok.cutover is None else []
+        drift = _drift(plans, seen, target, requested, io) if ok.cutover is None else []
         if req.export:
             if req.export == "-":
                 write_export(req.export, plans, io, single=one_group, now_ms=req.now, cluster=here)
             export_gaps(plans, req.export, io)
         if not req.execute:
-            _dry_run_notes(source, plans, drift, io)
+            _dry_run_notes(source, plans, drift, io, deleting=deleting)
         else:
             if drift and not req.force:
                 raise Refused(
@@ -153,7 +156,12 @@ def _outcome(
     for plan in plans:
         io.summary(plan, zone=zone, executed=req.execute, cluster=here.describe(), exported=req.export)
     if req.execute:
-        io.say("Verified: the groups' committed offsets equal the plan.")
+        deleting = plans[0].target.kind is TargetKind.DELETE if plans else False
+        io.say(
+            "Verified: the deleted offsets are gone."
+            if deleting
+            else "Verified: the groups' committed offsets equal the plan."
+        )
         return
     incomplete = [p for p in plans if not p.complete]
     if incomplete:
@@ -179,9 +187,12 @@ def _who(names: Sequence[str]) -> str:
     return f"group {names[0]}" if len(names) == 1 else f"{len(names)} groups"
 
 
-def _drift(plans: Sequence[Plan], seen: Seen | None, target: Target, io: RewindIO) -> list[str]:
-    """With ``--from-file``: each partition whose committed offset moved since the plan was made."""
-    if target.kind is not TargetKind.FILE:
+def _drift(
+    plans: Sequence[Plan], seen: Seen | None, target: Target, requested: Requested | None, io: RewindIO
+) -> list[str]:
+    """With ``--from-file``: each partition whose committed offset moved since the plan was made
+    (a ``--delete-offsets`` plan's offsets are those it deletes, the file's)."""
+    if target.file is None:
         return []
     if seen is None:
         io.warn(
@@ -191,15 +202,24 @@ def _drift(plans: Sequence[Plan], seen: Seen | None, target: Target, io: RewindI
         )
         return []
     committed = {p.group: {row.tp: row.current for row in p.rows} for p in plans}
-    planned = {p.group: p.offsets() for p in plans}
+    if target.kind is TargetKind.DELETE:
+        asked = requested or {}
+        planned = {p.group: {tp: asked[p.group][tp] for tp in p.deletions()} for p in plans}
+    else:
+        planned = {p.group: p.offsets() for p in plans}
     return moved(seen, planned, committed)
 
 
-def _dry_run_notes(client: RewindSource, plans: Sequence[Plan], drift: list[str], io: RewindIO) -> None:
+def _dry_run_notes(
+    client: RewindSource, plans: Sequence[Plan], drift: list[str], io: RewindIO, *, deleting: bool = False
+) -> None:
     """What --execute would meet: moved offsets and active members (who, and until when)."""
     if drift:
         moves = "; ".join(drift[:5])
         io.warn(f"the committed offsets moved since the plan was made: {moves}; --execute would be refused")
+    if deleting:
+        delete_notes(client, plans, io)  # Kafka decides per topic: what it would keep
+        return
     active = active_groups(client, [p.group for p in plans if p.offsets()])
     kip848 = [g for g, d in active.items() if d.protocol == "consumer" and d.description.error is None]
     timeouts = client.group_session_timeouts(kip848) if kip848 else {}
@@ -214,15 +234,23 @@ def _dry_run_notes(client: RewindSource, plans: Sequence[Plan], drift: list[str]
 def _commit(
     client: RewindSource, plans: Sequence[Plan], req: RewindRequest, here: ClusterIdentity, io: RewindIO
 ) -> None:
-    """Preflight every group, write the undo plan (naming the cluster ``here``), then commit each group."""
+    """Preflight every group, write the undo plan (naming the cluster ``here``), then commit (or with
+    ``--delete-offsets`` delete) each group's offsets."""
+    deleting = bool(plans) and plans[0].target.kind is TargetKind.DELETE
     with io.progress("Checking the groups…"):
-        preflight(client, plans)
+        if deleting:
+            preflight_deletes(plans)
+        else:
+            preflight(client, plans)
     undo = write_undo(plans, req.undo_file, req.now, here, io)
     if undo is not None:
         io.say(
             f"Undo plan written to {undo}; to roll back: "
             f"kafka-offsets rewind [connection] --from-file {undo} --execute"
         )
+    if deleting:
+        delete_all(client, plans, io)
+        return
     done: list[str] = []
     for plan in plans:
         if not plan.offsets():

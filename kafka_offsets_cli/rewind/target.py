@@ -10,6 +10,7 @@ kafka-offsets           kafka-consumer-groups                  new offset
 ``--to-current``        ``--to-current``                       the committed offset (none: end)
 ``--shift-by N``        ``--shift-by N``                       committed + N, clamped
 ``--from-file FILE``    ``--from-file FILE``                   the file's offset, clamped
+``--delete-offsets``    ``--delete-offsets``                   none: the committed offset deleted
 ======================  =====================================  ===================================
 
 A time is resolved to epoch milliseconds once, when the command line is read
@@ -34,6 +35,7 @@ class TargetKind(str, Enum):
     OFFSET = "offset"
     CURRENT = "current"
     FILE = "file"
+    DELETE = "delete"
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,8 @@ class Target:
     time_ms: int | None = None
     shift: int | None = None
     offset: int | None = None
-    #: what the user wrote for a time (``30m ago``, ``PT30M``), or the plan file's path
+    #: what the user wrote for a time (``30m ago``, ``PT30M``), or the plan file's path (a
+    #: ``--delete-offsets`` target's too, when its partitions come from one)
     text: str | None = None
 
     @classmethod
@@ -77,6 +80,19 @@ class Target:
     def from_file(cls, path: str) -> Target:
         """Each partition's offset from a plan file (Kafka's ``--from-file``)."""
         return cls(TargetKind.FILE, text=path)
+
+    @classmethod
+    def delete(cls, path: str | None = None) -> Target:
+        """Delete the committed offsets (Kafka's ``--delete-offsets``): the selected partitions', or
+        those of the plan file ``path`` (an exported ``--delete-offsets`` plan)."""
+        return cls(TargetKind.DELETE, text=path)
+
+    @property
+    def file(self) -> str | None:
+        """The plan file the partitions (and offsets) come from: ``--from-file``'s path, or ``None``."""
+        if self.kind is TargetKind.FILE or self.kind is TargetKind.DELETE:
+            return self.text
+        return None
 
     @property
     def lookup(self) -> OffsetSpec | None:
