@@ -14,6 +14,7 @@ from dev.kafka_data import commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
 from tests.cli_runner import cli
 from tests.test_prometheus_lint import promtool
+from tests.test_serve import scrape, serve
 
 #: promtool's lint remark on gauges named ``*_sum`` (a histogram's suffix): kafka_exporter's own names,
 #: kept as dashboards use them; the only remarks the aliases may draw.
@@ -95,3 +96,19 @@ def test_aliases_pass_promtool_and_equal_lag_json(committed: dict[str, str]) -> 
 def test_metrics_compat_without_prometheus_output_is_a_usage_error() -> None:
     run = cli("lag", "-b", "127.0.0.1:1", "--metrics-compat", "kafka_exporter", "-o", "json")
     assert run.code != 0 and "--metrics-compat needs -o prometheus" in run.stderr
+
+
+def test_serve_adds_the_same_aliases_to_its_lag_series(committed: dict[str, str]) -> None:
+    b, t, g = committed["b"], committed["t"], committed["g"]
+    s = serve("-b", b, "-g", g, "--metrics-compat", "kafka_exporter", "--min-interval", "1h")
+    try:
+        code, _, body = scrape(s.url)
+    finally:
+        s.process.kill()
+        s.process.communicate()
+    assert code == 200
+    got = parse_prometheus_text(body)
+    lag = {lb["partition"]: v for lb, v in got["kafka_consumergroup_lag"] if lb["topic"] == t}
+    primary = {lb["partition"]: v for lb, v in got["kafka_offsets_lag_partition_lag"] if lb["topic"] == t}
+    assert lag == primary == {"0": 3, "1": 0}
+    assert "kafka_consumergroup_group_lag" not in got  # only the exporter asked for
