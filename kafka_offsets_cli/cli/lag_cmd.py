@@ -12,6 +12,7 @@ from ..lag.run import checked_query, query, request_of, require_rows
 from ..lag.summary import SortKey
 from ..models.offsets import Isolation
 from ..parse.durations import parse_duration
+from ..render.lag_compat import parse_compat
 from ..render.lag_metrics import SERVICE
 from ..render.lag_summary import summary_fields
 from . import lag_options as lag_opts
@@ -24,7 +25,7 @@ from .emit import REFRESHED_FIELD, parse_columns
 from .families import lag_monitors
 from .lag_notes import failure_summary, notes, shown_with_notes
 from .lag_view import LagView, record_fields
-from .metric_labels import PrometheusFileOpt
+from .metric_labels import MetricsCompatOpt, PrometheusFileOpt
 from .monitor_run import monitored_run, published, read_once
 from .monitor_run import watch as watch_run
 from .monitor_series import LAG as SERIES
@@ -62,6 +63,7 @@ def lag_cmd(
     members: lag_opts.MembersOpt = False,
     output: opts.LagOutputOpt = None,
     prometheus_file: PrometheusFileOpt = None,
+    metrics_compat: MetricsCompatOpt = None,
     label: opts.LabelOpt = None,
     no_headers: opts.NoHeadersOpt = False,
     columns: opts.ColumnsOpt = None,
@@ -78,6 +80,7 @@ def lag_cmd(
     )
     with boundary(debug, monitoring=monitor, nagios=SERVICE if output == opts.Format.nagios else None):
         thresholds = parse_thresholds(*given)
+        compat = parse_compat(metrics_compat, bool(prometheus_file) or output == opts.Format.prometheus)
         loss = loss_eta or thresholds.on_loss  # LOSS-ETA and loss_eta_ms
         fmt, screen = opts.OUTPUTS["lag"].select(output, env)
         interval = opts.watch_interval(watch)
@@ -123,6 +126,7 @@ def lag_cmd(
             members=members,
             now_ms=env.now_ms,
             loss_eta=loss,
+            compat=compat,
         )
         if interval is not None:  # the file rewritten after every refresh; the first one's notes once
             loop = partial(lag_view.watch, interval=interval, view=view, screen=screen)

@@ -28,6 +28,7 @@ from ..parse.durations import format_duration
 from ..parse.times import now_ms
 from ..render import lag as render_lag
 from ..render import lag_metrics
+from ..render.lag_compat import Compat
 from ..render.lag_summary import summary_fields, summary_records, summary_table
 from .emit import Refresh, block_text, records_text
 from .emit import show as show_output
@@ -82,6 +83,7 @@ class LagView:
     members: bool = False
     #: ``--loss-eta`` (or a loss-ETA threshold): the LOSS-ETA column, records' ``loss_eta_ms``
     loss_eta: bool = False
+    compat: tuple[Compat, ...] = ()  # --metrics-compat: alias families after the primary ones
 
     def summary_of(self, report: LagReport, watching: bool = False) -> bool:
         """One row per group: ``--summary``, or by default a table of several groups none named with
@@ -137,6 +139,8 @@ class LagView:
             members,
             time_lag=report.time_lag,
             loss_etas=report.loss_etas if self.loss_eta else None,
+            compat=self.compat,
+            owners=report.owners() if self.members and self.compat else None,
         )
 
 

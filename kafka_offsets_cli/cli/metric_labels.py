@@ -18,7 +18,7 @@ from ..render.monitoring import constant_labels
 from .connection import connect
 from .options import OUT
 
-__all__ = ["PrometheusFileOpt", "cluster_name", "settings_and_labels"]
+__all__ = ["MetricsCompatOpt", "PrometheusFileOpt", "cluster_name", "settings_and_labels"]
 
 #: ``--prometheus-file``, the same for every command that writes metrics.
 PrometheusFileOpt = Annotated[
@@ -27,6 +27,17 @@ PrometheusFileOpt = Annotated[
         "--prometheus-file",
         metavar="FILE",
         help="Also write the Prometheus metrics to FILE atomically (node_exporter textfile collector).",
+        rich_help_panel=OUT,
+        show_default=False,
+    ),
+]
+MetricsCompatOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--metrics-compat",
+        metavar="EXPORTER",
+        help="Also the metric names of kafka_exporter or kafka-lag-exporter (repeatable or a comma list), "
+        "after the kafka_offsets_* series; their member labels need --members.",
         rich_help_panel=OUT,
         show_default=False,
     ),

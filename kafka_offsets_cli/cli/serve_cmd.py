@@ -10,6 +10,7 @@ from ..liveness.run import request_of as liveness_request
 from ..measures.liveness import DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
 from ..models.offsets import Isolation
 from ..parse.durations import parse_duration
+from ..render.lag_compat import parse_compat
 from ..serve.exporter import Exporter
 from ..serve.http import MetricsServer, parse_listen, serve_until_stopped
 from ..tiering.run import request_of as tiering_request
@@ -19,6 +20,7 @@ from . import options as opts
 from .app import command_help, environment_of, is_debug
 from .boundary import PROG, boundary
 from .command_options import FROM_OPTIONS, Target, targeted
+from .metric_labels import MetricsCompatOpt
 from .serve_measures import Requests, cluster_job
 from .serve_options import EXAMPLES, LagOnOpt, ListenOpt, LivenessOnOpt, MinIntervalOpt, TieringOnOpt
 from .tiering_options import CritAgeOpt, CritRecordsOpt, WarnAgeOpt, WarnRecordsOpt
@@ -50,6 +52,8 @@ def serve_cmd(
     crit_lag: lag_opts.CritLagOpt = None,
     warn_time_lag: lag_opts.WarnTimeLagOpt = None,
     crit_time_lag: lag_opts.CritTimeLagOpt = None,
+    metrics_compat: MetricsCompatOpt = None,
+    members: lag_opts.MembersOpt = False,
     warn: live_opts.WarnOpt = "5m",
     crit: live_opts.CritOpt = "15m",
     min_alive: live_opts.MinAliveOpt = None,
@@ -74,9 +78,11 @@ def serve_cmd(
                 groups=group, regexes=group_regex, **selection,
                 exclude_internal_topics=exclude_internal_topics,
                 time_lag=time_lag, marker_check=marker_check, thresholds=thresholds, min_time_lag_ms=None,
-                members=False, clock=env.now_ms, types=lag_opts.group_types(group_type),
+                members=members, clock=env.now_ms, types=lag_opts.group_types(group_type),
             ) if lag else None,
             lag_thresholds=thresholds,
+            lag_compat=parse_compat(metrics_compat),
+            lag_members=members,
             liveness=liveness_request(
                 **selection, include_internal=include_internal, exclude_internal_topics=False, warn=warn,
                 crit=crit, min_alive=min_alive, future_tolerance=future_tolerance,

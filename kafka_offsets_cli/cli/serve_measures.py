@@ -21,6 +21,7 @@ from ..lag.run import LagRequest, query
 from ..liveness.collect import LivenessRequest
 from ..liveness.run import run as liveness_run
 from ..render import liveness_metrics, tiering
+from ..render.lag_compat import Compat
 from ..serve.collect import ClusterJob, Measure
 from ..serve.metrics import MEASURE_LABEL
 from ..tiering.run import TieringRequest
@@ -39,6 +40,9 @@ class Requests:
 
     lag: LagRequest | None = None
     lag_thresholds: LagThresholds = field(default_factory=LagThresholds)
+    #: ``--metrics-compat``: lag's alias families; ``--members``: kafka-lag-exporter's member labels
+    lag_compat: tuple[Compat, ...] = ()
+    lag_members: bool = False
     liveness: LivenessRequest | None = None
     tiering: TieringRequest | None = None
 
@@ -52,10 +56,16 @@ class Requests:
         return {name: series for name, (request, series) in given.items() if request is not None}
 
 
-def _lag(run: MonitoredRun, request: LagRequest, thresholds: LagThresholds) -> Measure:
+def _lag(run: MonitoredRun, request: LagRequest, requests: Requests) -> Measure:
     # lag -o prometheus: its view's metrics of the report (every row: no --only-lagging in metrics)
     view = LagView(
-        fmt=Format.prometheus, thresholds=thresholds, monitor=True, labels=run.labels, now_ms=run.env.now_ms
+        fmt=Format.prometheus,
+        thresholds=requests.lag_thresholds,
+        monitor=True,
+        labels=run.labels,
+        now_ms=run.env.now_ms,
+        compat=requests.lag_compat,
+        members=requests.lag_members,
     )
     return Measure(name="lag", read=lambda c: view.prometheus(query(c, request)), down=run.down)
 
@@ -91,7 +101,7 @@ def cluster_job(
     }
     measures = []
     if requests.lag is not None:
-        measures.append(_lag(runs["lag"], requests.lag, requests.lag_thresholds))
+        measures.append(_lag(runs["lag"], requests.lag, requests))
     if requests.liveness is not None:
         measures.append(_liveness(runs["liveness"], requests.liveness))
     if requests.tiering is not None:

@@ -13,7 +13,9 @@ from ..errors import MonitoringStatus
 from ..lag.monitor import LagStatus, LagThresholds
 from ..lag.summary import LagTotal, totals
 from ..measures.lag.rows import LagRow
+from ..models.groups import Member
 from ..parse.durations import format_duration
+from .lag_compat import Compat, compat_families
 from .monitoring import MetricFamily, PerfDatum, Sample, nagios_line, prometheus_text, status_families
 
 __all__ = ["PREFIX", "SERIES_LABELS", "SERVICE", "nagios", "prometheus", "prometheus_down"]
@@ -208,11 +210,16 @@ def prometheus(
     *,
     time_lag: bool = False,
     loss_etas: Mapping[tuple[str, str, int], int] | None = None,
+    compat: tuple[Compat, ...] = (),
+    owners: Mapping[tuple[str, str, int], Member] | None = None,
 ) -> str:
-    """The textfile-collector text of :func:`prometheus_families`, each series with ``labels``."""
+    """The textfile-collector text of :func:`prometheus_families`, each series with ``labels``,
+    then the ``compat`` alias families (:mod:`.lag_compat`; ``owners``: ``--members``)."""
     families = prometheus_families(
         rows, status, thresholds, now_ms, members, time_lag=time_lag, loss_etas=loss_etas
     )
+    cluster_name = (labels or {}).get("cluster", "")
+    families += compat_families(rows, compat, members, owners, cluster_name=cluster_name, time_lag=time_lag)
     return prometheus_text(families, labels)
 
 

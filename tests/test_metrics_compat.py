@@ -1,0 +1,114 @@
+"""``lag -o prometheus --metrics-compat`` on a real broker (issue 31.2): Debian's promtool accepts the
+alias families (but for kafka_exporter's own ``*_sum`` gauges, see :data:`UPSTREAM_REMARKS`), and
+every alias value equals ``lag -o json`` (the pure rules: tests/unit/render/test_lag_compat.py)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import uuid
+
+import pytest
+
+from dev.kafka_data import commit_group_offsets, create_topic, produce
+from kafka_offsets_cli.render.monitoring import parse_prometheus_text
+from tests.cli_runner import cli
+from tests.test_prometheus_lint import promtool
+from tests.test_serve import scrape, serve
+
+#: promtool's lint remark on gauges named ``*_sum`` (a histogram's suffix): kafka_exporter's own names,
+#: kept as dashboards use them; the only remarks the aliases may draw.
+UPSTREAM_REMARKS = {
+    f'{name} non-histogram and non-summary metrics should not have "_sum" suffix'
+    for name in ("kafka_consumergroup_current_offset_sum", "kafka_consumergroup_lag_sum")
+}
+
+
+@pytest.fixture(scope="module")
+def committed(bootstrap: str) -> dict[str, str]:
+    """Topic T (2 partitions, 5 and 3 records), group G committed at 2 and 3 (lag 3 and 0)."""
+    u = uuid.uuid4().hex[:8]
+    t, g = f"compat-t-{u}", f"compat-g-{u}"
+    create_topic(bootstrap, t, 2, config={"retention.ms": "-1"})
+    produce(
+        bootstrap, t, [(0, None, None, b"x") for _ in range(5)] + [(1, None, None, b"x") for _ in range(3)]
+    )
+    commit_group_offsets(bootstrap, g, {(t, 0): 2, (t, 1): 3})
+    return {"b": bootstrap, "t": t, "g": g}
+
+
+def test_aliases_pass_promtool_and_equal_lag_json(committed: dict[str, str]) -> None:
+    b, t, g = committed["b"], committed["t"], committed["g"]
+    common = ("lag", "-b", b, "-g", g, "--time-lag")
+    run = cli(
+        *common,
+        "-o",
+        "prometheus",
+        "--metrics-compat",
+        "kafka_exporter",
+        "--metrics-compat",
+        "kafka-lag-exporter",
+    )
+    assert run.code == 0, run.stderr
+    lint = subprocess.run(
+        [promtool(), "check", "metrics"], input=run.stdout, capture_output=True, text=True, timeout=60
+    )
+    remarks = {line.strip() for line in (lint.stdout + lint.stderr).splitlines() if line.strip()}
+    assert remarks == UPSTREAM_REMARKS, run.stdout  # promtool exits 1 on exactly these, nothing else
+    got = parse_prometheus_text(run.stdout)
+
+    records = json.loads(cli(*common, "-o", "json").stdout)
+    rows = {(r["topic"], str(r["partition"])): r for r in records}
+    assert {k: (r["committed"], r["lag"]) for k, r in rows.items()} == {(t, "0"): (2, 3), (t, "1"): (3, 0)}
+
+    def by_partition(name: str) -> dict[tuple[str, str], float]:
+        return {(labels["topic"], labels["partition"]): v for labels, v in got[name]}
+
+    for name, field in (
+        ("kafka_consumergroup_lag", "lag"),
+        ("kafka_consumergroup_current_offset", "committed"),
+        ("kafka_consumergroup_group_lag", "lag"),
+        ("kafka_consumergroup_group_offset", "committed"),
+        ("kafka_topic_partition_current_offset", "end"),
+        ("kafka_topic_partition_oldest_offset", "log_start"),
+        ("kafka_partition_latest_offset", "end"),
+        ("kafka_partition_earliest_offset", "log_start"),
+    ):
+        assert by_partition(name) == {k: r[field] for k, r in rows.items()}, name
+    total = sum(r["lag"] for r in records)
+    assert got["kafka_consumergroup_lag_sum"] == [({"cluster": b, "consumergroup": g, "topic": t}, total)]
+    assert got["kafka_consumergroup_group_sum_lag"] == [
+        ({"cluster": b, "cluster_name": b, "group": g}, total)
+    ]
+    assert [v for _, v in got["kafka_consumergroup_group_max_lag"]] == [max(r["lag"] for r in records)]
+    assert got["kafka_consumergroup_members"] == [({"cluster": b, "consumergroup": g}, 0)]  # nobody joined
+    # with --time-lag the seconds families are there, equal to the primary series of the same text
+    primary = {
+        (lb["topic"], lb["partition"]): v for lb, v in got["kafka_offsets_lag_partition_time_lag_seconds"]
+    }
+    assert by_partition("kafka_consumergroup_group_lag_seconds") == primary
+    assert all(
+        lb["member_host"] == lb["consumer_id"] == lb["client_id"] == ""  # no --members
+        for lb, _ in got["kafka_consumergroup_group_lag"]
+    )
+
+
+def test_metrics_compat_without_prometheus_output_is_a_usage_error() -> None:
+    run = cli("lag", "-b", "127.0.0.1:1", "--metrics-compat", "kafka_exporter", "-o", "json")
+    assert run.code != 0 and "--metrics-compat needs -o prometheus" in run.stderr
+
+
+def test_serve_adds_the_same_aliases_to_its_lag_series(committed: dict[str, str]) -> None:
+    b, t, g = committed["b"], committed["t"], committed["g"]
+    s = serve("-b", b, "-g", g, "--metrics-compat", "kafka_exporter", "--min-interval", "1h")
+    try:
+        code, _, body = scrape(s.url)
+    finally:
+        s.process.kill()
+        s.process.communicate()
+    assert code == 200
+    got = parse_prometheus_text(body)
+    lag = {lb["partition"]: v for lb, v in got["kafka_consumergroup_lag"] if lb["topic"] == t}
+    primary = {lb["partition"]: v for lb, v in got["kafka_offsets_lag_partition_lag"] if lb["topic"] == t}
+    assert lag == primary == {"0": 3, "1": 0}
+    assert "kafka_consumergroup_group_lag" not in got  # only the exporter asked for
