@@ -21,7 +21,7 @@ demo: $(STAMP)
 ## test: lint, type-check and run the whole test suite against a real broker, in $(LANES) pytest-xdist lanes (tests/lanes.py)
 LANES ?= 2
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -n $(LANES) --dist loadgroup --no-loadscope-reorder
+	$(BIN)/python -m pytest -n $(LANES) --dist loadscope --no-loadscope-reorder
 
 lint: $(STAMP)
 	$(BIN)/ruff check kafka_offsets_cli tests dev bench

@@ -86,6 +86,14 @@ _TERMINAL_KEY = "kafka_offsets_terminal_environ"
 
 
 @pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """pytest-xdist's controller: whole units of work to one worker each (tests/lanes.py)."""
+    from tests import lanes
+
+    return lanes.scheduler(config, log)
+
+
+@pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     """pytest-xdist's controller, before a worker starts: hand it the run's COLUMNS and LINES.
 
@@ -96,14 +104,12 @@ def pytest_configure_node(node: Any) -> None:
     node.workerinput[_TERMINAL_KEY] = {name: os.environ.get(name) for name in ("COLUMNS", "LINES")}
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark tests by where they are and what they use: everything under ``tests/unit`` is ``unit``
     (``make unit``: no Java, broker, Spark or spark/connect extras; a unit test that asks for a broker,
     Spark or a built wheel is a usage error), everything else by the Kafka fixtures it uses
     (``broker``, ``cluster3``); ``spark``, ``java`` and ``slow`` are marked by the modules.  In a
-    pytest-xdist worker, every test also gets its unit of work and the units go longest first
-    (tests/lanes.py)."""
+    pytest-xdist worker, the units of work go longest first (tests/lanes.py)."""
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
         if item.path.is_relative_to(UNIT_DIR):
@@ -123,7 +129,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _in_lanes(items: list[pytest.Item]) -> list[pytest.Item]:
-    """``items`` grouped into units of work (an ``xdist_group`` mark each) and ordered longest unit first."""
+    """``items`` ordered longest unit of work first, once tests/units.json is checked against the fixtures."""
     from tests import lanes
 
     def module(item: pytest.Item) -> str:
@@ -133,8 +139,9 @@ def _in_lanes(items: list[pytest.Item]) -> list[pytest.Item]:
     for item in items:
         uses.setdefault(module(item), set()).update(getattr(item, "fixturenames", ()))
     unit_of = lanes.families(uses)
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group(unit_of[module(item)]))
+    problem = lanes.stale(unit_of, lanes.load_units())
+    if problem:
+        raise pytest.UsageError(problem)
     ranked = lanes.order(list(uses), unit_of, lanes.load_durations())
     place = {m: n for n, m in enumerate(ranked)}
     return sorted(items, key=lambda item: place[module(item)])  # stable: a module keeps its order

@@ -162,6 +162,7 @@ def test_share_and_streams_messages_with_the_coming_kafka_python(upstream_venv: 
         "DescribeShareGroupOffsetsRequest": (90, 1),
         "DescribeShareGroupOffsetsResponse": (90, 1),
         "ListGroupsRequest": (16, 5),  # kafka-python's own class: v5 names each group's type (lag)
+        "OffsetDeleteRequest": (47, 0),  # kafka-python's own class: rewind --delete-offsets
         "ShareGroupDescribeRequest": (77, 1),
         "ShareGroupDescribeResponse": (77, 1),
         "StreamsGroupDescribeRequest": (89, 0),

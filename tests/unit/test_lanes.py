@@ -58,3 +58,24 @@ def test_the_committed_durations_name_modules_that_exist() -> None:
     root = lanes.DURATIONS.parent.parent
     missing = [m for m in lanes.load_durations() if not (root / m).is_file()]
     assert missing == []
+
+
+def test_a_test_belongs_to_its_modules_family_or_to_its_module() -> None:
+    units = {"tests/test_chaos.py": "cluster3"}
+    assert lanes.unit_of_test("tests/test_chaos.py::test_x[a-b]", units) == "cluster3"
+    assert lanes.unit_of_test("tests/test_list_cmd.py::TestX::test_y", units) == "tests/test_list_cmd.py"
+
+
+def test_a_stale_units_file_is_named_with_what_it_should_hold() -> None:
+    unit_of = {"tests/test_a.py": "cluster3", "tests/test_b.py": "tests/test_b.py"}
+    assert lanes.stale(unit_of, {"tests/test_a.py": "cluster3", "tests/test_gone.py": "x"}) is None
+    problem = lanes.stale(unit_of, {"tests/test_b.py": "cluster3"})
+    assert problem is not None and str(lanes.UNITS) in problem
+    assert json.loads(problem.split("\n", 1)[1]) == {"tests/test_a.py": "cluster3"}
+
+
+def test_the_committed_units_are_what_the_families_give_for_the_committed_modules() -> None:
+    committed = lanes.load_units()
+    assert committed, "tests/units.json lists the modules of the shared families"
+    root = lanes.UNITS.parent.parent
+    assert [m for m in committed if not (root / m).is_file()] == []
