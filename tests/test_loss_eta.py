@@ -13,12 +13,14 @@ Then the same group is ``below-start`` with ETA 0. The test prints how late the 
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
 from typing import Any
 
 from dev import tiered
 from dev.kafka_data import commit_group_offsets
+from kafka_offsets_cli.render.monitoring import parse_prometheus_text
 from tests.cli_runner import cli
 from tests.kafka_helpers import wait_moved_to_remote
 from tests.test_prometheus_lint import lint
@@ -137,17 +139,28 @@ def test_thresholds_and_topics_without_an_eta(tiered_bootstrap: str) -> None:
         assert p.flush(30) == 0
     group = f"loss-g-{uid}"
     commit_group_offsets(b, group, {(kept, 0): 1, (compact, 0): 1, (day, 0): 1})
-    run = cli("lag", "-b", b, "-g", group, "--loss-eta", "-o", "json")
+    run = cli("lag", "-b", b, "-g", group, "--sort", "loss-eta", "-o", "json")  # the sort implies --loss-eta
     assert run.code == 0, run.stderr
     etas = {r["topic"]: r["loss_eta_ms"] for r in run.json()}
     assert etas[kept] is None and etas[compact] is None  # kept forever; compacted, not deleted by age
     assert 86_400_000 - 60_000 < etas[day] <= 86_400_000
+    assert list(etas) == [day, compact, kept]  # the soonest first, those without an ETA last by name
     # a loss-ETA threshold: at or below it alerts, with the monitoring exit codes; it implies the ETA
     assert cli("lag", "-b", b, "-g", group, "-t", day, "--warn-loss-eta", "1h").code == 0
-    assert cli("lag", "-b", b, "-g", group, "-t", day, "--warn-loss-eta", "2d").code == 1
+    warn = cli("lag", "-b", b, "-g", group, "-t", day, "--warn-loss-eta", "2d", "-o", "nagios")
+    assert warn.code == 1, warn.stderr
+    # the group's soonest ETA as perfdata, its threshold a range alerting at or below it; named in the text
+    perf = re.search(rf"'{group} loss_eta'=([0-9.]+)s;@~:172800;;0", warn.stdout)
+    assert perf is not None and abs(float(perf[1]) * 1000 - etas[day]) < 60_000, warn.stdout
+    text = warn.stdout.split(" | ")[0]
+    assert re.search(rf"; {group} WARNING lag 4 .*loss ETA (23h|1d) ", text + " "), warn.stdout
     crit = cli("lag", "-b", b, "-g", group, "-t", day, "--crit-loss-eta", "2d", "-o", "prometheus")
     assert crit.code == 2, crit.stderr
     assert "kafka_offsets_lag_partition_loss_eta_seconds{" in crit.stdout
+    series = parse_prometheus_text(crit.stdout)
+    (part,) = [v for _, v in series["kafka_offsets_lag_partition_loss_eta_seconds"]]
+    (labels, soonest_s) = series["kafka_offsets_lag_group_min_loss_eta_seconds"][0]
+    assert (labels["group"], soonest_s) == (group, part)  # one partition: the group's soonest is its own
     lint(crit.stdout)  # promtool check metrics
     summary = cli("lag", "-b", b, "-g", group, "--loss-eta", "--summary", "-o", "json")
     (soonest,) = [r["min_loss_eta_ms"] for r in summary.json()]  # the group's soonest: day's, read later

@@ -81,16 +81,10 @@ def lag_cmd(
     with boundary(debug, monitoring=monitor, nagios=SERVICE if output == opts.Format.nagios else None):
         thresholds = parse_thresholds(*given)
         compat = parse_compat(metrics_compat, bool(prometheus_file) or output == opts.Format.prometheus)
-        loss = loss_eta or thresholds.on_loss  # LOSS-ETA and loss_eta_ms
         fmt, screen = opts.OUTPUTS["lag"].select(output, env)
         interval = opts.watch_interval(watch)
         if summary and by_partition:
             raise UsageError("--summary and --by-partition contradict each other")
-        fields = record_fields(monitor, interval is not None, members, loss)
-        watched = (REFRESHED_FIELD,) if interval is not None else ()
-        cols = parse_columns(
-            columns, tuple(dict.fromkeys((*fields, *summary_fields(interval is not None, loss), *watched)))
-        )
         min_time_lag_ms = parse_duration(min_time_lag) if min_time_lag is not None else None
         request = request_of(
             groups=group,
@@ -105,7 +99,14 @@ def lag_cmd(
             members=members or summary or (fmt is opts.Format.table and not group and not by_partition),
             clock=env.now_ms,
             types=lag_opts.group_types(group_type),
-            loss_eta=loss,
+            loss_eta=loss_eta,
+            sort=sort,
+        )
+        loss = request.loss_eta  # LOSS-ETA and loss_eta_ms: asked, a loss-ETA threshold or --sort loss-eta
+        fields = record_fields(monitor, interval is not None, members, loss)
+        watched = (REFRESHED_FIELD,) if interval is not None else ()
+        cols = parse_columns(
+            columns, tuple(dict.fromkeys((*fields, *summary_fields(interval is not None, loss), *watched)))
         )
         mon = monitored_run(
             ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label, monitoring=monitor

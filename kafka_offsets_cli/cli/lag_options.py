@@ -75,19 +75,19 @@ UNKNOWN; the run takes the worst status. Exit status 0 OK, 1 WARNING, 2 CRITICAL
 (also for cluster failures and usage errors). --prometheus-file FILE writes the metrics
 atomically (up 0 when the cluster cannot be reached); each series carries cluster and --label.
 
-Time lag (--time-lag; implied by a time threshold or --min-time-lag) = now - the newest record
-timestamp among the records up to and including the first unconsumed one, found by bisection
-with ListOffsets timestamp lookups (Describe permission is enough; no record is read); exact to
-1 ms. With in-order timestamps it is the age of the first unconsumed record.
+Time lag (--time-lag; implied by a time threshold, --min-time-lag or --sort time-lag) = now - the
+newest record timestamp among the records up to and including the first unconsumed one, found by
+bisection with ListOffsets timestamp lookups (Describe permission is enough; no record is read);
+exact to 1 ms. With in-order timestamps it is the age of the first unconsumed record.
 
-Data-loss ETA (--loss-eta; implied by --warn-loss-eta or --crit-loss-eta; implies --time-lag):
-how long until time-based retention may delete the first unread record, M + retention.ms - now,
-M the time lag's timestamp (LOSS-ETA; loss_eta_ms; a group's soonest in the summary). The
-earliest moment: the broker deletes whole segments, so the record goes at or after it, within
-one segment's span plus one log.retention.check.interval.ms. 0 below the log start (already
-lost) and when due; none for retention.ms -1, cleanup.policy without delete, nothing left to
-read. retention.bytes is not computed (a warning names the topics that set it). A loss-ETA
-threshold alerts at or below it.
+Data-loss ETA (--loss-eta; implied by --warn-loss-eta, --crit-loss-eta or --sort loss-eta;
+implies --time-lag): how long until time-based retention may delete the first unread record,
+M + retention.ms - now, M the time lag's timestamp (LOSS-ETA; loss_eta_ms; a group's soonest in
+the summary, the nagios perfdata and a per-group series). The earliest moment: the broker deletes
+whole segments, so the record goes at or after it, within one segment's span plus one
+log.retention.check.interval.ms. 0 below the log start (already lost) and when due; none for
+retention.ms -1, cleanup.policy without delete, nothing left to read. retention.bytes is not
+computed (a warning names the topics that set it). A loss-ETA threshold alerts at or below it.
 
 --watch 5s redraws the table every 5 seconds until Ctrl-C (exit 0), with IN/S (records/s
 appended, from the log end offsets) and CONSUMED/S (records/s committed by the group, over
@@ -146,7 +146,8 @@ SortOpt = Annotated[
     SortKey,
     typer.Option(
         "--sort",
-        help="Row order: name (group, topic, partition), lag or time-lag (largest first).",
+        help="Row order: name (group, topic, partition), lag or time-lag (largest first), loss-eta "
+        "(soonest first); rows without the value last. time-lag implies --time-lag, loss-eta --loss-eta.",
         rich_help_panel=OUT,
         case_sensitive=False,
     ),

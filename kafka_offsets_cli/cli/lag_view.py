@@ -96,7 +96,7 @@ class LagView:
     def rows(self, report: LagReport) -> list[LagRow]:
         """The rows to show, in ``--sort`` order, filtered by ``--only-lagging``, ``--min-lag``
         and ``--min-time-lag`` (a ``below-start`` row, which lost records, passes both minimums)."""
-        rows = sort_rows(report.rows, self.sort)
+        rows = sort_rows(report.rows, self.sort, report.loss_etas)
         if self.only_lagging:
             rows = [row for row in rows if row.lagging]
         if self.min_lag is not None:
@@ -120,8 +120,9 @@ class LagView:
         if self.fmt is Format.nagios:
             not_read = len(report.missing) + sum(1 for p in report.problems if p.error)
             return lag_metrics.nagios(
-                report.rows, self.status(report), self.thresholds, not_read, time_lag=report.time_lag
-            )
+                report.rows, self.status(report), self.thresholds, not_read, time_lag=report.time_lag,
+                loss_etas=report.loss_etas if self.loss_eta else None,
+            )  # fmt: skip
         if self.fmt is Format.prometheus:
             return self.prometheus(report)
         return None
@@ -129,10 +130,9 @@ class LagView:
     def prometheus(self, report: LagReport) -> str:
         """The Prometheus text of ``report`` (``-o prometheus``, ``--prometheus-file``)."""
         members = {g: d.members for g, d in report.groups.items() if d.error is None}
-        status = self.status(report)
         return lag_metrics.prometheus(
             report.rows,
-            status,
+            self.status(report),
             self.thresholds,
             self.now_ms(),
             self.labels,

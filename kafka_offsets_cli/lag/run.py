@@ -22,6 +22,7 @@ from ..parse.times import now_ms
 from ..plan.queries import close_names
 from ..sources import GroupLister, GroupMemberSource, GroupTypeLister, LagSource, TypedGroupReader
 from .monitor import LagThresholds
+from .summary import SortKey, sort_measures
 
 
 class LagRunSource(LagSource, GroupLister, GroupMemberSource, GroupTypeLister, TypedGroupReader, Protocol):
@@ -64,11 +65,13 @@ def request_of(
     clock: Callable[[], int] = now_ms,
     types: Sequence[str] | None = None,
     loss_eta: bool = False,
+    sort: SortKey = SortKey.name,
 ) -> LagRequest:
     """The request of the options' values. Without selection options: ``None``, the groups' own
     partitions; with no topic named Kafka's system topics stay out (as without any selection).
-    Time lag is read when asked, or when a time threshold or ``--min-time-lag`` needs it; the data-loss
-    ETA when asked or when a loss-ETA threshold needs it (it is measured from the time lag's search)."""
+    Time lag is read when asked, or when a time threshold, ``--min-time-lag`` or ``--sort time-lag``
+    needs it; the data-loss ETA when asked or when a loss-ETA threshold or ``--sort loss-eta`` needs it
+    (it is measured from the time lag's search, so it turns the time lag on too)."""
     selection = optional_selection(
         topics or (),
         partitions,
@@ -76,12 +79,13 @@ def request_of(
         exclude_internal_topics,
         exclude_system=not topics and topic_partitions is None,
     )
-    loss = loss_eta or thresholds.on_loss
+    by_time, by_loss = sort_measures(sort)
+    loss = loss_eta or thresholds.on_loss or by_loss
     return LagRequest(
         groups=tuple(groups or ()),
         regexes=tuple(regexes or ()),
         selection=selection,
-        time_lag=time_lag or thresholds.on_time or min_time_lag_ms is not None or loss,
+        time_lag=time_lag or thresholds.on_time or min_time_lag_ms is not None or loss or by_time,
         marker_check=marker_check,
         members=members,
         clock=clock,

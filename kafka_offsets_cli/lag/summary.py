@@ -5,7 +5,7 @@ A row's monitoring status is :mod:`kafka_offsets_cli.measures.lag.rule` (shared 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from operator import attrgetter
@@ -74,16 +74,43 @@ class SortKey(str, Enum):
     name = "name"
     lag = "lag"
     time_lag = "time-lag"
+    loss_eta = "loss-eta"
 
 
-def sort_rows(rows: Iterable[LagRow], key: SortKey = SortKey.name) -> list[LagRow]:
-    """Rows by group/topic/partition, or by lag / time lag descending (unknown last)."""
+def sort_rows(
+    rows: Iterable[LagRow],
+    key: SortKey = SortKey.name,
+    loss_etas: Mapping[tuple[str, str, int], int] | None = None,
+) -> list[LagRow]:
+    """Rows by group/topic/partition, by lag / time lag descending, or by data-loss ETA ascending
+    (``loss_etas``: each row's ETA by (group, topic, partition); the soonest first); rows without
+    the value last, in name order."""
     base = sorted(rows, key=_BY_NAME)
     if key is SortKey.lag:
         return sorted(base, key=lambda r: (r.lag is None, -(r.lag or 0)))
     if key is SortKey.time_lag:
         return sorted(base, key=lambda r: (r.time_lag_ms is None, -(r.time_lag_ms or 0)))
+    if key is SortKey.loss_eta:
+        etas = loss_etas or {}
+        return sorted(base, key=lambda r: ((e := etas.get(_BY_NAME(r))) is None, e or 0))
     return base
+
+
+def sort_measures(key: SortKey) -> tuple[bool, bool]:
+    """What ``--sort key`` needs computed, as (time lag, data-loss ETA): a sort key turns on the
+    measure it orders by (``time-lag`` the time lag; ``loss-eta`` the ETA, which the time lag's
+    search gives), as a threshold or ``--min-time-lag`` does; the one rule of both keys."""
+    return (key is SortKey.time_lag, key is SortKey.loss_eta)
+
+
+def soonest_loss_etas(loss_etas: Mapping[tuple[str, str, int], int]) -> dict[str, int]:
+    """Each group's soonest data-loss ETA (ms) among its rows' (``loss_etas`` by (group, topic,
+    partition)); groups without one left out: the summary's ``min_loss_eta_ms``, the per-group series
+    and perfdata."""
+    out: dict[str, int] = {}
+    for (group, _, _), eta in loss_etas.items():
+        out[group] = min(out.get(group, eta), eta)
+    return out
 
 
 #: A group's rates differ by less than this share of the larger one: ``steady``.

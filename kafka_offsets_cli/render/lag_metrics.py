@@ -11,12 +11,20 @@ from typing import Any
 
 from ..errors import MonitoringStatus
 from ..lag.monitor import LagStatus, LagThresholds
-from ..lag.summary import LagTotal, totals
+from ..lag.summary import LagTotal, soonest_loss_etas, totals
 from ..measures.lag.rows import LagRow
 from ..models.groups import Member
 from ..parse.durations import format_duration
 from .lag_compat import Compat, compat_families
-from .monitoring import MetricFamily, PerfDatum, Sample, nagios_line, prometheus_text, status_families
+from .monitoring import (
+    MetricFamily,
+    PerfDatum,
+    Sample,
+    at_most,
+    nagios_line,
+    prometheus_text,
+    status_families,
+)
 
 __all__ = ["PREFIX", "SERIES_LABELS", "SERVICE", "nagios", "prometheus", "prometheus_down"]
 
@@ -33,9 +41,14 @@ def _group_totals(rows: Sequence[LagRow]) -> list[LagTotal]:
 
 
 def nagios_summary(
-    rows: Sequence[LagRow], status: LagStatus, problems: int = 0, time_lag: bool = False
+    rows: Sequence[LagRow],
+    status: LagStatus,
+    problems: int = 0,
+    time_lag: bool = False,
+    loss_alerts: Mapping[str, int] | None = None,
 ) -> str:
-    """Groups and partitions by status, then each non-OK group with its lag and time lag."""
+    """Groups and partitions by status, then each non-OK group with its lag, time lag and (``loss_alerts``:
+    the groups whose soonest data-loss ETA is at or below a loss-ETA threshold) that ETA."""
     groups = _group_totals(rows)
     counts = [
         f"{n} {s.name.lower()}"
@@ -51,6 +64,8 @@ def nagios_summary(
         what = f"{t.group} {status.groups[t.group].name} lag {t.lag}"
         if time_lag and t.max_time_lag_ms is not None:
             what += f" time lag {format_duration(t.max_time_lag_ms)}"
+        if (eta := (loss_alerts or {}).get(t.group)) is not None:
+            what += f" loss ETA {format_duration(eta)}"
         text += f"; {what}"
     if len(bad) > 5:
         text += f"; {len(bad) - 5} more"
@@ -64,8 +79,12 @@ def nagios(
     problems: int = 0,
     *,
     time_lag: bool = False,
+    loss_etas: Mapping[tuple[str, str, int], int] | None = None,
 ) -> str:
-    """The monitoring-plugin line; perfdata per group: lag (records) and (``time_lag``) max time lag (s)."""
+    """The monitoring-plugin line; perfdata per group: lag (records), (``time_lag``) max time lag (s) and
+    (``loss_etas``: each row's data-loss ETA, ``--loss-eta``) the soonest ETA (s), whose thresholds
+    are ranges alerting at or below them (``@~:N``: lower is worse)."""
+    soonest = soonest_loss_etas(loss_etas or {})
     perf: list[PerfDatum] = []
     for t in _group_totals(rows):
         perf.append(
@@ -84,7 +103,21 @@ def nagios(
                     min=0,
                 )
             )
-    return nagios_line(SERVICE, status.status, nagios_summary(rows, status, problems, time_lag), perf)
+        if (eta := soonest.get(t.group)) is not None:
+            perf.append(
+                PerfDatum(
+                    label=f"{t.group} loss_eta",
+                    value=eta / 1000,
+                    uom="s",
+                    warn=at_most(_s(thresholds.warn_loss_eta_ms)),
+                    crit=at_most(_s(thresholds.crit_loss_eta_ms)),
+                    min=0,
+                )
+            )
+    # the ETA is named in the text where it alerts: at or below the longer of the two thresholds
+    limits = [ms for ms in (thresholds.warn_loss_eta_ms, thresholds.crit_loss_eta_ms) if ms is not None]
+    alerts = {g: eta for g, eta in soonest.items() if limits and eta <= max(limits)}
+    return nagios_line(SERVICE, status.status, nagios_summary(rows, status, problems, time_lag, alerts), perf)
 
 
 def _s(ms: int | None) -> float | None:
@@ -107,7 +140,8 @@ def prometheus_families(
     ``partition_time_lag_seconds`` (``time_lag``: computed), ``partition_status`` (0-3),
     ``partition_loss_eta_seconds`` (``loss_etas``: each row's data-loss ETA, rows with one).
     Per group (labels group, type): ``group_status``, ``group_lag``, ``group_partitions``,
-    ``group_lagging_partitions``, ``group_max_time_lag_seconds``, ``group_members``.
+    ``group_lagging_partitions``, ``group_max_time_lag_seconds``, ``group_min_loss_eta_seconds``
+    (``loss_etas``: the soonest of the group's partitions, groups with one), ``group_members``.
     Run: ``up``, ``status``, ``last_run_timestamp_seconds`` and each threshold set
     (``warn_lag``, ``crit_lag``, ``warn_time_lag_seconds``, ``crit_time_lag_seconds``,
     ``warn_loss_eta_seconds``, ``crit_loss_eta_seconds``).
@@ -180,6 +214,11 @@ def prometheus_families(
                 for t in groups
                 if time_lag and t.max_time_lag_ms is not None
             ),
+        ),
+        MetricFamily(
+            f"{PREFIX}_group_min_loss_eta_seconds",
+            "Soonest data-loss ETA among the group's partitions (0: due or already lost).",
+            samples=tuple(Sample(gl(g), eta / 1000) for g, eta in sorted(soonest_loss_etas(etas).items())),
         ),
         MetricFamily(
             f"{PREFIX}_group_members",

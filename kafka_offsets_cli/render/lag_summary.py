@@ -27,7 +27,7 @@ from typing import Any
 
 from ..errors import MonitoringStatus
 from ..lag.monitor import LagStatus
-from ..lag.summary import totals, trend
+from ..lag.summary import soonest_loss_etas, totals, trend
 from ..measures.lag.rows import GroupProblem, LagRow
 from ..models.groups import GroupDescription
 from ..parse.durations import format_duration
@@ -110,9 +110,7 @@ def summary_records(
     for p in problems:
         empty = {"partitions": 0, "lag": 0, "lagging": 0, "max_time_lag_ms": None, "remote_reads": 0}
         out.setdefault(p.group, empty)
-    soonest: dict[str, int] = {}
-    for (g, _, _), eta in (loss_etas or {}).items():
-        soonest[g] = min(soonest.get(g, eta), eta)
+    soonest = soonest_loss_etas(loss_etas or {})
     recs = []
     for g in sorted(out):
         d = groups.get(g)

@@ -58,13 +58,14 @@ def status_text(status: MonitoringStatus, *, before: str = "", after: str = "") 
 
 @dataclass(frozen=True, kw_only=True)
 class PerfDatum:
-    """One performance-data item. ``None`` fields are left empty; a ``None`` value is ``U`` (unknown)."""
+    """One performance-data item. ``None`` fields are left empty; a ``None`` value is ``U`` (unknown).
+    ``warn``/``crit``: a number (alert above it), or a range of the guidelines as text (:func:`at_most`)."""
 
     label: str
     value: float | int | None
     uom: str = ""
-    warn: float | int | None = None
-    crit: float | int | None = None
+    warn: float | int | str | None = None
+    crit: float | int | str | None = None
     min: float | int | None = None
     max: float | int | None = None
 
@@ -75,11 +76,18 @@ class PerfDatum:
             label = "'" + label.replace("'", "''") + "'"
         value = "U" if self.value is None else _num(self.value) + self.uom
         fields = [value] + [
-            _num(v) if v is not None else "" for v in (self.warn, self.crit, self.min, self.max)
+            "" if v is None else v if isinstance(v, str) else _num(v)
+            for v in (self.warn, self.crit, self.min, self.max)
         ]
         while len(fields) > 1 and fields[-1] == "":
             fields.pop()
         return f"{label}={';'.join(fields)}"
+
+
+def at_most(v: float | int | None) -> str | None:
+    """The threshold range that alerts at or below ``v`` (for a value where lower is worse): ``@~:v``,
+    the guidelines' "inside -infinity..v, ends included" (a bare ``v`` would alert *above* it)."""
+    return None if v is None else f"@~:{_num(v)}"
 
 
 def _num(v: float | int) -> str:
