@@ -60,7 +60,8 @@ MAX_COMMAND_LINES = 150
 #: The layers, lowest first: (name, its subpackages and root modules). ``__init__`` is the
 #: package's own ``__init__.py`` (its version).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("base", ("__init__", "errors", "lazyimport", "gcpause", "system_topics")),  # leaves: nothing below
+    # leaves: nothing below
+    ("base", ("__init__", "errors", "lazyimport", "gcpause", "system_topics", "elapsed")),
     ("models", ("models",)),  # frozen results: the vocabulary of everything above
     ("parse", ("parse",)),  # times, offset specs, the selection grammar
     ("connection", ("connection",)),  # client settings, properties, profiles

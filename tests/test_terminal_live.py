@@ -1,5 +1,6 @@
 """Against a real broker: live completion of topics and groups, cluster profiles, `list --watch`, and
-terminal-only polish (digit grouping, colour, NO_COLOR) on a pseudo-terminal."""
+terminal-only polish (digit grouping, colour, NO_COLOR) on a pseudo-terminal; without one: the
+spinner while a connection is refused."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pty
 import re
 import select
 import signal
+import socket
 import struct
 import subprocess
 import sys
@@ -205,3 +207,41 @@ def test_watch_on_a_terminal_redraws_a_live_table_with_rates(bootstrap: str, top
     assert "Ctrl-C to stop" in text
     assert "refresh 1 " in text and "refresh 2 " in text
     assert re.search(r"\b0\.0\b", text)  # nothing produced between refreshes
+
+
+def _closed_port() -> int:
+    """A local port nothing listens on (bound, then released: connecting to it is refused)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_spinner_says_the_connection_it_waits_on_and_its_seconds_and_nothing_off_a_terminal() -> None:
+    """No broker: ``lag`` against a refused port connects for ~2 s (the connect grace) and fails."""
+    port = _closed_port()
+    args = [sys.executable, "-m", "kafka_offsets_cli", "lag", "-b", f"127.0.0.1:{port}", "--timeout", "4s"]
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = _env(TERM="xterm-256color")
+    p = subprocess.Popen(
+        [*args, "-o", "table"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave, env=env
+    )
+    os.close(slave)
+    try:
+        err = _read_until(master, time.monotonic() + 60, None).decode(errors="replace")
+        out, _ = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+        os.close(master)
+    assert p.returncode == 3, err
+    assert out == b""  # the spinner is on stderr only
+    assert re.search(rf"Connecting to 127\.0\.0\.1:{port} \([1-9] s, --timeout 4 s\)…", err), err
+    assert "cannot connect" in err
+
+    # off a terminal (cron, a pipe) stderr has the error only (a shorter wait: nothing is drawn anyway)
+    quick = [*args[:-1], "1s", "-o", "table"]
+    plain = subprocess.run(quick, capture_output=True, text=True, env=_env(), timeout=60)
+    assert plain.returncode == 3 and plain.stdout == ""
+    assert plain.stderr.startswith("kafka-offsets: error: cannot connect"), plain.stderr
+    assert "Connecting" not in plain.stderr and "\x1b" not in plain.stderr

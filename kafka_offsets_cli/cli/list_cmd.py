@@ -24,7 +24,7 @@ from .command_options import AS_GIVEN, FROM_OPTIONS, Layout, Target, targeted
 from .connection import settings_from
 from .emit import REFRESHED_FIELD, parse_columns
 from .list_view import RATE_FIELD, ListView
-from .output import progress, warn
+from .output import connecting, progress, warn
 
 
 def register(app: typer.Typer) -> None:
@@ -89,13 +89,16 @@ def list_cmd(
         if tiering:  # the tiering view: the tiering feature's collector, loaded only when asked
             from ..tiering.collect import list_and_collect
 
-        with progress("Fetching metadata…", env) as update, KafkaClient(settings, debug=debug) as client:
+        with (
+            KafkaClient(settings, debug=debug) as client,
+            progress("Fetching metadata…", env, waiting=connecting(client)) as update,
+        ):
             answered = 0
 
             def tick(n: int) -> None:
                 nonlocal answered
                 answered += n
-                update(f"ListOffsets: {answered} queries answered…")
+                update("ListOffsets", f": {answered} queries answered")  # one step: its clock runs on
 
             offsets, report = fetch(
                 client, request, progress=tick, with_view=list_and_collect if tiering else None

@@ -27,7 +27,7 @@ from .app import environment_of, is_debug
 from .environment import Environment
 from .metric_labels import settings_and_labels
 from .options import Format
-from .output import progress, write
+from .output import connecting, progress, write
 from .textfile import check_writable, down_writer, publisher, write_down, write_result
 
 C = TypeVar("C")
@@ -133,13 +133,14 @@ def kafka_client(run: MonitoredRun) -> AbstractContextManager[Any]:
 def read_once(
     run: MonitoredRun, read: Callable[[Any, Callable[[str], None]], R], message: str, *, paused: bool = False
 ) -> R:
-    """``read(client, update)`` under a spinner saying ``message`` (``paused``: with the GC paused)."""
+    """``read(client, update)`` under a spinner saying ``message`` (``Connecting to…`` until a broker
+    answers; ``paused``: with the GC paused)."""
     with ExitStack() as stack:
         stack.enter_context(unknown_reported(run))
         if paused:
             stack.enter_context(gc_paused())
-        update = stack.enter_context(progress(message, run.env))
-        return read(stack.enter_context(kafka_client(run)), update)
+        client = stack.enter_context(kafka_client(run))
+        return read(client, stack.enter_context(progress(message, run.env, waiting=connecting(client))))
 
 
 def watch(

@@ -1,21 +1,31 @@
 """Terminal I/O for commands: stdout for data, stderr for everything else.
 
 Colour and spinners appear only on a TTY (and never with ``NO_COLOR``); a closed
-pipe on stdout ends the program quietly.
+pipe on stdout ends the program quietly. A spinner says the step running, its seconds once past
+one (:mod:`kafka_offsets_cli.elapsed`), and while no broker has answered, the connection it waits on.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..elapsed import StepClock
 from .environment import Environment
 
 if TYPE_CHECKING:  # rich loads only when something is drawn: machine formats never need it
     from rich.console import Console
+    from rich.text import Text
+
+    from ..kafka import KafkaClient
+
+#: What a spinner waits on before its work can start: ``(step, limit)`` (``Connecting to b1:9092``,
+#: ``--timeout 30 s``) while it waits, ``None`` once it does not.
+Waiting = Callable[[], tuple[str, str] | None]
 
 
 @dataclass(frozen=True)
@@ -103,16 +113,74 @@ def _escape(text: str) -> str:
     return escape(text)
 
 
+class Spinner:
+    """A spinner's line: the step the work says, its seconds, and what it waits on first (``waiting``).
+
+    Called with a step (``Reading 3 group(s)…``) by the work it shows; read by rich's refresh
+    thread, which draws it afresh ten times a second, so the seconds move while the work blocks.
+    """
+
+    def __init__(self, message: str, *, clock: Callable[[], float], waiting: Waiting | None = None) -> None:
+        self._work, self._detail = _bare(message), ""
+        self._waiting = waiting
+        self._lock = threading.Lock()
+        self._clock = StepClock(self._work, clock=clock)
+        self._line()  # the step shown first (what it waits on) starts its clock now, not when first drawn
+
+    def __call__(self, message: str, detail: str = "") -> None:
+        """The step now running (``detail``: a count that changes within it and keeps its clock)."""
+        with self._lock:
+            self._work, self._detail = _bare(message), detail
+            self._line()
+
+    def text(self) -> str:
+        """The line as drawn now."""
+        with self._lock:
+            return self._line()
+
+    def _line(self) -> str:
+        waiting = self._waiting() if self._waiting is not None else None
+        step, detail, limit = (waiting[0], "", waiting[1]) if waiting else (self._work, self._detail, None)
+        if step != self._clock.step:
+            self._clock.set(step)
+        return self._clock.line(detail, limit=limit)
+
+    def __rich__(self) -> Text:
+        from rich.text import Text
+
+        return Text(self.text())
+
+
+def _bare(message: str) -> str:
+    """A step's name without the ellipsis the line adds after its seconds."""
+    return message.removesuffix("…").removesuffix("...")
+
+
+def connecting(client: KafkaClient) -> Waiting:
+    """While no broker has answered ``client``: ``Connecting to HOST:PORT`` and the ``--timeout``
+    that ends the wait."""
+    servers = [s.strip() for s in client.settings.bootstrap_servers.split(",") if s.strip()]
+    more = f" and {len(servers) - 1} more" if len(servers) > 1 else ""
+    step = f"Connecting to {servers[0] if servers else '?'}{more}"
+    limit = f"--timeout {client.settings.timeout_ms / 1000:g} s"
+    return lambda: None if client.answered else (step, limit)
+
+
 @contextmanager
-def progress(message: str, env: Environment | None = None) -> Iterator[Any]:
-    """A spinner on stderr while work runs (only on a TTY); yields an updater."""
+def progress(
+    message: str, env: Environment | None = None, *, waiting: Waiting | None = None
+) -> Iterator[Spinner]:
+    """A spinner on stderr while work runs (only on a TTY); yields its :class:`Spinner` to say each step.
+
+    ``waiting``: what the work waits on first (:func:`connecting`), said instead while it lasts.
+    """
     env = env or Environment.of_process()
+    spinner = Spinner(message, clock=env.clock, waiting=waiting)
     if not env.stderr_isatty:
-        yield lambda _msg: None
+        yield spinner  # never drawn: off a terminal stderr has warnings and errors only
         return
-    console = err_console(env)
-    with console.status(_escape(message)) as status:
-        yield lambda msg: status.update(_escape(msg))
+    with err_console(env).status(spinner):
+        yield spinner
 
 
 def write_chunks(chunks: Iterable[str], env: Environment | None = None) -> None:

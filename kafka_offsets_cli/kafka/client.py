@@ -50,6 +50,11 @@ class KafkaClient:
         """Seconds left before the overall ``--timeout``."""
         return self._session.deadline.remaining()
 
+    @property
+    def answered(self) -> bool:
+        """Whether a broker has answered yet: until then the client is connecting to its bootstrap servers."""
+        return self._session.answered
+
     def restart_clock(self) -> None:
         """Start a new ``--timeout`` budget (used by ``--watch`` between refreshes)."""
         self._session.deadline.restart()

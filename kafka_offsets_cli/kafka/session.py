@@ -75,6 +75,11 @@ class Session:
         self.deadline = Deadline(settings.timeout_ms / 1000, clock=clock)
         self._kafka_python: KafkaPython | None = None
 
+    @property
+    def answered(self) -> bool:
+        """Whether a broker has answered a request yet (before: the client is still connecting)."""
+        return self._answered
+
     def check_reachable(self) -> None:
         """One cheap DescribeCluster through librdkafka, unless a request was answered already.
 

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from ..elapsed import StepClock
+
 __all__ = ["StageProgress"]
 
 
@@ -30,29 +32,30 @@ class StageProgress:
     ) -> None:
         self.sc = sc
         self.console = console
-        self.step = "starting Spark"
-        self._clock = clock
-        self._since = clock()
+        self._step = StepClock("starting Spark", clock=clock)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._status: Any = None
 
     def set(self, step: str) -> None:
         """Name the step now running (also the Spark job description)."""
-        if not step.startswith(self.step):  # a step told more precisely keeps its clock
-            self._since = self._clock()
-        self.step = step
+        self._step.set(step)  # a step told more precisely keeps its clock
         if self.sc is not None:
             with contextlib.suppress(Exception):  # cosmetic only
                 self.sc.setJobDescription(f"kafka-offsets check: {step}")
         self._draw()
+
+    @property
+    def step(self) -> str:
+        """The step now running."""
+        return self._step.step
 
     def attach(self, sc: Any) -> None:
         """Start following a SparkContext (once the session is up)."""
         self.sc = sc
 
     def _text(self) -> str:
-        text = self.step
+        detail = ""
         tracker = None
         try:
             tracker = self.sc.statusTracker() if self.sc is not None else None
@@ -69,9 +72,8 @@ class StageProgress:
             except Exception:
                 total = 0
             if total:
-                text += f": {done}/{total} tasks"
-        elapsed = int(self._clock() - self._since)
-        return text + (f" ({elapsed} s)…" if elapsed >= 1 else "…")
+                detail = f": {done}/{total} tasks"
+        return self._step.line(detail)
 
     def _draw(self) -> None:
         if self._status is not None:
