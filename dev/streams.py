@@ -4,10 +4,11 @@
 Central, fetched once into ``dev/target/streams-lib`` apart from ``dev/pom.xml``'s broker jars. The
 application is ``dev/java/StreamsApp.java``, run as a single-file Java program on Kafka's classpath
 plus those jars: it copies an input topic to an output topic (a stateless topology, one subtopology)
-as a streams group named by its ``application.id``, commits every 100 ms, prints ``RUNNING`` once it
-runs and ``PROCESSED n`` as records pass, holds its thread on a record ``hold`` (``HOLDING``: nothing
-processed or committed, a lag that stays) until :meth:`StreamsApp.release`, and closes (committing)
-when its stdin closes.
+as a streams group named by its ``application.id`` (with ``repartition=True`` through a repartition
+topic: two subtopologies, and an internal topic the group reads and commits), commits every 100 ms,
+prints ``RUNNING`` once it runs and ``PROCESSED n`` as records pass, holds its thread on a record
+``hold`` (``HOLDING``: nothing processed or committed, a lag that stays) until
+:meth:`StreamsApp.release`, and closes (committing) when its stdin closes.
 
 Command line::
 
@@ -42,11 +43,20 @@ def resolve() -> list[Path]:
 class StreamsApp:
     """A running :data:`APP`: ``wait_for(line)`` reads its stdout; ``close()`` ends it, committing."""
 
-    def __init__(self, bootstrap: str, application_id: str, source: str, sink: str, state_dir: Path) -> None:
+    def __init__(
+        self,
+        bootstrap: str,
+        application_id: str,
+        source: str,
+        sink: str,
+        state_dir: Path,
+        *,
+        repartition: bool = False,
+    ) -> None:
         classpath = os.pathsep.join([kafka.classpath(), *map(str, resolve())])
         argv = [kafka.java_executable(), "-cp", classpath, str(APP), bootstrap, application_id, source, sink]
         self.proc = subprocess.Popen(
-            [*argv, str(state_dir)],
+            [*argv, str(state_dir), *(["repartition"] if repartition else [])],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

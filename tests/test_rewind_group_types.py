@@ -9,6 +9,12 @@ read back with the drift check; ``--execute`` sets the start offsets (read back 
 --describe``) and its undo plan puts them back; with a live member both tools refuse and nothing moves;
 ``--shift-by`` (which the share tool has not) is refused in one line; ``--delete-offsets`` deletes per
 topic and its undo plan sets the offsets again.
+
+A streams group is made by a real Kafka Streams application (``dev/streams.py``, its records through a
+repartition topic): its rewind is checked against ``kafka-streams-groups.sh --reset-offsets --dry-run``
+and its ``--delete-offsets`` against ``kafka-streams-groups.sh --delete-offsets`` on the same group
+(running: both keep the offsets; stopped: both delete the input topic's, the broker's committed offsets
+read back).
 """
 
 from __future__ import annotations
@@ -278,17 +284,22 @@ def test_delete_offsets_of_a_share_group_go_per_topic_and_come_back_with_the_und
 STREAMS_GROUP_COMMAND = "org.apache.kafka.tools.streams.StreamsGroupCommand"
 
 
-def test_a_streams_group_is_rewound_on_its_input_topics(
+def test_a_streams_group_is_rewound_and_its_offsets_deleted_on_its_input_topics(
     bootstrap: str, kafka_classpath: str, tmp_path: Path
 ) -> None:
-    """A Kafka Streams application (group.protocol=streams): refused while it runs, as Kafka's tool
-    refuses; once closed (Empty) the plans equal kafka-streams-groups --reset-offsets --dry-run, and
-    --execute commits them (read back from the broker) with an undo plan that puts them back."""
+    """A Kafka Streams application (group.protocol=streams) whose records pass a repartition topic:
+    while it runs a reset is refused, as Kafka's tool refuses, and --delete-offsets keeps the input
+    topic's offsets, as Kafka's tool (and broker) keep them; once closed (Empty) the plans equal
+    kafka-streams-groups --reset-offsets --dry-run, --execute commits them (read back from the broker)
+    with an undo plan that puts them back, and --delete-offsets deletes what kafka-streams-groups
+    --delete-offsets deletes (one group, the same offsets: ours, put back by our undo plan, then
+    Kafka's), the repartition topic refused in one line."""
     source, sink, group = (f"{k}-{uid()}" for k in ("rw-st-in", "rw-st-out", "rw-st-app"))
     create_topic(bootstrap, source, 2, config=KEEP)
     create_topic(bootstrap, sink, 2)
     produce(bootstrap, source, [(p, B + i * S, None, f"v{p}-{i}") for p in (0, 1) for i in range(RECORDS)])
-    app = dev_streams.StreamsApp(bootstrap, group, source, sink, tmp_path / "streams-state")
+    both = [(source, 0), (source, 1)]
+    app = dev_streams.StreamsApp(bootstrap, group, source, sink, tmp_path / "streams-state", repartition=True)
     try:
         app.wait_for("RUNNING", 120)
         app.wait_for(f"PROCESSED {2 * RECORDS}", 60)
@@ -309,35 +320,133 @@ def test_a_streams_group_is_rewound_on_its_input_topics(
             timeout=120,
         )
         assert kafka.returncode != 0 or "inactive" in kafka.stdout + kafka.stderr, kafka.stdout
+        _live_deletes_are_kept(bootstrap, group, source)
     finally:
         assert app.close() == 0, "\n".join(app.output[-20:])
-    both = [(source, 0), (source, 1)]
     for mine, kafkas in (
         (("--to", "earliest"), ("--to-earliest",)),
         (("--to", iso(B + 4 * S + 200) + "Z"), ("--to-datetime", iso(B + 4 * S + 200))),
         (("--to-offset", "3"), ("--to-offset", "3")),
     ):
         planned = ours("-b", bootstrap, "-g", group, *mine)
-        assert set(planned) == set(both), planned  # the input topic only: no repartition topic
+        assert set(planned) == set(both), planned  # the input topic only: not the repartition topic
         assert planned == theirs(
             bootstrap, "--group", group, "--input-topic", source, *kafkas, tool=STREAMS_GROUP_COMMAND
         )
     done = cli("rewind", "-b", bootstrap, "-g", group, "--to-offset", "3", "--execute")
     assert done.code == 0 and "Verified" in done.stderr, done.stderr
-    with KafkaClient(build_settings(bootstrap, timeout_ms=30_000)) as client:
-        [back] = client.committed_offsets([group])
-    assert {
-        (tp.topic, tp.partition): o for tp, o in back.offsets.items() if tp.topic == source
-    } == dict.fromkeys(both, 3)
+    assert {tp: o for tp, o in committed(bootstrap, group).items() if tp[0] == source} == dict.fromkeys(
+        both, 3
+    )
     found = re.search(r"Undo plan written to (\S+);", done.stderr)
     assert found, done.stderr
     undo = cli("rewind", "-b", bootstrap, "--from-file", found.group(1), "--execute")
     assert undo.code == 0, undo.stderr
+    assert {tp: o for tp, o in committed(bootstrap, group).items() if tp[0] == source} == dict.fromkeys(
+        both, RECORDS
+    )
+    _deletes_equal_kafka_streams_groups(bootstrap, group, source, tmp_path)
+
+
+def committed(bootstrap: str, group: str) -> Offsets:
+    """The group's committed offsets as the broker has them (OffsetFetch: every topic, the
+    repartition topics too): {(topic, partition): offset}."""
     with KafkaClient(build_settings(bootstrap, timeout_ms=30_000)) as client:
         [back] = client.committed_offsets([group])
-    assert {
-        (tp.topic, tp.partition): o for tp, o in back.offsets.items() if tp.topic == source
-    } == dict.fromkeys(both, RECORDS)
+    assert back.error in (None, "GROUP_ID_NOT_FOUND"), back
+    return {(tp.topic, tp.partition): o for tp, o in back.offsets.items() if o is not None}
+
+
+def kafka_delete_offsets(bootstrap: str, group: str, topic: str) -> dict[tuple[str, int], str]:
+    """kafka-streams-groups --delete-offsets --group G --input-topic T: {(topic, partition): STATUS}
+    (``Successful``, or ``Error: ...``), from its TOPIC PARTITION STATUS table."""
+    done = dev_kafka.run_tool(
+        STREAMS_GROUP_COMMAND,
+        "--bootstrap-server",
+        bootstrap,
+        "--delete-offsets",
+        "--group",
+        group,
+        "--input-topic",
+        topic,
+        timeout=120,
+    )
+    out = {}
+    for line in done.stdout.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[1].isdigit():
+            out[(f[0], int(f[1]))] = " ".join(f[2:])
+    assert out, done.stdout + done.stderr
+    return out
+
+
+def _live_deletes_are_kept(bootstrap: str, group: str, source: str) -> None:
+    """The application runs: Kafka keeps the offsets of a topic the group reads (OffsetDelete answers
+    GROUP_SUBSCRIBED_TO_TOPIC); our dry run says so, --execute exits 6 naming the topic, Kafka's tool
+    reports the same error for both partitions, and nothing is deleted."""
+    _wait_offsets(bootstrap, group, source)
+    before = committed(bootstrap, group)
+    dry = cli("rewind", "-b", bootstrap, "--delete-offsets", "-g", group, "-t", source)
+    assert dry.code == 0, dry.stderr
+    assert f"topic {source}: group {group!r} has 1 active member(s)" in dry.stderr, dry.stderr
+    assert "--execute would keep its offsets (GROUP_SUBSCRIBED_TO_TOPIC)" in dry.stderr, dry.stderr
+    mine = cli("rewind", "-b", bootstrap, "--delete-offsets", "-g", group, "-t", source, "--execute")
+    kept = f"topic {source}: group {group!r} has members subscribed to it (GROUP_SUBSCRIBED_TO_TOPIC)"
+    assert mine.code == 6 and kept in mine.stderr, mine.stderr
+    theirs = kafka_delete_offsets(bootstrap, group, source)
+    assert set(theirs) == {(source, 0), (source, 1)}, theirs
+    assert all(s.startswith("Error") and "subscribed" in s for s in theirs.values()), theirs
+    after = committed(bootstrap, group)
+    assert (
+        {tp: o for tp, o in after.items() if tp[0] == source}
+        == {tp: o for tp, o in before.items() if tp[0] == source}
+        == {(source, 0): RECORDS, (source, 1): RECORDS}
+    )
+
+
+def _deletes_equal_kafka_streams_groups(bootstrap: str, group: str, source: str, tmp_path: Path) -> None:
+    """The group is Empty: our --delete-offsets on the input topic deletes what Kafka's tool deletes
+    (the broker's committed offsets read back: the input topic's gone, any other kept),
+    our undo plan puts them back in between, and a repartition topic is refused in one line."""
+    with KafkaClient(build_settings(bootstrap, timeout_ms=30_000)) as client:
+        described = client.streams_group_descriptions([group]).groups[group]
+    [repartition] = described.repartition_topics
+    start = committed(bootstrap, group)
+    assert {tp for tp in start if tp[0] == source} == {(source, 0), (source, 1)}, start
+    refused = cli("rewind", "-b", bootstrap, "--delete-offsets", "-g", group, "-t", repartition, "--execute")
+    error = [line for line in refused.stderr.splitlines() if line.strip()]
+    assert refused.code == 6 and f"{repartition} are not input topics of streams group" in error[0], error
+    assert committed(bootstrap, group) == start
+    undo = tmp_path / "undo-delete.csv"
+    mine = cli(
+        "rewind",
+        "-b",
+        bootstrap,
+        "--delete-offsets",
+        "-g",
+        group,
+        "-t",
+        source,
+        "--execute",
+        "--undo-file",
+        str(undo),
+    )
+    assert mine.code == 0 and "Verified: the deleted offsets are gone." in mine.stderr, mine.stderr
+    after_ours = committed(bootstrap, group)
+    back = cli("rewind", "-b", bootstrap, "--from-file", str(undo), "--execute")
+    assert back.code == 0, back.stderr
+    assert committed(bootstrap, group) == start
+    assert kafka_delete_offsets(bootstrap, group, source) == {
+        (source, 0): "Successful",
+        (source, 1): "Successful",
+    }
+    after_kafka = committed(bootstrap, group)
+    assert after_ours == after_kafka == {tp: o for tp, o in start.items() if tp[0] != source}
+    # Kafka's --input-topic takes the repartition topic too (a documented difference: ours refuses)
+    assert kafka_delete_offsets(bootstrap, group, repartition) == {
+        (repartition, 0): "Successful",
+        (repartition, 1): "Successful",
+    }
 
 
 def _wait_committed(bootstrap: str, group: str, timeout: float = 60) -> None:
@@ -348,4 +457,15 @@ def _wait_committed(bootstrap: str, group: str, timeout: float = 60) -> None:
         if dry.code != 5:
             return
         assert time.monotonic() < end, f"no offsets committed by {group} in {timeout:.0f} s: {dry.stderr}"
+        time.sleep(0.5)
+
+
+def _wait_offsets(bootstrap: str, group: str, source: str, timeout: float = 60) -> None:
+    """Until the application has committed RECORDS on both partitions of ``source``."""
+    end = time.monotonic() + timeout
+    while True:
+        got = {tp: o for tp, o in committed(bootstrap, group).items() if tp[0] == source}
+        if got == {(source, 0): RECORDS, (source, 1): RECORDS}:
+            return
+        assert time.monotonic() < end, f"{group} committed only {got} on {source} in {timeout:.0f} s"
         time.sleep(0.5)

@@ -9,11 +9,14 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.KStream;
 
 /**
  * A Kafka Streams application in a streams group (KIP-1071): copies SOURCE to SINK.
  *
- * <p>Arguments: BOOTSTRAP APPLICATION_ID SOURCE SINK STATE_DIR. Prints "RUNNING" when the client
+ * <p>Arguments: BOOTSTRAP APPLICATION_ID SOURCE SINK STATE_DIR [repartition]. With "repartition" the
+ * records go through a repartition topic on their way to SINK (two subtopologies: the group then
+ * reads and commits an internal topic too). Prints "RUNNING" when the client
  * runs, "PROCESSED n" after each record. A record whose value is "hold" holds its stream thread
  * (printing "HOLDING"; nothing is processed or committed meanwhile) until stdin reads a line
  * "release". Closes (committing its offsets) when stdin closes.
@@ -31,15 +34,16 @@ public class StreamsApp {
         AtomicLong processed = new AtomicLong();
         Semaphore hold = new Semaphore(0);
         StreamsBuilder builder = new StreamsBuilder();
-        builder.<byte[], byte[]>stream(args[2])
+        KStream<byte[], byte[]> input = builder.<byte[], byte[]>stream(args[2])
                 .peek((k, v) -> {
                     if (v != null && "hold".equals(new String(v, StandardCharsets.UTF_8))) {
                         System.out.println("HOLDING");
                         hold.acquireUninterruptibly();
                     }
                     System.out.println("PROCESSED " + processed.incrementAndGet());
-                })
-                .to(args[3]);
+                });
+        boolean repartition = args.length > 5 && args[5].equals("repartition");
+        (repartition ? input.repartition() : input).to(args[3]);
         KafkaStreams streams = new KafkaStreams(builder.build(), props);
         streams.setStateListener((now, before) -> {
             if (now == KafkaStreams.State.RUNNING) {

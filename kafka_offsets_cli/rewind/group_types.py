@@ -24,6 +24,7 @@ from ..models.group_types import ShareGroup, StreamsGroup
 from ..models.groups import GroupDescription, GroupMembers, GroupOffsets, Member
 from ..models.offsets import Isolation, OffsetResult
 from ..models.topics import ClusterMetadata, TopicPartition
+from ..parse.selection import Selection
 from ..plan.requests import OffsetRequest
 from ..sources import TypedRewindSource
 from .plan import Plan
@@ -79,9 +80,18 @@ def refuse_options(types: GroupTypes, given: Sequence[str]) -> None:
             )
 
 
-def refuse_streams_topics(types: GroupTypes, plans: Sequence[Plan]) -> None:
-    """:class:`Refused` when a streams group's plan names a topic that is not one of its input topics
-    (``kafka-streams-groups`` resets input topics only), or its topology is not known."""
+def refuse_streams_topics(
+    types: GroupTypes, plans: Sequence[Plan], selection: Selection | None = None, *, deleting: bool = False
+) -> None:
+    """:class:`Refused` when a streams group's plan names a topic that is not one of its input topics,
+    or the ``selection`` takes one of its repartition topics (``kafka-streams-groups`` resets input
+    topics only, and ``--delete-offsets`` takes them by ``--input-topic``), or its topology is not
+    known.
+
+    The selection counts as well as the plan: a deletion plans only the partitions with a committed
+    offset, and a repartition topic's offsets are left out of the group's offsets here, so a selected
+    repartition topic would otherwise be an empty plan ("nothing to delete") rather than a refusal
+    that says why."""
     for plan in plans:
         described = types.streams.get(plan.group)
         if described is None:
@@ -92,12 +102,16 @@ def refuse_streams_topics(types: GroupTypes, plans: Sequence[Plan]) -> None:
                 "cannot tell its input topics; nothing changed"
             )
         inputs = set(described.input_topics)
-        other = sorted({r.topic for r in plan.rows if r.topic not in inputs})
+        other = {r.topic for r in plan.rows if r.topic not in inputs}
+        if selection is not None:
+            other |= {t for t in described.repartition_topics if selection.allows_topic(t)}
         if other:
+            what = "topics' offsets are deleted" if deleting else "topics are reset"
+            tool = "kafka-streams-groups --delete-offsets" if deleting else "kafka-streams-groups"
             raise Refused(
-                f"topic(s) {', '.join(other)} are not input topics of streams group {plan.group!r} "
-                f"(input topics: {', '.join(sorted(inputs)) or 'none'}): only input topics are reset, "
-                "as kafka-streams-groups does; nothing changed",
+                f"topic(s) {', '.join(sorted(other))} are not input topics of streams group "
+                f"{plan.group!r} (input topics: {', '.join(sorted(inputs)) or 'none'}): only input "
+                f"{what}, as {tool} does; nothing changed",
                 hint="select input topics with --topic, or leave the selection out",
             )
 
@@ -218,8 +232,23 @@ def share_members(group: ShareGroup) -> GroupMembers:
 
 
 def streams_members(group: StreamsGroup) -> GroupMembers:
-    """A streams group's description as the members a refusal names (protocol ``streams``)."""
-    desc = GroupDescription(group.group, group.state, len(group.members), (), group.error)
+    """A streams group's description as the members a refusal names (protocol ``streams``); the
+    partitions assigned are those its members' active tasks read (a task of a subtopology reads its
+    partition of every source topic of that subtopology), so a dry run of ``--delete-offsets`` can name
+    the topics Kafka would keep."""
+    sources = {s.subtopology: s.source_topics for s in group.subtopologies or ()}
+    assigned = tuple(
+        sorted(
+            {
+                TopicPartition(topic, p)
+                for m in group.members
+                for task in m.active
+                for topic in sources.get(task.subtopology, ())
+                for p in task.partitions
+            }
+        )
+    )
+    desc = GroupDescription(group.group, group.state, len(group.members), assigned, group.error)
     members = tuple(
         Member(member_id=m.member_id, client_id=m.client_id, host=m.host, instance_id=m.instance_id)
         for m in group.members

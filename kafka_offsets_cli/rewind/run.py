@@ -111,7 +111,7 @@ def run(req: RewindRequest, io: RewindIO, *, open_client: Opener | None = None) 
             plans = build_plans(
                 source, names, target, None if steps else ok.selection, requested, isolation=req.isolation
             )
-        refuse_streams_topics(types, plans)
+        refuse_streams_topics(types, plans, None if steps else ok.selection, deleting=deleting)
         if deleting:
             share_whole_topics(source, list(types.share), plans)
         if steps is not None:

@@ -15,16 +15,20 @@ from kafka_offsets_cli.models.group_types import (
     ShareMember,
     SharePartition,
     StreamsGroup,
+    StreamsMember,
+    StreamsTasks,
     Subtopology,
 )
 from kafka_offsets_cli.models.groups import GroupDescription, GroupMembers, GroupOffsets
 from kafka_offsets_cli.models.topics import TopicPartition
+from kafka_offsets_cli.parse.selection import parse_selection
 from kafka_offsets_cli.rewind.group_types import (
     GroupTypes,
     TypedGroups,
     detect,
     refuse_options,
     refuse_streams_topics,
+    streams_members,
 )
 from kafka_offsets_cli.rewind.plan import Plan, PlanRow, Target, TargetKind
 
@@ -157,3 +161,61 @@ def test_a_streams_group_resets_input_topics_only() -> None:
     unknown = GroupTypes(streams={"st": StreamsGroup(group="st", state="empty")})
     with pytest.raises(Refused, match="topology of streams group 'st' is not known"):
         refuse_streams_topics(unknown, [_plan("st", T0)])
+
+
+def _deletion(group: str, *tps: TopicPartition) -> Plan:
+    rows = tuple(
+        PlanRow(
+            group=group,
+            topic=tp.topic,
+            partition=tp.partition,
+            current=1,
+            target=None,
+            log_start=None,
+            end=None,
+        )
+        for tp in tps
+    )
+    return Plan(group, Target(TargetKind.DELETE), rows, ())
+
+
+def test_a_selected_repartition_topic_is_refused_though_the_plan_has_no_row_of_it() -> None:
+    """A deletion plans only partitions with a committed offset, and a streams group's repartition
+    offsets are not among its offsets here: the selection itself is what names the topic."""
+    types = GroupTypes(streams={"st": STREAMS})
+    refuse_streams_topics(types, [_deletion("st", T0)], parse_selection(["in"]), deleting=True)
+    refuse_streams_topics(types, [_deletion("st", T0)], parse_selection(["i."]), deleting=True)
+    for topics in (["app-repartition"], ["in", "app-repartition"], ["app-.*"], [".*"]):
+        with pytest.raises(Refused) as refused:
+            refuse_streams_topics(types, [_deletion("st")], parse_selection(topics), deleting=True)
+        assert refused.value.message == (
+            "topic(s) app-repartition are not input topics of streams group 'st' (input topics: in): "
+            "only input topics' offsets are deleted, as kafka-streams-groups --delete-offsets does; "
+            "nothing changed"
+        )
+    with pytest.raises(Refused, match="only input topics are reset, as kafka-streams-groups does"):
+        refuse_streams_topics(types, [_plan("st", T0)], parse_selection(["app-repartition"]))
+    # a consumer group's selection is its own business
+    refuse_streams_topics(types, [_deletion("cg", R0)], parse_selection(["app-repartition"]), deleting=True)
+
+
+def test_a_streams_members_assignment_is_what_its_active_tasks_read() -> None:
+    topology = (
+        *TOPOLOGY,
+        Subtopology(subtopology="1", source_topics=("other",)),
+    )
+    member = StreamsMember(
+        member_id="m",
+        client_id="c",
+        host="/10.0.0.1",
+        member_epoch=3,
+        active=(
+            StreamsTasks(subtopology="0", partitions=(1,)),
+            StreamsTasks(subtopology="9", partitions=(0,)),
+        ),
+        standby=(StreamsTasks(subtopology="1", partitions=(0,)),),  # a standby reads no source topic
+    )
+    live = StreamsGroup(group="st", state="stable", subtopologies=topology, members=(member,))
+    got = streams_members(live)
+    assert got.description.assigned == (TopicPartition("app-repartition", 1), T1)
+    assert (got.protocol, got.description.active, got.members[0].client_id) == ("streams", True, "c")
