@@ -162,11 +162,9 @@ def summary(
     )
     if plan.problems:
         text += f"; {len(plan.problems)} partition(s) not planned"
-    if not executed and exported is not None and exported != "-":
-        text += f". To commit this plan: --from-file {exported} --execute"
-        text += " (the group must have no active members)."
-    elif not executed:
-        text += ". Add --execute to commit (the group must have no active members)."
+    if not executed:
+        caveat = "the group must have no active members"
+        text += _next_step(exported, "To commit this plan", "", "commit", caveat)
     return text
 
 
@@ -177,9 +175,15 @@ def _delete_summary(plan: Plan, tz: tzinfo, *, executed: bool, where: str, expor
     text = f"{verb} {n} committed offset(s) of group {plan.group!r}{where} ({target_text(plan, tz)})"
     if plan.problems:
         text += f"; {len(plan.problems)} partition(s) not planned"
-    if not executed and exported is not None and exported != "-":
-        text += f". To delete exactly these: --from-file {exported} --delete-offsets --execute"
-        text += " (Kafka keeps the offsets of topics the group's members read)."
-    elif not executed:
-        text += ". Add --execute to delete (Kafka keeps the offsets of topics the group's members read)."
+    if not executed:
+        caveat = "Kafka keeps the offsets of topics the group's members read"
+        text += _next_step(exported, "To delete exactly these", "--delete-offsets ", "delete", caveat)
     return text
+
+
+def _next_step(exported: str | None, lead: str, flags: str, verb: str, caveat: str) -> str:
+    """How a dry run is applied: the exported plan (``--from-file FILE … --execute``, which checks
+    that nothing moved since) when one was written to a file, else ``--execute``."""
+    if exported is not None and exported != "-":
+        return f". {lead}: --from-file {exported} {flags}--execute ({caveat})."
+    return f". Add --execute to {verb} ({caveat})."
