@@ -301,14 +301,23 @@ def resolve_extra(lib: Path, pom_text: str, what: str) -> list[Path]:
     """
     stamp = lib / "resolved.stamp"
     digest = hashlib.sha256(pom_text.encode()).hexdigest()
-    with contextlib.suppress(OSError):
-        if stamp.read_text().strip() == digest:
-            return sorted(lib.glob("*.jar"))
+
+    def fetched() -> bool:
+        with contextlib.suppress(OSError):
+            return stamp.read_text().strip() == digest
+        return False
+
+    if fetched():
+        return sorted(lib.glob("*.jar"))
     mvn = shutil.which("mvn")
     if mvn is None:
         raise KafkaHarnessError(f"Maven (mvn) is not on PATH; it is needed once to fetch {what}")
     pom = lib.parent / f"{lib.name}-pom" / "pom.xml"
     with _flock(TARGET_DIR / f".{lib.name}.lock"):
+        # asked again under the lock: another process (a second pytest-xdist lane) may have fetched
+        # it while this one waited, and is using the jars this one would otherwise delete and fetch again
+        if fetched():
+            return sorted(lib.glob("*.jar"))
         pom.parent.mkdir(parents=True, exist_ok=True)
         pom.write_text(pom_text)
         if lib.exists():
