@@ -120,7 +120,9 @@ def plan_group(
     error = _offsets_error(offsets)
     if offsets is None or error is not None:
         return GroupPlan(group=group, error=error, named=named, group_type=group_type)
-    if group_missing(description, offsets):
+    # a streams group is described by the consumer-group calls as one they do not know (dead, or
+    # GROUP_ID_NOT_FOUND): once its offsets are deleted that is no proof; ListGroups listed it
+    if group_type != "streams" and group_missing(description, offsets):
         return GroupPlan(group=group, error=GROUP_ID_NOT_FOUND, named=named, group_type=group_type)
     touched = set(offsets.offsets) | set(description.assigned if description is not None else ())
     if index is None:

@@ -58,6 +58,15 @@ def test_lag_reports_a_missing_group_apart_from_an_empty_one() -> None:
     assert report.failed  # exit 1: a named group that does not exist is an error, like a missing topic
 
 
+def test_a_listed_streams_group_without_offsets_is_not_missing() -> None:
+    # the consumer-group describe does not know a streams group (dead here); ListGroups typed it
+    # streams, so with its offsets deleted it has nothing to show, quietly (found by a listing)
+    report = collect(Cluster({}), ["app"], None, named=set(), types={"app": "streams"})
+    assert report.rows == () and report.problems == () and not report.failed
+    named = collect(Cluster({}), ["app"], None, types={"app": "streams"})
+    assert [p.error for p in named.problems] == [None]  # named: nothing committed, not "does not exist"
+
+
 def test_a_missing_group_gets_no_rows_for_the_selections_literal_topics() -> None:
     report = collect(Cluster({}), ["typo"], parse_selection(topics=["orders"]))
     assert report.rows == () and [p.error for p in report.problems] == [GROUP_ID_NOT_FOUND]
