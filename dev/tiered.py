@@ -80,17 +80,17 @@ TOPIC_CONFIG: dict[str, str] = {
 def storage_jars() -> list[Path]:
     """The jars LocalTieredStorage needs beyond Kafka's broker jars, fetched with Maven once."""
     jar = TIERED_LIB / f"kafka-storage-{kafka.kafka_version()}-test.jar"
-    if jar.is_file():
-        return [jar]
-    mvn = shutil.which("mvn")
-    if mvn is None:
-        raise kafka.KafkaHarnessError(
-            "Maven (mvn) is not on PATH; it is needed once to fetch LocalTieredStorage"
-        )
     TIERED_LIB.mkdir(parents=True, exist_ok=True)
+    # looked at only under the lock: Maven writes the jar in place, and a lane (make test) that saw
+    # it half-written would start a broker that cannot load LocalTieredStorage
     with kafka._flock(kafka.TARGET_DIR / ".tiered-resolve.lock"):
         if jar.is_file():
             return [jar]
+        mvn = shutil.which("mvn")
+        if mvn is None:
+            raise kafka.KafkaHarnessError(
+                "Maven (mvn) is not on PATH; it is needed once to fetch LocalTieredStorage"
+            )
         artifact = STORAGE_TEST_JAR.format(version=kafka.kafka_version())
         proc = subprocess.run(
             [
