@@ -21,8 +21,8 @@ reported under its rule's name:
 * ``command``: a command module (``cli/*_cmd.py``) is thin: at most :data:`MAX_COMMAND_LINES`
   lines; its work lives in the layers below.
 * ``owner``: only ``kafka/`` imports a Kafka client library (confluent-kafka, kafka-python), and of
-  it only ``kafka/kafka_python.py`` (the adapter to its client), ``kafka/tiered.py`` (ListOffsets
-  v8-v11), ``kafka/offset_fetch.py`` (FindCoordinator, OffsetFetch), ``kafka/describe_groups.py``
+  it only ``kafka/kafka_python.py`` (the adapter to its client), ``kafka/list_offsets_kafka_python.py``
+  (ListOffsets), ``kafka/offset_fetch.py`` (FindCoordinator, OffsetFetch), ``kafka/describe_groups.py``
   (ConsumerGroupDescribe, DescribeGroups), ``kafka/coordinated.py`` (FindCoordinator for the share and
   streams group requests) and ``kafka/group_messages.py`` (their message classes) import kafka-python; only
   ``spark/`` imports pyspark (and py4j, pyarrow);
@@ -61,7 +61,7 @@ MAX_COMMAND_LINES = 150
 #: package's own ``__init__.py`` (its version).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # leaves: nothing below
-    ("base", ("__init__", "errors", "lazyimport", "gcpause", "system_topics", "elapsed")),
+    ("base", ("__init__", "errors", "lazyimport", "gcpause", "system_topics", "elapsed", "ahead")),
     ("models", ("models",)),  # frozen results: the vocabulary of everything above
     ("parse", ("parse",)),  # times, offset specs, the selection grammar
     ("connection", ("connection",)),  # client settings, properties, profiles
@@ -92,7 +92,7 @@ OWNED = {
 OWNED_MODULE = {
     "kafka": (
         "kafka.kafka_python",
-        "kafka.tiered",
+        "kafka.list_offsets_kafka_python",
         "kafka.offset_fetch",
         "kafka.describe_groups",
         "kafka.coordinated",

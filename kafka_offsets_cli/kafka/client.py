@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import confluent_kafka
 
@@ -21,7 +21,7 @@ from .markers import MarkerAnswers, MarkerProbe
 from .session import Session
 
 if TYPE_CHECKING:
-    from .tiered import TieredLister
+    from .list_offsets_kafka_python import WireLister
 
 
 #: share and streams groups are asked through kafka-python only: settings it cannot take (a SASL
@@ -30,6 +30,16 @@ _UNTYPED = (
     "{kind} groups cannot be asked with these client settings (kafka-python cannot take them; "
     "--debug says why): groups are read as consumer groups"
 )
+
+
+class _ListOffsets(Protocol):
+    def __call__(
+        self,
+        requests: Sequence[OffsetRequest],
+        *,
+        isolation: Isolation | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[OffsetResult]: ...
 
 
 class KafkaClient:
@@ -42,7 +52,7 @@ class KafkaClient:
         self._topics = TopicReader(self._session)
         self._groups = GroupReader(self._session)
         self._markers = MarkerProbe(self._session)
-        self._tiered: TieredLister | None = None  # made when a tiered spec is asked
+        self._wire: WireLister | None = None  # made when ListOffsets first go through kafka-python
 
     # -- the --timeout budget and the client's life -------------------------------
 
@@ -106,19 +116,30 @@ class KafkaClient:
         Returns one result per (partition, spec) query, in no particular order. A
         partition whose last attempt failed carries the error and no offset.
         """
+        if self._session.kafka_python_open and self._groups.kafka_python_fits():
+            # a run that read groups has kafka-python's client open: one request per leader and spec
+            # there costs less than librdkafka's calls of 500 (bench/list_offsets_routes.py)
+            return self.offsets_route("kafka-python")(requests, isolation=isolation, progress=progress)
         tiered = [r for r in requests if r.queries and r.queries[0][1].tiered]
         if not tiered:
             return self._offsets.list_offsets(requests, isolation=isolation, progress=progress)
-        # ListOffsets v8-v11 (-4, -5, -6): librdkafka cannot send them; kafka-python, imported only now
-        from .tiered import TieredLister
-
-        if self._tiered is None:
-            self._tiered = TieredLister(
-                self._session.kafka_python(), self._session.deadline, self.settings.isolation
-            )
+        # ListOffsets v8-v11 (-4, -5, -6): librdkafka cannot send them
         rest = [r for r in requests if not (r.queries and r.queries[0][1].tiered)]
         results = self._offsets.list_offsets(rest, isolation=isolation, progress=progress) if rest else []
-        return results + self._tiered.list_offsets(tiered, isolation=isolation, progress=progress)
+        return results + self.offsets_route("kafka-python")(tiered, isolation=isolation, progress=progress)
+
+    def offsets_route(self, name: str) -> _ListOffsets:
+        """ListOffsets by one route, ``librdkafka`` or ``kafka-python`` (imported only then); the
+        :meth:`list_offsets` rule picks one per call (``bench/list_offsets_routes.py`` times both)."""
+        if name == "librdkafka":
+            return self._offsets.list_offsets
+        if self._wire is None:
+            from .list_offsets_kafka_python import WireLister
+
+            self._wire = WireLister(
+                self._session.kafka_python(), self._session.deadline, self.settings.isolation
+            )
+        return self._wire.list_offsets
 
     # -- consumer groups (groups.py) -----------------------------------------------------
 

@@ -96,6 +96,11 @@ class Session:
 
         self.asked_again(once)
 
+    @property
+    def kafka_python_open(self) -> bool:
+        """Whether this run has made its kafka-python client already (it read groups, or a tiered spec)."""
+        return self._kafka_python is not None
+
     def kafka_python(self) -> KafkaPython:
         """The kafka-python client for the requests librdkafka cannot (or must not) send.
 

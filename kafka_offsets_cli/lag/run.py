@@ -12,14 +12,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from ..ahead import Ahead
 from ..errors import NotFound
 from ..measures.lag.collect import GROUP_ID_NOT_FOUND, LagReport, ListedGroups, collect, resolve_groups
 from ..measures.lag.group_types import share_members, streams_members
 from ..models.groups import GroupMembers
+from ..models.topics import ClusterMetadata
 from ..parse.command_selection import optional_selection
 from ..parse.selection import Selection
 from ..parse.times import now_ms
-from ..plan.queries import close_names
+from ..plan.queries import close_names, selection_metadata
 from ..sources import GroupLister, GroupMemberSource, GroupTypeLister, LagSource, TypedGroupReader
 from .monitor import LagThresholds
 from .summary import SortKey, sort_measures
@@ -105,6 +107,17 @@ def query(
     Every group type is read, each typed as the brokers list it (``--type`` keeps some): share groups
     by their share-partition start offsets (:mod:`..measures.lag.share`), the others by OffsetFetch.
     """
+    # the selection's metadata (librdkafka) is asked while the groups are listed (kafka-python)
+    with Ahead(lambda: selection_metadata(client, request.selection), "metadata") as metadata:
+        return _query(client, request, update, metadata)
+
+
+def _query(
+    client: LagRunSource,
+    request: LagRequest,
+    update: Callable[[str], None] | None,
+    metadata: Ahead[ClusterMetadata],
+) -> LagReport:
     listing = client.group_types()
     types = dict(listing.types)
     if request.groups or request.regexes:
@@ -141,6 +154,7 @@ def query(
         types=types,
         share=share.groups if share is not None else None,
         loss_eta=request.loss_eta,
+        metadata=metadata.result(),
     )
     # a group named that does not exist: the listed groups close to its name (did you mean)
     problems = tuple(

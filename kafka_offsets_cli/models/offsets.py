@@ -24,7 +24,7 @@ class SpecKind(str, Enum):
     LATEST = "latest"
     MAX_TIMESTAMP = "max-timestamp"
     TIMESTAMP = "timestamp"
-    #: tiered storage (ListOffsets v8+, asked by kafka/tiered.py): KIP-405, KIP-1005, KIP-1023
+    #: tiered storage (ListOffsets v8+, kafka/list_offsets_kafka_python.py): KIP-405, KIP-1005, KIP-1023
     EARLIEST_LOCAL = "earliest-local"
     LATEST_TIERED = "latest-tiered"
     EARLIEST_PENDING_UPLOAD = "earliest-pending-upload"
@@ -40,7 +40,7 @@ KAFKA_CODE = {
     SpecKind.EARLIEST_PENDING_UPLOAD: -6,
 }
 
-#: The specs librdkafka cannot ask (ListOffsets v8-v11): kafka/tiered.py answers them.
+#: The specs librdkafka cannot ask (ListOffsets v8-v11): kafka/list_offsets_kafka_python.py answers them.
 TIERED_KINDS = frozenset({SpecKind.EARLIEST_LOCAL, SpecKind.LATEST_TIERED, SpecKind.EARLIEST_PENDING_UPLOAD})
 
 

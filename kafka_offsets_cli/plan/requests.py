@@ -31,9 +31,15 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class OffsetRequest:
-    """One ``list_offsets`` call: (partition, spec) queries, each partition at most once."""
+    """One ``list_offsets`` call: (partition, spec) queries, each partition at most once.
+
+    ``leader``: the broker the plan's metadata names as the leader of every partition of the
+    call (``None``: not known, or the plan had no leaders); a client may send the call there
+    without asking for metadata again.
+    """
 
     queries: tuple[tuple[TopicPartition, OffsetSpec], ...]
+    leader: int | None = None
 
     def __len__(self) -> int:
         return len(self.queries)
@@ -74,9 +80,9 @@ def plan_requests(
     # checks it (a set's order costs a whole sort, 0.1 s over 50,000 partitions)
     groups = _per_leader(sorted(dict.fromkeys(partitions)), leaders, None)
     return [
-        OffsetRequest(tuple(zip(chunk, repeat(spec))))  # (tp, spec) pairs, built in C
+        OffsetRequest(tuple(zip(chunk, repeat(spec))), leader)  # (tp, spec) pairs, built in C
         for spec in dict.fromkeys(specs)
-        for group in groups
+        for leader, group in groups
         for chunk in chunked(group, chunk_size)
     ]
 
@@ -101,9 +107,9 @@ def plan_queries(
             rounds.append([])
         rounds[k].append((tp, spec))
     return [
-        OffsetRequest(chunk)
+        OffsetRequest(chunk, leader)
         for r in rounds
-        for group in _per_leader(r, leaders, lambda q: q[0])
+        for leader, group in _per_leader(r, leaders, lambda q: q[0])
         for chunk in chunked(group, chunk_size)
     ]
 
@@ -112,13 +118,14 @@ def _per_leader(
     items: list[T],
     leaders: Mapping[TopicPartition, int] | None,
     partition_of: Callable[[T], TopicPartition] | None,
-) -> list[list[T]]:
-    """``items`` split by their partition's leader (brokers in id order, unknown leader as -1), in order.
+) -> list[tuple[int | None, list[T]]]:
+    """``items`` split by their partition's leader (brokers in id order), in order, each group with its
+    leader: ``None`` for the partitions with no known leader (and for all without ``leaders``).
 
     ``partition_of`` ``None``: the items are the partitions (no call per item).
     """
     if not leaders:
-        return [items]
+        return [(None, items)]
     by_leader: dict[int, list[T]] = {}
     get = leaders.get
     if partition_of is None:
@@ -127,4 +134,4 @@ def _per_leader(
     else:
         for item in items:
             by_leader.setdefault(get(partition_of(item), -1), []).append(item)
-    return [by_leader[b] for b in sorted(by_leader)]
+    return [(b if b >= 0 else None, by_leader[b]) for b in sorted(by_leader)]

@@ -19,7 +19,7 @@ from ...errors import ClusterError, NotFound
 from ...models.group_types import ShareGroupOffsets
 from ...models.groups import GroupDescription, GroupMembers, Member
 from ...models.offsets import Isolation, OffsetSpec
-from ...models.topics import TopicPartition
+from ...models.topics import ClusterMetadata, TopicPartition
 from ...parse.java_regex import compile_java_regex
 from ...parse.selection import Selection
 from ...parse.times import now_ms as wall_clock_ms
@@ -210,6 +210,7 @@ def collect(
     types: Mapping[str, str] | None = None,
     share: Mapping[str, ShareGroupOffsets] | None = None,
     loss_eta: bool = False,
+    metadata: ClusterMetadata | None = None,
 ) -> LagReport:
     """The whole ``lag`` use case for already resolved ``groups``.
 
@@ -225,7 +226,8 @@ def collect(
     ``types``: each group's type as the brokers list it; ``share``: the share groups' start offsets
     (DescribeShareGroupOffsets), planned in the committed offsets' place (:mod:`.share`).
     ``loss_eta`` (needs ``time_lag``): each row's data-loss ETA (:mod:`.loss`), its topics' retention
-    and ``remote.storage.enable`` read in one DescribeConfigs.
+    and ``remote.storage.enable`` read in one DescribeConfigs. ``metadata``: the selection's, when the
+    caller asked for it already (:func:`~kafka_offsets_cli.plan.queries.selection_metadata`).
     """
     share = share or {}
     types = types or {}
@@ -235,7 +237,7 @@ def collect(
     committed = {g.group: g for g in source.committed_offsets(others)} if others else {}
     committed.update({g: share_committed(o) for g, o in share.items()})
     descriptions = source.describe_groups(others) if others else {}
-    metadata = selection_metadata(source, selection)
+    metadata = metadata if metadata is not None else selection_metadata(source, selection)
     index = partition_index(metadata, selection)  # the selection resolved once, for every group
     missing: tuple[Missing, ...] = ()
     if index.resolution is not None:

@@ -15,8 +15,8 @@ slow path (the broker fetches whole remote segments). So for a group on a partit
 A remote read is not lag: the row's lag, state and monitoring status stay as they are.
 
 Cost: one DescribeConfigs for the topics of rows with records left, and only for the partitions
-of tiered topics one ListOffsets -4 per leader (:mod:`kafka_offsets_cli.kafka.tiered`: kafka-python
-is loaded only then, so a run without a tiered topic never imports it).
+of tiered topics one ListOffsets -4 per leader (through kafka-python, which ``lag`` has loaded anyway
+to read the groups: :mod:`kafka_offsets_cli.kafka.list_offsets_kafka_python`).
 """
 
 from __future__ import annotations

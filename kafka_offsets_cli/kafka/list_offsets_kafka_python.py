@@ -1,0 +1,302 @@
+"""ListOffsets through kafka-python: one request per leader and round, every spec.
+
+Two reasons to send ListOffsets here rather than through librdkafka:
+
+* librdkafka (confluent-kafka 2.x) sends ListOffsets only up to v7 and refuses the codes
+  below -3 itself (``_INVALID_ARG: Partition 0 has an invalid offset -4``); the broker needs
+  v8 for ``earliest-local`` (-4, KIP-405), v9 for ``latest-tiered`` (-5, KIP-1005) and v11
+  for ``earliest-pending-upload`` (-6, KIP-1023);
+* at fleet scale librdkafka's admin ListOffsets costs more CPU than the answers are worth: it
+  matches each answered partition against its call's list with a linear search (so
+  :mod:`..plan.requests` cuts calls into chunks of 500, i.e. dozens of requests per leader
+  and spec), and builds a Python object per answer. kafka-python 3.x decodes a 50,000-partition
+  answer in a few tens of milliseconds, and one request per leader and round is the protocol's
+  minimum (``bench/list_offsets_routes.py`` measures both routes on the same cluster).
+
+A request carries one timestamp per partition and a partition at most once, so queries go
+out in rounds (a partition asked with two specs is in two rounds) and, within a round, one
+request per leader holding every spec of that round (a bisection round mixes timestamps).
+kafka-python's ``KafkaAdminClient.list_partition_offsets`` is not used: its ``OffsetSpec``
+has no -6 (``OffsetSpec(-6)`` raises ``ValueError``) and it raises on the first partition
+with an error, losing the others. The requests are built from kafka-python's
+``ListOffsetsRequest`` with the least version their specs and isolation need (kafka-python
+will not send it to a broker too old for it: every partition then reads
+``UNSUPPORTED_VERSION``, never a wrong answer) and sent through the adapter
+:mod:`.kafka_python` (the only module touching kafka-python's internals), all at once.
+
+Same rules as :mod:`.list_offsets`: every partition gets its own answer or error (Kafka's
+names), an offset of -1 is "no offset" (a time with no record at or after it; a topic without
+tiered storage answers so for -5 and -6), retriable errors are asked again after fresh
+metadata while the ``--timeout`` budget (:mod:`.deadline`) lasts, each attempt a share of it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kafka.protocol.consumer.offsets import ListOffsetsRequest  # type: ignore[import-untyped]
+
+from ..models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
+from ..models.topics import TopicPartition
+from ..plan.requests import OffsetRequest
+from .deadline import FIRST_ATTEMPT_S, Deadline
+from .errors import KAFKA_ERROR_NAMES, RETRIABLE
+from .kafka_python import KafkaPython, RequestError, Route, code_name, error_name
+from .settings import log
+
+#: The least ListOffsets version that carries each code (0 for the rest: times, -1, -2).
+MIN_VERSION = {
+    SpecKind.MAX_TIMESTAMP: 7,
+    SpecKind.EARLIEST_LOCAL: 8,
+    SpecKind.LATEST_TIERED: 9,
+    SpecKind.EARLIEST_PENDING_UPLOAD: 11,
+}
+#: read_committed needs v2 (KIP-98).
+COMMITTED_MIN_VERSION = 2
+#: The last ListOffsets version without tagged fields.
+LAST_RIGID = 5
+
+_Topic = ListOffsetsRequest.ListOffsetsTopic
+_Partition = _Topic.ListOffsetsPartition
+_Key = tuple[TopicPartition, OffsetSpec]
+
+
+#: One request's worth: a leader and queries naming each partition at most once.
+_Batch = tuple[int, list[_Key]]
+
+
+class WireLister:
+    """ListOffsets for any spec, on the session's kafka-python client (made on first use)."""
+
+    def __init__(self, kafka_python: KafkaPython, deadline: Deadline, isolation: Isolation) -> None:
+        self._kp = kafka_python
+        self._deadline = deadline
+        self._isolation = isolation
+
+    def list_offsets(
+        self,
+        requests: Sequence[OffsetRequest],
+        *,
+        isolation: Isolation | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[OffsetResult]:
+        """Answer every (partition, spec) query of ``requests``, as OffsetLister does."""
+        placed, unplaced = batches(requests)
+        if not placed and not unplaced:
+            return []
+        route = self._kp.route()
+        iso = 1 if (isolation or self._isolation) is Isolation.READ_COMMITTED else 0
+        final: dict[_Key, OffsetResult] = {}
+        backoff, limit = 0.1, FIRST_ATTEMPT_S
+        while placed or unplaced:
+            timeout = self._deadline.request_timeout(limit)
+            limit *= 2
+            answers = route.run(
+                _attempt, route, placed, unplaced, iso, int(timeout * 1000), timeout_s=timeout
+            )
+            if progress is not None and not final:
+                progress(len(answers))
+            if final:
+                final.update(answers)
+            else:
+                final = answers  # the first attempt: no copy of 100,000 answers
+            # a retry asks for fresh leaders: the partition may have moved
+            placed, unplaced = [], [k for k, r in answers.items() if r[6] is not None and r[6] in RETRIABLE]
+            if not unplaced or self._deadline.remaining() <= backoff:
+                break
+            log.debug("retrying %d ListOffsets queries", len(unplaced))
+            time.sleep(backoff)
+            backoff = min(backoff * 2, 1.0)
+        return list(final.values())
+
+
+def batches(requests: Sequence[OffsetRequest]) -> tuple[list[_Batch], list[_Key]]:
+    """The planned calls merged into as few requests as the protocol allows, and the queries whose
+    leader the plan did not know.
+
+    A call names each partition once and, with a leader, holds only that leader's partitions
+    (:mod:`..plan.requests`); calls of one leader merge while their partitions are disjoint: lag's
+    100,000 queries over 3 leaders become 6 requests (librdkafka's route sends 204 calls of 500).
+    """
+    placed: list[_Batch] = []
+    seen: list[set[TopicPartition]] = []
+    unplaced: list[_Key] = []
+    for r in requests:
+        if r.leader is None:
+            unplaced.extend(r.queries)
+            continue
+        tps = [q[0] for q in r.queries]
+        for i, (leader, keys) in enumerate(placed):
+            if leader == r.leader and seen[i].isdisjoint(tps):
+                keys.extend(r.queries)
+                seen[i].update(tps)
+                break
+        else:
+            placed.append((r.leader, list(r.queries)))
+            seen.append(set(tps))
+    return placed, unplaced
+
+
+def rounds(queries: Sequence[_Key]) -> list[list[_Key]]:
+    """``queries`` split so that no partition is twice in a round (a request takes it once)."""
+    out: list[list[_Key]] = []
+    seen: dict[TopicPartition, int] = {}
+    for key in queries:
+        k = seen.get(key[0], 0)
+        seen[key[0]] = k + 1
+        if k == len(out):
+            out.append([])
+        out[k].append(key)
+    return out
+
+
+async def _attempt(
+    route: Route, placed: list[_Batch], unplaced: Sequence[_Key], iso: int, timeout_ms: int
+) -> dict[_Key, OffsetResult]:
+    """One attempt: leaders for the unplaced queries, then every request in flight at once."""
+    out: dict[_Key, OffsetResult] = {}
+    if unplaced:
+        try:
+            placed = placed + await _place(route, unplaced, out)
+        except RequestError as e:
+            failed = [k for _, keys in placed for k in keys] + list(unplaced)
+            return {k: _error(k, error_name(e)) for k in failed}
+    sent = []
+    for leader, keys in placed:
+        try:
+            sent.append((keys, route.send(_request(keys, iso, timeout_ms), leader, timeout_ms)))
+        except RequestError as e:  # kafka-python reports these on the future; never lose the others
+            out.update({k: _error(k, error_name(e)) for k in keys})
+    new, result = tuple.__new__, OffsetResult
+    for keys, future in sent:
+        try:
+            response = await future
+        except RequestError as e:
+            out.update({k: _error(k, error_name(e)) for k in keys})
+            continue
+        answered = {(t.name, p.partition_index): p for t in response.topics for p in t.partitions}
+        for key in keys:
+            tp, spec = key
+            p = answered.get(tp)  # a TopicPartition is its (topic, partition) tuple
+            if p is None:
+                out[key] = _error(key, "UNKNOWN")
+            elif p.error_code or p.offset < 0:
+                out[key] = _result(key, p)
+            else:  # the common answer, built as _result would without a call for each of 100,000
+                ts, epoch = p.timestamp, p.leader_epoch
+                out[key] = new(
+                    result,
+                    (
+                        tp[0],
+                        tp[1],
+                        spec,
+                        p.offset,
+                        ts if ts >= 0 else None,
+                        epoch if epoch >= 0 else None,
+                        None,
+                    ),
+                )
+    return out
+
+
+async def _place(route: Route, keys: Sequence[_Key], out: dict[_Key, OffsetResult]) -> list[_Batch]:
+    """Batches for ``keys`` by their leaders in fresh metadata; a query with no leader gets its error."""
+    md = await route.metadata(sorted({tp[0] for tp, _ in keys}))
+    leaders: dict[tuple[str, int], int] = {}
+    topic_errors: dict[str, str] = {}
+    for t in md.get("topics", ()):
+        name = t["name"]
+        for p in t.get("partitions", ()):
+            leaders[(name, p["partition_index"])] = p["leader_id"]
+        if t.get("error_code", 0):
+            topic_errors[name] = KAFKA_ERROR_NAMES.get(t["error_code"], str(t["error_code"]))
+    placed: list[_Batch] = []
+    for batch in rounds(keys):
+        by_leader: dict[int, list[_Key]] = {}
+        for key in batch:
+            tp = key[0]
+            leader = leaders.get((tp[0], tp[1]))
+            if leader is None:
+                out[key] = _error(key, topic_errors.get(tp[0], "UNKNOWN_TOPIC_OR_PARTITION"))
+            elif leader < 0:
+                out[key] = _error(key, "LEADER_NOT_AVAILABLE")
+            else:
+                by_leader.setdefault(leader, []).append(key)
+        placed.extend(by_leader.items())
+    return placed
+
+
+def _request(keys: Sequence[_Key], iso: int, timeout_ms: int) -> Any:
+    by_topic: dict[str, list[Any]] = {}
+    kinds = {spec.kind for _, spec in keys}
+    version = max([COMMITTED_MIN_VERSION if iso else 0, *(MIN_VERSION.get(k, 0) for k in kinds)])
+    part = _partition
+    for tp, spec in keys:
+        by_topic.setdefault(tp[0], []).append(part(tp[1], spec.kafka_time))
+    return ListOffsetsRequest(
+        replica_id=-1,
+        isolation_level=iso,
+        topics=[_Topic(name=t, partitions=ps) for t, ps in by_topic.items()],
+        timeout_ms=timeout_ms,
+        min_version=version,
+        # v6+ is "flexible": a tagged-field block per partition, most of the encoding's cost; the
+        # answers to -2, -1 and times are the same in v5 (bench/list_offsets_routes.py)
+        max_version=None if version > LAST_RIGID else LAST_RIGID,
+    )
+
+
+_new = object.__new__
+
+
+def _partition_fast(index: int, timestamp: int) -> Any:
+    p = _new(_Partition)
+    p.partition_index, p.timestamp, p.current_leader_epoch = index, timestamp, -1
+    p.tags = p.unknown_tags = p._version = None
+    return p
+
+
+def _partition_public(index: int, timestamp: int) -> Any:
+    return _Partition(partition_index=index, current_leader_epoch=-1, timestamp=timestamp)
+
+
+def _fast_works() -> bool:
+    """Whether a partition made without kafka-python's constructor encodes as one made with it."""
+    try:
+        made = [
+            ListOffsetsRequest(
+                replica_id=-1, isolation_level=0, topics=[_Topic(name="t", partitions=[f(3, -2)])]
+            )
+            for f in (_partition_fast, _partition_public)
+        ]
+        return all(made[0].encode(version=v) == made[1].encode(version=v) for v in (1, 5, 11))
+    except Exception:
+        return False
+
+
+#: kafka-python's constructor costs 8 us a partition (0.8 s of a 100,000-query lag): the containers are
+#: plain slotted objects, filled directly when that still encodes the same bytes (checked once)
+def choose_builder() -> Callable[[int, int], Any]:
+    """The partition builder: direct when it encodes as the constructor does, else the constructor."""
+    return _partition_fast if _fast_works() else _partition_public
+
+
+_partition = choose_builder()
+
+
+def _result(key: _Key, p: Any) -> OffsetResult:
+    """A partition's answer; offset -1 (no record at or after a time, no tiered storage) is no offset."""
+    tp, spec = key
+    if p.error_code:
+        return _error(key, code_name(p.error_code))
+    epoch = p.leader_epoch if p.leader_epoch is not None and p.leader_epoch >= 0 else None
+    if p.offset < 0:
+        return OffsetResult(tp[0], tp[1], spec, None, None, epoch)
+    ts = p.timestamp if p.timestamp is not None and p.timestamp >= 0 else None
+    return OffsetResult(tp[0], tp[1], spec, p.offset, ts, epoch)
+
+
+def _error(key: _Key, name: str) -> OffsetResult:
+    tp, spec = key
+    return OffsetResult(tp[0], tp[1], spec, None, error=name)

@@ -1,0 +1,192 @@
+"""kafka/list_offsets_kafka_python.py's requests and answers, on a fake route to kafka-python (no broker)."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+import kafka.errors as kerrors  # type: ignore[import-untyped]
+from kafka.protocol.consumer.offsets import ListOffsetsRequest  # type: ignore[import-untyped]
+
+from kafka_offsets_cli.kafka import list_offsets_kafka_python as wire
+from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec, SpecKind
+from kafka_offsets_cli.models.topics import TopicPartition
+from kafka_offsets_cli.plan.requests import plan_queries, plan_requests
+
+LOCAL, TIERED, PENDING = (
+    OffsetSpec(k) for k in (SpecKind.EARLIEST_LOCAL, SpecKind.LATEST_TIERED, SpecKind.EARLIEST_PENDING_UPLOAD)
+)
+EARLIEST, LATEST, MAX_TS = OffsetSpec.earliest(), OffsetSpec.latest(), OffsetSpec.max_timestamp()
+#: (topic, partition) -> leader; "gone" has a topic error; ("t", 3) has no leader
+LEADERS = {("t", 0): 1, ("t", 1): 2, ("t", 2): 1, ("t", 3): -1, ("u", 0): 2}
+
+
+class FakeRoute:
+    """Answers metadata from LEADERS and ListOffsets per partition: offset = 100 * spec code + partition
+    (a time: time / 100 + partition, with the record's timestamp 7 ms after the time)."""
+
+    def __init__(self, fail_node: int | None = None, error_tp: tuple[str, int] | None = None) -> None:
+        self.sent: list[tuple[int, int, list[tuple[str, int]]]] = []  # (node, min_version, partitions)
+        self.max_versions: list[int | None] = []
+        self.timestamps: list[list[int]] = []
+        self.metadata_asked = 0
+        self.fail_node, self.error_tp = fail_node, error_tp
+
+    async def metadata(self, topics: list[str]) -> dict[str, Any]:
+        self.metadata_asked += 1
+        out = [
+            {
+                "name": t,
+                "error_code": 0,
+                "partitions": [
+                    {"partition_index": p, "leader_id": n} for (tt, p), n in LEADERS.items() if tt == t
+                ],
+            }
+            for t in topics
+            if t != "gone"
+        ]
+        return {"topics": [*out, {"name": "gone", "error_code": 29, "partitions": []}]}
+
+    def send(self, request: Any, node: int, timeout_ms: int) -> Any:
+        tps = [(t.name, p.partition_index) for t in request.topics for p in t.partitions]
+        self.sent.append((node, request._min_version, tps))
+        self.max_versions.append(request._max_version)
+        self.timestamps.append([p.timestamp for t in request.topics for p in t.partitions])
+
+        async def answer() -> Any:
+            if node == self.fail_node:
+                raise kerrors.KafkaConnectionError("down")
+            parts: dict[str, list[Any]] = {}
+            for t in request.topics:
+                for p in t.partitions:
+                    code = 6 if (t.name, p.partition_index) == self.error_tp else 0
+                    ts = p.timestamp
+                    offset = -1 if ts == -6 else (-100 * ts if ts < 0 else ts // 100) + p.partition_index
+                    parts.setdefault(t.name, []).append(
+                        SimpleNamespace(
+                            partition_index=p.partition_index,
+                            error_code=code,
+                            offset=offset,
+                            leader_epoch=3,
+                            timestamp=-1 if p.timestamp < 0 else p.timestamp + 7,
+                        )
+                    )
+            return SimpleNamespace(topics=[SimpleNamespace(name=n, partitions=ps) for n, ps in parts.items()])
+
+        return answer()
+
+
+def ask(admin: FakeRoute, *queries: tuple[str, int, OffsetSpec]) -> dict[tuple[str, int, str], OffsetResult]:
+    keys = [(TopicPartition(t, p), s) for t, p, s in queries]
+    got = asyncio.run(wire._attempt(admin, [], keys, 0, 5000))  # type: ignore[arg-type]
+    return {(tp.topic, tp.partition, spec.name): r for (tp, spec), r in got.items()}
+
+
+def test_one_request_per_spec_and_leader_at_the_version_the_spec_needs() -> None:
+    admin = FakeRoute()
+    got = ask(
+        admin, *[(t, p, s) for (t, p) in (("t", 0), ("t", 1), ("t", 2), ("u", 0)) for s in (LOCAL, TIERED)]
+    )
+    assert sorted(admin.sent) == [
+        (1, 8, [("t", 0), ("t", 2)]),
+        (1, 9, [("t", 0), ("t", 2)]),
+        (2, 8, [("t", 1), ("u", 0)]),
+        (2, 9, [("t", 1), ("u", 0)]),
+    ]
+    assert got[("t", 2, "earliest-local")] == OffsetResult("t", 2, LOCAL, 402, None, 3)
+    assert got[("u", 0, "latest-tiered")].offset == 500
+
+
+def test_minus_one_is_no_offset_and_every_partition_gets_its_own_error() -> None:
+    admin = FakeRoute(fail_node=2, error_tp=("t", 0))
+    got = ask(
+        admin,
+        ("t", 0, TIERED),
+        ("t", 1, TIERED),
+        ("t", 2, PENDING),
+        ("t", 3, TIERED),
+        ("t", 9, TIERED),
+        ("gone", 0, TIERED),
+    )
+    assert (
+        got[("t", 0, "latest-tiered")].error == "NOT_LEADER_OR_FOLLOWER"
+    )  # Kafka's name, not kafka-python's
+    assert got[("t", 1, "latest-tiered")].error == "TRANSPORT"  # its leader's request failed
+    assert got[("t", 2, "earliest-pending-upload")] == OffsetResult("t", 2, PENDING, None, None, 3)
+    assert got[("t", 3, "latest-tiered")].error == "LEADER_NOT_AVAILABLE"
+    assert got[("t", 9, "latest-tiered")].error == "UNKNOWN_TOPIC_OR_PARTITION"
+    assert got[("gone", 0, "latest-tiered")].error == "TOPIC_AUTHORIZATION_FAILED"
+
+
+def test_a_broker_too_old_for_the_version_is_unsupported_version() -> None:
+    from kafka_offsets_cli.kafka.kafka_python import error_name
+
+    assert error_name(kerrors.IncompatibleBrokerVersion("no ListOffsets v11")) == "UNSUPPORTED_VERSION"
+    assert error_name(kerrors.KafkaTimeoutError()) == "REQUEST_TIMED_OUT"
+
+
+def test_planned_leaders_need_no_metadata_and_merge_into_one_request_per_leader_and_spec() -> None:
+    tps = [TopicPartition("t", p) for p in range(3)] + [TopicPartition("u", 0)]
+    leaders = {tp: LEADERS[(tp.topic, tp.partition)] for tp in tps}
+    calls = plan_requests(tps, [EARLIEST, LATEST], chunk_size=1, leaders=leaders)
+    assert len(calls) == 8  # librdkafka's route: a call per chunk of one
+    placed, unplaced = wire.batches(calls)
+    assert unplaced == []
+    # the protocol's minimum: per leader, one request per spec (a request takes a partition once)
+    assert sorted((leader, sorted({s.name for _, s in keys}), len(keys)) for leader, keys in placed) == [
+        (1, ["earliest"], 2),
+        (1, ["latest"], 2),
+        (2, ["earliest"], 2),
+        (2, ["latest"], 2),
+    ]
+    admin = FakeRoute()
+    got = asyncio.run(wire._attempt(admin, placed, [], 0, 5000))  # type: ignore[arg-type]
+    assert admin.metadata_asked == 0
+    assert len(admin.sent) == 4 and set(admin.max_versions) == {wire.LAST_RIGID}
+    assert got[(TopicPartition("t", 2), LATEST)] == OffsetResult("t", 2, LATEST, 102, None, 3)
+
+
+def test_a_bisection_round_mixes_times_in_one_request_and_a_repeated_partition_waits_a_round() -> None:
+    t0, t1 = TopicPartition("t", 0), TopicPartition("t", 2)
+    times = [OffsetSpec.at(1_000), OffsetSpec.at(2_000), OffsetSpec.at(3_000)]
+    calls = plan_queries([(t0, times[0]), (t1, times[1]), (t0, times[2])], leaders={t0: 1, t1: 1})
+    placed, _ = wire.batches(calls)
+    assert [sorted(s.timestamp_ms or 0 for _, s in keys) for _, keys in placed] == [[1_000, 2_000], [3_000]]
+    admin = FakeRoute()
+    got = asyncio.run(wire._attempt(admin, placed, [], 0, 5000))  # type: ignore[arg-type]
+    assert got[(t1, times[1])].timestamp == 2_007  # a time lookup keeps the record's timestamp
+    assert got[(t0, times[2])].offset == 30
+
+
+def test_versions_follow_the_specs_and_the_isolation() -> None:
+    def versions(spec: OffsetSpec, iso: int) -> tuple[int, int | None]:
+        request = wire._request([(TopicPartition("t", 0), spec)], iso, 1000)
+        return request._min_version, request._max_version
+
+    assert versions(EARLIEST, 0) == (0, wire.LAST_RIGID)
+    assert versions(LATEST, 1) == (2, wire.LAST_RIGID)  # read_committed: v2 and later
+    assert versions(MAX_TS, 0) == (7, None)  # KIP-734
+    assert versions(LOCAL, 0) == (8, None)
+    assert versions(PENDING, 1) == (11, None)
+
+
+def test_partitions_built_directly_encode_as_kafka_pythons_constructor_makes_them() -> None:
+    assert wire._fast_works()
+
+    def encoded(make: Any) -> bytes:
+        topic = ListOffsetsRequest.ListOffsetsTopic(
+            name="t", partitions=[make(7, -2), make(8, 1_700_000_000_000)]
+        )
+        request = ListOffsetsRequest(replica_id=-1, isolation_level=1, topics=[topic], timeout_ms=9)
+        return bytes(request.encode(version=5)) + bytes(request.encode(version=11))
+
+    assert encoded(wire._partition_fast) == encoded(wire._partition_public)
+    assert wire._partition is wire._partition_fast
+
+
+def test_the_constructor_is_used_when_direct_building_stops_encoding_the_same(monkeypatch: Any) -> None:
+    # a kafka-python whose containers need their constructor: the check fails, the constructor is kept
+    monkeypatch.setattr(wire, "_partition_fast", lambda index, timestamp: object())
+    assert not wire._fast_works()
+    assert wire.choose_builder() is wire._partition_public
