@@ -4,7 +4,8 @@ SOURCE's offsets are committed by a real consumer; after `--execute` the target'
 as Kafka's own `kafka-consumer-groups --describe` shows them, are SOURCE's. A dry run changes nothing,
 a partition SOURCE has no offset on keeps the target's, the undo file puts the target back, an
 exported plan applies only while unmoved, a target with a member is refused, `-t` narrows the copy,
-and a source that does not exist is one line with the groups close to its name.
+a source that does not exist is one line with the groups close to its name, and a share group
+takes a consumer group's offsets as its start offsets (and gives its own to a consumer group).
 """
 
 from __future__ import annotations
@@ -20,8 +21,14 @@ from confluent_kafka import Consumer
 
 from dev.kafka_data import commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.errors import ExitCode
-from tests.cli_runner import cli
-from tests.kafka_helpers import CONSUMER_GROUP_COMMAND, delete_records, group_tool_table
+from tests.cli_runner import Run, cli
+from tests.kafka_helpers import (
+    CONSUMER_GROUP_COMMAND,
+    SHARE_GROUP_COMMAND,
+    delete_records,
+    group_tool_table,
+    read_as_share_group,
+)
 
 Offsets = dict[tuple[str, int], int]
 
@@ -54,10 +61,11 @@ def group_at(bootstrap: str, offsets: Offsets) -> str:
 def kafka_says(bootstrap: str, group: str) -> Offsets:
     """The group's committed offsets as kafka-consumer-groups --describe prints them."""
     rows = group_tool_table(CONSUMER_GROUP_COMMAND, bootstrap, "--describe", "--group", group)
-    return {(r["TOPIC"], int(r["PARTITION"])): int(r["CURRENT-OFFSET"]) for r in rows if r["CURRENT-OFFSET"] != "-"}
+    offsets = {(r["TOPIC"], int(r["PARTITION"])): r["CURRENT-OFFSET"] for r in rows}
+    return {tp: int(off) for tp, off in offsets.items() if off.isdigit()}
 
 
-def rewind(bootstrap: str, *args: str):  # type: ignore[no-untyped-def]
+def rewind(bootstrap: str, *args: str) -> Run:
     return cli("rewind", "-b", bootstrap, *args)
 
 
@@ -85,7 +93,9 @@ def test_dry_run_plans_the_copy_and_changes_nothing(bootstrap: str, topics: tupl
     assert kafka_says(bootstrap, target) == {(a, 0): 1, (a, 1): 3, (b, 0): 6}
 
 
-def test_clone_into_an_existing_group_and_undo(bootstrap: str, topics: tuple[str, str], tmp_path: Path) -> None:
+def test_clone_into_an_existing_group_and_undo(
+    bootstrap: str, topics: tuple[str, str], tmp_path: Path
+) -> None:
     a, b = topics
     source = group_at(bootstrap, {(a, 0): 4, (b, 0): 5})
     before = {(a, 0): 1, (a, 1): 3, (b, 0): 6}
@@ -173,3 +183,26 @@ def test_a_source_that_does_not_exist_is_one_line(bootstrap: str, topics: tuple[
     assert f"--to-group '{typo}': no such group (did you mean '{source}'?)" in r.stderr
     same = rewind(bootstrap, "-g", source, "--to-group", source)
     assert same.code == ExitCode.USAGE and "is the group being reset" in same.stderr, same.stderr
+
+
+def start_offsets(bootstrap: str, group: str) -> Offsets:
+    """kafka-share-groups --describe: {(topic, partition): START-OFFSET}."""
+    rows = group_tool_table(SHARE_GROUP_COMMAND, bootstrap, "--describe", "--group", group)
+    return {
+        (r["TOPIC"], int(r["PARTITION"])): int(r["START-OFFSET"]) for r in rows if r["START-OFFSET"] != "-"
+    }
+
+
+def test_a_share_group_takes_and_gives_start_offsets(bootstrap: str) -> None:
+    t = create_topic(bootstrap, f"rtg-s-{uid()}", partitions=2)
+    produce(bootstrap, t, [(p, None, None, "x") for p in (0, 1) for _ in range(6)])
+    share = f"rtg-sg-{uid()}"
+    read_as_share_group(bootstrap, t, share, 3)  # a share group that read and stopped (Empty)
+    source = group_at(bootstrap, {(t, 0): 4, (t, 1): 2})
+    r = rewind(bootstrap, "-g", share, "--to-group", source, "--execute")
+    assert r.code == 0, r.stderr
+    assert start_offsets(bootstrap, share) == kafka_says(bootstrap, source) == {(t, 0): 4, (t, 1): 2}
+    copy = f"rtg-new-{uid()}"
+    back = rewind(bootstrap, "-g", copy, "--to-group", share, "--execute")
+    assert back.code == 0, back.stderr
+    assert kafka_says(bootstrap, copy) == start_offsets(bootstrap, share)

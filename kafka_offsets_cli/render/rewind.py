@@ -14,7 +14,8 @@ is used, as Kafka's tool does), ``clamped-to-start``, ``clamped-to-end`` or
 ``no-commit-end`` (``--to-current`` without a committed offset: the end offset, as
 Kafka's tool does) or ``delete`` (``--delete-offsets``: the committed offset is deleted,
 ``target`` null) or ``no-source-offset`` (``--to-group``: the source group has no committed
-offset there, the partition is left untouched, ``target`` null). Several groups' plans are one list of records, by group.
+offset there, the partition is left untouched, ``target`` null). Several groups' plans are one
+list of records, by group.
 """
 
 from __future__ import annotations
@@ -110,7 +111,9 @@ def rich_table(
     for r in (r for p in sorted(plans, key=lambda p: p.group) for r in p.rows):
         eff = effect(r)
         deleted = r.note is Note.DELETE and r.error is None
-        style = "yellow" if deleted else "dim" if r.untouched else "red" if r.error or r.target is None else ""
+        style = (
+            "yellow" if deleted else "dim" if r.untouched else "red" if r.error or r.target is None else ""
+        )
         style = style or ("yellow" if r.delta and r.delta > 0 else "")
         t.add_row(
             r.group,

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..errors import KafkaOffsetsError, NotFound
+from ..models.offsets import Isolation
 from ..models.topics import TopicPartition
 from ..parse.selection import Selection
 from ..plan.queries import close_names
-from ..models.offsets import Isolation
 from ..sources import RewindSource
 from .build import build_plans
 from .group_types import GroupTypes
