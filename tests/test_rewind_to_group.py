@@ -10,14 +10,10 @@ takes a consumer group's offsets as its start offsets (and gives its own to a co
 
 from __future__ import annotations
 
-import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from confluent_kafka import Consumer
 
 from dev.kafka_data import commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.errors import ExitCode
@@ -28,6 +24,7 @@ from tests.kafka_helpers import (
     delete_records,
     group_tool_table,
     read_as_share_group,
+    reading,
 )
 
 Offsets = dict[tuple[str, int], int]
@@ -135,21 +132,6 @@ def test_an_exported_copy_applies_only_while_the_target_has_not_moved(
     forced = rewind(bootstrap, "--from-file", str(plan), "--execute", "--force")
     assert forced.code == 0, forced.stderr
     assert kafka_says(bootstrap, target) == {(a, 0): 4, (b, 0): 5}
-
-
-@contextmanager
-def reading(bootstrap: str, topic: str, group: str) -> Iterator[None]:
-    """A real classic consumer of ``group`` subscribed to ``topic`` (assigned before this yields)."""
-    c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False})
-    c.subscribe([topic])
-    deadline = time.monotonic() + 60
-    while not c.assignment() and time.monotonic() < deadline:
-        c.poll(0.2)
-    assert c.assignment(), "the consumer did not join"
-    try:
-        yield
-    finally:
-        c.close()
 
 
 def test_a_target_with_a_member_is_refused(bootstrap: str, topics: tuple[str, str]) -> None:

@@ -129,18 +129,25 @@ def checked(req: RewindRequest, io: RewindIO) -> Checked:
     return Checked(zone=zone, target=target, cutover=cut, selection=selection)
 
 
-def _checked_delete(req: RewindRequest, io: RewindIO, zone: tzinfo) -> Checked:
-    """``--delete-offsets``: no other target; the partitions named (a selection or a plan file), as
-    ``kafka-consumer-groups --delete-offsets`` needs ``--topic``."""
+def _targets_given(req: RewindRequest) -> list[str]:
+    """The target options given (flags as typed), ``--to-group`` left out."""
     given = {
         "--to": req.to is not None,
         "--to-offset": req.to_offset is not None,
         "--to-current": req.to_current,
         "--shift-by": req.shift_by is not None,
+        "--from-file": req.from_file is not None,
         "--from-cluster": req.from_cluster is not None,
         "--from-lag-file": req.from_lag_file is not None,
+        "--delete-offsets": req.delete_offsets,
     }
-    other = [flag for flag, on in given.items() if on]
+    return [flag for flag, on in given.items() if on]
+
+
+def _checked_delete(req: RewindRequest, io: RewindIO, zone: tzinfo) -> Checked:
+    """``--delete-offsets``: no other target; the partitions named (a selection or a plan file), as
+    ``kafka-consumer-groups --delete-offsets`` needs ``--topic``."""
+    other = [f for f in _targets_given(req) if f not in ("--from-file", "--delete-offsets")]
     if other:
         raise UsageError(f"--delete-offsets deletes the committed offsets: leave out {other[0]}")
     io.ready()
@@ -158,17 +165,7 @@ def _checked_delete(req: RewindRequest, io: RewindIO, zone: tzinfo) -> Checked:
 def _checked_clone(req: RewindRequest, io: RewindIO, zone: tzinfo) -> Checked:
     """``--to-group SOURCE``: no other target; one target group named by ``--group``, not SOURCE."""
     source = req.to_group or ""
-    given = {
-        "--to": req.to is not None,
-        "--to-offset": req.to_offset is not None,
-        "--to-current": req.to_current,
-        "--shift-by": req.shift_by is not None,
-        "--from-file": req.from_file is not None,
-        "--from-cluster": req.from_cluster is not None,
-        "--from-lag-file": req.from_lag_file is not None,
-        "--delete-offsets": req.delete_offsets,
-    }
-    other = [flag for flag, on in given.items() if on]
+    other = _targets_given(req)
     if other:
         raise UsageError(f"--to-group is the target (the source group's offsets): leave out {other[0]}")
     if not source.strip():
