@@ -12,7 +12,7 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from confluent_kafka import Producer, TopicPartition
+from confluent_kafka import Consumer, Producer, TopicPartition
 
 from dev import kafka as dev_kafka
 from dev.kafka_data import TP, Delivered, Record, admin, producer_conf, send
@@ -137,6 +137,21 @@ def get_offset_shell(bootstrap: str, *args: str, timeout: float = 120.0) -> Offs
     if proc.returncode != 0:
         raise subprocess.CalledProcessError(proc.returncode, proc.args, proc.stdout, proc.stderr)
     return OffsetShellOutput(parse_offset_shell(proc.stdout), proc.stdout, proc.stderr)
+
+
+@contextlib.contextmanager
+def reading(bootstrap: str, topic: str, group: str) -> Iterator[None]:
+    """A real classic consumer of ``group`` subscribed to ``topic`` (assigned before this yields)."""
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False})
+    c.subscribe([topic])
+    deadline = time.monotonic() + 60
+    while not c.assignment() and time.monotonic() < deadline:
+        c.poll(0.2)
+    assert c.assignment(), "the consumer did not join"
+    try:
+        yield
+    finally:
+        c.close()
 
 
 def consumer_groups(bootstrap: str, *args: str, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:

@@ -9,20 +9,16 @@ tools), the undo file puts the deleted offsets back, an exported plan applies on
 
 from __future__ import annotations
 
-import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from confluent_kafka import Consumer
 
 from dev.kafka_data import commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.connection.settings import build_settings
 from kafka_offsets_cli.kafka import KafkaClient
 from tests.cli_runner import cli
-from tests.kafka_helpers import consumer_groups
+from tests.kafka_helpers import consumer_groups, reading
 
 Offsets = dict[tuple[str, int], int | None]
 
@@ -163,21 +159,6 @@ def test_an_exported_plan_applies_only_while_the_offsets_have_not_moved(
     )
     assert forced.code == 0, forced.stderr
     assert committed(bootstrap, group) == {(b, 0): 5}
-
-
-@contextmanager
-def reading(bootstrap: str, topic: str, group: str) -> Iterator[None]:
-    """A real classic consumer of ``group`` subscribed to ``topic`` (assigned before this yields)."""
-    c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False})
-    c.subscribe([topic])
-    deadline = time.monotonic() + 60
-    while not c.assignment() and time.monotonic() < deadline:
-        c.poll(0.2)
-    assert c.assignment(), "the consumer did not join"
-    try:
-        yield
-    finally:
-        c.close()
 
 
 def test_a_topic_the_groups_member_reads_keeps_its_offsets(bootstrap: str, topics: tuple[str, str]) -> None:

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperCommand
 
+from .complete import complete_groups
 from .options import SEL
 
 RESET = "Reset"
@@ -37,6 +38,10 @@ EXAMPLES = """Examples:
   kafka-offsets rewind -b localhost:9092 --group billing --topic old-orders --delete-offsets --execute
 
 
+  # copy another group's committed offsets (kafkactl clone, rpk --to-group)
+  kafka-offsets rewind -b localhost:9092 --group billing-v2 --to-group billing
+
+
   # DR cutover: each partition where the group stopped on the primary (a cluster profile)
   kafka-offsets rewind --cluster dr -g billing --from-cluster primary --remote-topic-prefix primary.
 
@@ -62,6 +67,10 @@ a bare --export for the CSV on stdout, --topic TOPIC:PARTS; see the reference), 
 kafka-consumer-groups (or kafka-share-groups) --delete-offsets line gives its plan (a dry run
 without --execute). Kafka deletes a group's offsets of a topic only while no member reads it:
 each topic it keeps is named on stderr (exit 6 when nothing was deleted).
+
+--to-group SOURCE gives one group the committed offsets of SOURCE on every partition of
+SOURCE's topics (or of the selection); a partition SOURCE has no offset on is left as it is,
+named in the plan.
 """
 
 
@@ -128,6 +137,17 @@ DeleteOffsetsOpt = Annotated[
     _flag(
         "--delete-offsets",
         "Delete the committed offsets of the selected topics (or of an exported plan, --from-file).",
+    ),
+]
+ToGroupOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--to-group",
+        metavar="SOURCE",
+        help="Target: the committed offsets of group SOURCE (on its topics, or the selected ones).",
+        rich_help_panel=RESET,
+        show_default=False,
+        autocompletion=complete_groups,
     ),
 ]
 ExecuteOpt = Annotated[

@@ -13,7 +13,9 @@ is used, as Kafka's tool does), ``clamped-to-start``, ``clamped-to-end`` or
 ``no-commit`` (``--shift-by`` without a committed offset: not planned) or
 ``no-commit-end`` (``--to-current`` without a committed offset: the end offset, as
 Kafka's tool does) or ``delete`` (``--delete-offsets``: the committed offset is deleted,
-``target`` null). Several groups' plans are one list of records, by group.
+``target`` null) or ``no-source-offset`` (``--to-group``: the source group has no committed
+offset there, the partition is left untouched, ``target`` null). Several groups' plans are one
+list of records, by group.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ def effect(row: PlanRow) -> str:
         return f"error: {row.error}"
     if row.note is Note.DELETE:
         return "deletes the offset"
+    if row.untouched:
+        return "untouched: no offset in source"
     if row.target is None:
         return "not planned: no committed offset to shift" if row.note is not None else "not planned"
     d = row.delta
@@ -66,6 +70,7 @@ def _note(row: PlanRow) -> str:
         "no-commit": "",
         "no-commit-end": "no committed offset: end offset",
         "delete": "",
+        "no-source-offset": "",
     }[row.note.value]
 
 
@@ -106,7 +111,9 @@ def rich_table(
     for r in (r for p in sorted(plans, key=lambda p: p.group) for r in p.rows):
         eff = effect(r)
         deleted = r.note is Note.DELETE and r.error is None
-        style = "yellow" if deleted else "red" if r.error or r.target is None else ""
+        style = (
+            "yellow" if deleted else "dim" if r.untouched else "red" if r.error or r.target is None else ""
+        )
         style = style or ("yellow" if r.delta and r.delta > 0 else "")
         t.add_row(
             r.group,
@@ -137,6 +144,8 @@ def target_text(plan: Plan, tz: tzinfo) -> str:
         return f"the offsets of {tgt.text}"
     if tgt.kind is TargetKind.DELETE:
         return f"the partitions of {tgt.text}" if tgt.text else "the selected partitions"
+    if tgt.kind is TargetKind.GROUP:
+        return f"the committed offsets of group {tgt.text!r}"
     return f"the {tgt.kind.value} offset"
 
 
@@ -160,6 +169,9 @@ def summary(
         f"{plan.reread()} offset(s) re-read, {plan.skipped()} skipped, "
         f"{n - len(plan.changes)} unchanged"
     )
+    untouched = sum(r.untouched for r in plan.rows)
+    if untouched:
+        text += f"; {untouched} partition(s) untouched (no offset in the source group)"
     if plan.problems:
         text += f"; {len(plan.problems)} partition(s) not planned"
     if not executed:

@@ -44,5 +44,7 @@ def plan_warnings(plans: Sequence[Plan], zone: tzinfo, io: RewindIO) -> None:
                 io.warn(f"{where}: no record at or after {when}; using end offset {row.target}")
             elif row.note is Note.NO_COMMIT:
                 io.warn(f"{where}: no committed offset to shift; not planned")
+            elif row.untouched:
+                io.warn(f"{where}: group {plan.target.text!r} has no committed offset; left untouched")
             elif row.error is not None:
                 io.warn(f"{where}: {row.error}; not planned")

@@ -8,7 +8,8 @@ as ``kafka-consumer-groups --reset-offsets --to-datetime`` does; ``--to-offset``
 tool clamps; a partition without a committed offset cannot be shifted, and
 ``--to-current`` gives it the end offset, as Kafka's tool does. ``--delete-offsets`` plans no
 new offset: each partition with a committed offset gets :attr:`Note.DELETE` (one without has
-nothing to delete and no row).
+nothing to delete and no row). ``--to-group`` clamps the source's offsets as ``--from-file``
+does; a partition the source has none on gets :attr:`Note.NO_SOURCE_OFFSET` and is left untouched.
 
 A plan row says what the reset does to the group: ``delta = target - current``;
 a negative delta re-reads ``-delta`` offsets, a positive one skips ``delta``.
@@ -41,6 +42,7 @@ class Note(str, Enum):
     NO_COMMIT = "no-commit"  # --shift-by without a committed offset: not planned
     NO_COMMIT_END = "no-commit-end"  # --to-current without a committed offset: the end offset
     DELETE = "delete"  # --delete-offsets: the committed offset is deleted (no new offset)
+    NO_SOURCE_OFFSET = "no-source-offset"  # --to-group: the source has none here; left untouched
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,6 +77,12 @@ class PlanRow:
         return self.target - self.current
 
     @property
+    def untouched(self) -> bool:
+        """True when the plan leaves the partition as it is on purpose (``--to-group``: the source
+        group has no committed offset there), so it is neither planned nor a problem."""
+        return self.error is None and self.note is Note.NO_SOURCE_OFFSET
+
+    @property
     def why_not_planned(self) -> str | None:
         """Why the row has no target: Kafka's error name or the note (``None`` when planned)."""
         if self.planned:
@@ -87,7 +95,8 @@ class PlanRow:
         Keys: group, topic, partition, current (committed offset or null), target
         (new offset or null), log_start, end, delta (target - current), note
         (no-record-at-time, clamped-to-start, clamped-to-end, no-commit, no-commit-end, delete
-        (``--delete-offsets``: the committed offset is deleted, target null) or null),
+        (``--delete-offsets``: the committed offset is deleted, target null), no-source-offset
+        (``--to-group``: the source group has none; left untouched, target null) or null),
         error (Kafka's error name or null).
         """
         return {
@@ -118,7 +127,7 @@ def plan_row(
 
     ``earliest``/``latest`` are the partition's log start and end; ``by_time`` the
     timestamp lookup's result for a time target; ``requested`` the plan file's offset
-    for a ``--from-file`` target.
+    for a ``--from-file`` target, the source group's for ``--to-group``.
     """
     start = earliest.offset if earliest.error is None else None
     end = latest.offset if latest.error is None else None
@@ -160,9 +169,10 @@ def plan_row(
         return row(end, Note.NO_COMMIT_END) if current is None else row(current)
     if target.kind is TargetKind.OFFSET:
         wanted = target.offset or 0
-    elif target.kind is TargetKind.FILE:
+    elif target.kind is TargetKind.FILE or target.kind is TargetKind.GROUP:
         if requested is None:
-            return row(None, error="NOT_IN_PLAN_FILE")
+            grouped = target.kind is TargetKind.GROUP
+            return row(None, Note.NO_SOURCE_OFFSET) if grouped else row(None, error="NOT_IN_PLAN_FILE")
         wanted = requested
     elif current is None:
         return row(None, Note.NO_COMMIT)
@@ -199,7 +209,7 @@ class Plan:
     @property
     def problems(self) -> tuple[PlanRow, ...]:
         """Rows that could not be planned (an error, or no committed offset to shift)."""
-        return tuple(r for r in self.rows if not r.planned)
+        return tuple(r for r in self.rows if not r.planned and not r.untouched)
 
     @property
     def changes(self) -> tuple[PlanRow, ...]:
@@ -233,7 +243,7 @@ def make_plan(
 ) -> Plan:
     """Plan every partition from ListOffsets results (earliest, latest and the target's lookup).
 
-    ``requested``: the plan file's offsets, for a ``--from-file`` target.
+    ``requested``: the plan file's offsets (``--from-file``), or the source group's (``--to-group``).
     """
     by_key = {(r.tp, r.spec): r for r in results}
     lookup = target.lookup

@@ -46,6 +46,8 @@ class RewindRequest:
     remote_topic_prefix: str = ""
     #: ``--delete-offsets``: delete the committed offsets (the selection's, or ``from_file``'s)
     delete_offsets: bool = False
+    #: ``--to-group SOURCE``: the target is another group's committed offsets (kafkactl's clone)
+    to_group: str | None = None
     #: the selection options as given (none: each group's committed partitions)
     topics: tuple[str, ...] = ()
     partitions: str | None = None
@@ -92,6 +94,8 @@ def checked(req: RewindRequest, io: RewindIO) -> Checked:
     if req.allow_other_cluster and req.from_file is None:
         raise UsageError("--allow-other-cluster only applies to --from-file")
     zone = parse_tz(req.tz)
+    if req.to_group is not None:
+        return _checked_clone(req, io, zone)
     if req.delete_offsets:
         return _checked_delete(req, io, zone)
     others = (
@@ -125,18 +129,25 @@ def checked(req: RewindRequest, io: RewindIO) -> Checked:
     return Checked(zone=zone, target=target, cutover=cut, selection=selection)
 
 
-def _checked_delete(req: RewindRequest, io: RewindIO, zone: tzinfo) -> Checked:
-    """``--delete-offsets``: no other target; the partitions named (a selection or a plan file), as
-    ``kafka-consumer-groups --delete-offsets`` needs ``--topic``."""
+def _targets_given(req: RewindRequest) -> list[str]:
+    """The target options given (flags as typed), ``--to-group`` left out."""
     given = {
         "--to": req.to is not None,
         "--to-offset": req.to_offset is not None,
         "--to-current": req.to_current,
         "--shift-by": req.shift_by is not None,
+        "--from-file": req.from_file is not None,
         "--from-cluster": req.from_cluster is not None,
         "--from-lag-file": req.from_lag_file is not None,
+        "--delete-offsets": req.delete_offsets,
     }
-    other = [flag for flag, on in given.items() if on]
+    return [flag for flag, on in given.items() if on]
+
+
+def _checked_delete(req: RewindRequest, io: RewindIO, zone: tzinfo) -> Checked:
+    """``--delete-offsets``: no other target; the partitions named (a selection or a plan file), as
+    ``kafka-consumer-groups --delete-offsets`` needs ``--topic``."""
+    other = [f for f in _targets_given(req) if f not in ("--from-file", "--delete-offsets")]
     if other:
         raise UsageError(f"--delete-offsets deletes the committed offsets: leave out {other[0]}")
     io.ready()
@@ -149,6 +160,22 @@ def _checked_delete(req: RewindRequest, io: RewindIO, zone: tzinfo) -> Checked:
             "partitions), --topic-partitions, or an exported plan with --from-file"
         )
     return Checked(zone=zone, target=Target.delete(req.from_file), cutover=None, selection=selection)
+
+
+def _checked_clone(req: RewindRequest, io: RewindIO, zone: tzinfo) -> Checked:
+    """``--to-group SOURCE``: no other target; one target group named by ``--group``, not SOURCE."""
+    source = req.to_group or ""
+    other = _targets_given(req)
+    if other:
+        raise UsageError(f"--to-group is the target (the source group's offsets): leave out {other[0]}")
+    if not source.strip():
+        raise UsageError("--to-group needs the id of the group whose offsets to copy")
+    if len(req.names) != 1 or req.regexes or req.all_groups:
+        raise UsageError("--to-group copies into one group: name it with one --group (no patterns)")
+    if req.names[0] == source:
+        raise UsageError(f"--to-group {source!r} is the group being reset: name another group to copy from")
+    io.ready()
+    return Checked(zone=zone, target=Target.group(source), cutover=None, selection=_selection(req))
 
 
 def _selection(req: RewindRequest) -> Selection | None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ..errors import NotFound, PartialFailure, Refused
 from ..sources import RewindSource
 from .build import build_plans
+from .clone import clone_plans
 from .cutover import requested as cutover_requested
 from .cutover import with_step_errors
 from .deletes import delete_all, delete_notes, preflight_deletes, share_whole_topics
@@ -104,13 +105,17 @@ def run(req: RewindRequest, io: RewindIO, *, open_client: Opener | None = None) 
             with io.progress("Finding the groups…"):
                 names = _groups(client, req)
         with io.progress(f"Finding the type of {_who(names)}…"):
-            types = detect(client, names)
+            copied_from = [target.text] if target.kind is TargetKind.GROUP and target.text else []
+            types = detect(client, [*names, *copied_from])  # --to-group: the source is read as its type
         refuse_options(types, _consumer_only(req))
         source: RewindSource = TypedGroups(client, types) if types.share or types.streams else client
         with io.progress(f"Planning the reset of {_who(names)}…"):
-            plans = build_plans(
-                source, names, target, None if steps else ok.selection, requested, isolation=req.isolation
-            )
+            if target.kind is TargetKind.GROUP:
+                plans = clone_plans(source, names[0], target, types, ok.selection, isolation=req.isolation)
+            else:
+                plans = build_plans(
+                    source, names, target, None if steps else ok.selection, requested, isolation=req.isolation
+                )
         refuse_streams_topics(types, plans, None if steps else ok.selection, deleting=deleting)
         if deleting:
             share_whole_topics(source, list(types.share), plans)

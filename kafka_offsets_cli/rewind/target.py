@@ -11,6 +11,7 @@ kafka-offsets           kafka-consumer-groups                  new offset
 ``--shift-by N``        ``--shift-by N``                       committed + N, clamped
 ``--from-file FILE``    ``--from-file FILE``                   the file's offset, clamped
 ``--delete-offsets``    ``--delete-offsets``                   none: the committed offset deleted
+``--to-group SOURCE``   (none: kafkactl ``clone``)             SOURCE's committed offset, clamped
 ======================  =====================================  ===================================
 
 A time is resolved to epoch milliseconds once, when the command line is read
@@ -36,6 +37,7 @@ class TargetKind(str, Enum):
     CURRENT = "current"
     FILE = "file"
     DELETE = "delete"
+    GROUP = "group"
 
 
 @dataclass(frozen=True)
@@ -46,8 +48,8 @@ class Target:
     time_ms: int | None = None
     shift: int | None = None
     offset: int | None = None
-    #: what the user wrote for a time (``30m ago``, ``PT30M``), or the plan file's path (a
-    #: ``--delete-offsets`` target's too, when its partitions come from one)
+    #: what the user wrote for a time (``30m ago``, ``PT30M``), the plan file's path (a
+    #: ``--delete-offsets`` target's too, when its partitions come from one), or the source group
     text: str | None = None
 
     @classmethod
@@ -86,6 +88,11 @@ class Target:
         """Delete the committed offsets (Kafka's ``--delete-offsets``): the selected partitions', or
         those of the plan file ``path`` (an exported ``--delete-offsets`` plan)."""
         return cls(TargetKind.DELETE, text=path)
+
+    @classmethod
+    def group(cls, source: str) -> Target:
+        """Another group's committed offsets (``--to-group SOURCE``: kafkactl's ``clone``)."""
+        return cls(TargetKind.GROUP, text=source)
 
     @property
     def file(self) -> str | None:
