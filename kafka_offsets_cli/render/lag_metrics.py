@@ -180,6 +180,14 @@ def prometheus_families(
     def pl(r: LagRow) -> dict[str, str]:
         return {**gl(r.group), "topic": r.topic, "partition": str(r.partition)}
 
+    def seconds(values: Mapping[tuple[str, str, int], int]) -> tuple[Sample, ...]:
+        # a value kept beside the rows (ms), for the rows that have one
+        return tuple(
+            Sample(pl(r), v / 1000)
+            for r in rows
+            if (v := values.get((r.group, r.topic, r.partition))) is not None
+        )
+
     groups = _group_totals(rows)
     etas, stale = loss_etas or {}, stale_ms or {}
     fams = [
@@ -198,20 +206,12 @@ def prometheus_families(
         MetricFamily(
             f"{PREFIX}_partition_loss_eta_seconds",
             "Time until retention may delete the first unread record (0: due or already lost).",
-            samples=tuple(
-                Sample(pl(r), eta / 1000)
-                for r in rows
-                if (eta := etas.get((r.group, r.topic, r.partition))) is not None
-            ),
+            samples=seconds(etas),
         ),
         MetricFamily(
             f"{PREFIX}_partition_commit_stale_seconds",
             "Time the committed offset has not moved while records wait (0: it moved or nothing to read).",
-            samples=tuple(
-                Sample(pl(r), ms / 1000)
-                for r in rows
-                if (ms := stale.get((r.group, r.topic, r.partition))) is not None
-            ),
+            samples=seconds(stale),
         ),
         MetricFamily(
             f"{PREFIX}_partition_status",
