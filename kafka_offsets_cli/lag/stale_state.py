@@ -65,7 +65,7 @@ class StaleStore(Protocol):
 
     def observe(self, cluster: str, rows: Iterable[LagRow], now_ms: int) -> Observed:
         """Staleness of ``rows`` at ``now_ms`` against the stored sights of ``cluster``, which then
-        include this run's; :attr:`Observed.warning`-like notes go to :meth:`notes`."""
+        include this run's; what went wrong with the storage is told by :meth:`notes`."""
 
     def notes(self) -> list[str]:
         """Warnings since the last call (a state file that could not be read or written)."""
