@@ -10,9 +10,12 @@ state in its own XDG_STATE_HOME.
 
 from __future__ import annotations
 
+import signal
 import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from dev.kafka_data import commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
@@ -125,3 +128,32 @@ def test_serve_scraped_twice_shows_the_staleness_grow(bootstrap: str) -> None:
     finally:
         served.process.terminate()
         served.process.communicate(timeout=30)
+
+
+def test_serve_staleness_file_is_shared_with_lag_and_a_corrupt_one_is_one_warning(
+    bootstrap: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    topic, group = _setup(bootstrap, committed=6)
+    first, _, _ = _lag(tmp_path, bootstrap, group, "--staleness", "-o", "json")  # lag writes the file
+    assert _record(first)["commit_stale_ms"] is None
+    (state,) = tmp_path.glob("kafka-offsets/staleness/*.json")
+    state.write_text("{ truncated")  # then something corrupts it
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))  # serve's process inherits it
+    served = serve(
+        "-b", bootstrap, "-g", group, "-t", topic, "--staleness", "--staleness-file", "--min-interval", "1s"
+    )
+    name = "kafka_offsets_lag_partition_commit_stale_seconds"
+    try:
+        _, _, scraped = scrape(served.url)
+        assert not parse_prometheus_text(scraped).get(name)  # a fresh start: unknown again
+        time.sleep(1.5)
+        _, _, scraped = scrape(served.url)
+        assert parse_prometheus_text(scraped)[name][0][1] >= 1.0
+    finally:
+        code, err = served.stop(signal.SIGTERM)
+    assert code == 0
+    assert err.count("unreadable") == 1 and "starting afresh" in err, err
+    # lag reads what serve wrote: the same sight, not a first one
+    after, _, _ = _lag(tmp_path, bootstrap, group, "--staleness", "-o", "json")
+    assert _record(after)["commit_stale_ms"] >= 1500
+    assert "first time" not in after.stderr

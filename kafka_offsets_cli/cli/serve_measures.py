@@ -27,6 +27,7 @@ from ..serve.collect import ClusterJob, Measure
 from ..serve.metrics import MEASURE_LABEL
 from ..tiering.run import TieringRequest
 from ..tiering.run import run as tiering_run
+from .boundary import PROG
 from .lag_view import LagView
 from .monitor_run import MonitoredRun, Series, kafka_client, monitored_run
 from .monitor_series import LAG, LIVENESS, TIERING
@@ -74,7 +75,15 @@ def _lag(run: MonitoredRun, request: LagRequest, requests: Requests) -> Measure:
         members=requests.lag_members,
         staleness=request.staleness is not None,
     )
-    return Measure(name="lag", read=lambda c: view.prometheus(query(c, request)), down=run.down)
+
+    def read(client: Any) -> str:
+        report = query(client, request)
+        for line in report.stale_notes:  # a state file that could not be read or written: on the log
+            run.env.stderr.write(f"{PROG} serve: {line}\n")
+            run.env.stderr.flush()
+        return view.prometheus(report)
+
+    return Measure(name="lag", read=read, down=run.down)
 
 
 def _liveness(run: MonitoredRun, request: LivenessRequest) -> Measure:
