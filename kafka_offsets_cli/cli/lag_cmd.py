@@ -14,17 +14,15 @@ from ..models.offsets import Isolation
 from ..parse.durations import parse_duration
 from ..render.lag_compat import parse_compat
 from ..render.lag_metrics import SERVICE
-from ..render.lag_summary import summary_fields
 from . import lag_options as lag_opts
 from . import lag_view
 from . import options as opts
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
 from .command_options import FROM_OPTIONS, Target, targeted
-from .emit import REFRESHED_FIELD, parse_columns
 from .families import lag_monitors
 from .lag_notes import failure_summary, notes, shown_with_notes
-from .lag_view import LagView, record_fields
+from .lag_setup import lag_view_of, with_bootstrap
 from .metric_labels import MetricsCompatOpt, PrometheusFileOpt
 from .monitor_run import monitored_run, published, read_once
 from .monitor_run import watch as watch_run
@@ -54,6 +52,9 @@ def lag_cmd(
     loss_eta: lag_opts.LossEtaOpt = False,
     warn_loss_eta: lag_opts.WarnLossEtaOpt = None,
     crit_loss_eta: lag_opts.CritLossEtaOpt = None,
+    staleness: lag_opts.StalenessOpt = False,
+    warn_stale: lag_opts.WarnStaleOpt = None,
+    crit_stale: lag_opts.CritStaleOpt = None,
     only_lagging: lag_opts.OnlyLaggingOpt = False,
     min_lag: lag_opts.MinLagOpt = None,
     min_time_lag: lag_opts.MinTimeLagOpt = None,
@@ -72,7 +73,16 @@ def lag_cmd(
     """Consumer group lag per partition; with thresholds, a monitoring check."""
     debug, env = is_debug(ctx), environment_of(ctx)
     # a monitoring run: exit status 0-3, usage errors UNKNOWN (docs/reference.md), records with a status
-    given = (warn_lag, crit_lag, warn_time_lag, crit_time_lag, warn_loss_eta, crit_loss_eta)
+    given = (
+        warn_lag,
+        crit_lag,
+        warn_time_lag,
+        crit_time_lag,
+        warn_loss_eta,
+        crit_loss_eta,
+        warn_stale,
+        crit_stale,
+    )
     monitor = lag_monitors(
         thresholds=any(t is not None for t in given),
         prometheus_file=prometheus_file is not None,
@@ -101,34 +111,20 @@ def lag_cmd(
             types=lag_opts.group_types(group_type),
             loss_eta=loss_eta,
             sort=sort,
-        )
-        loss = request.loss_eta  # LOSS-ETA and loss_eta_ms: asked, a loss-ETA threshold or --sort loss-eta
-        fields = record_fields(monitor, interval is not None, members, loss)
-        watched = (REFRESHED_FIELD,) if interval is not None else ()
-        cols = parse_columns(
-            columns, tuple(dict.fromkeys((*fields, *summary_fields(interval is not None, loss), *watched)))
+            staleness=staleness,
         )
         mon = monitored_run(
             ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label, monitoring=monitor
         )
-        view = LagView(
-            fmt=fmt,
-            columns=tuple(cols) if cols else None,
-            no_headers=no_headers,
-            only_lagging=only_lagging,
-            sort=sort,
-            min_lag=min_lag,
-            min_time_lag_ms=min_time_lag_ms,
+        request = with_bootstrap(request, mon.settings.bootstrap_servers)  # staleness's key without an id
+        # the measures a threshold or --sort turned on are the request's (LOSS-ETA, STALE and their fields)
+        view = lag_view_of(
+            request, fmt=fmt, columns=columns, watching=interval is not None, monitor=monitor,
+            members=members, summary=summary, by_partition=by_partition, named=bool(group),
+            labels=mon.labels, now_ms=env.now_ms, compat=compat, no_headers=no_headers,
+            only_lagging=only_lagging, sort=sort, min_lag=min_lag, min_time_lag_ms=min_time_lag_ms,
             thresholds=thresholds,
-            monitor=monitor,
-            labels=mon.labels,
-            summary=True if summary else False if by_partition else None,
-            named=bool(group),
-            members=members,
-            now_ms=env.now_ms,
-            loss_eta=loss,
-            compat=compat,
-        )
+        )  # fmt: skip
         if interval is not None:  # the file rewritten after every refresh; the first one's notes once
             loop = partial(lag_view.watch, interval=interval, view=view, screen=screen)
             read = partial(checked_query, request=request)

@@ -60,6 +60,14 @@ def notes(report: LagReport, view: LagView, env: Environment | None = None) -> N
             f"loss ETA: retention.bytes is set on {what} and not computed: size may delete records sooner",
             env,
         )
+    for line in report.stale_notes:
+        warn(line, env)
+    if report.stale_first_sight:  # once, when it explains a null: the next run knows
+        n = report.stale_first_sight
+        warn(
+            f"commit staleness: {n} lagging partition(s) seen for the first time; null until the next run",
+            env,
+        )
     if report.time_lag and report.time_lag_failed:
         warn(f"time lag: {report.time_lag_failed} search(es) failed; their time lag is null", env)
     if view.fmt is not Format.table:

@@ -17,6 +17,7 @@ __all__ = [
     "ByPartitionOpt",
     "CritLagOpt",
     "CritLossEtaOpt",
+    "CritStaleOpt",
     "CritTimeLagOpt",
     "GroupTypeOpt",
     "LossEtaOpt",
@@ -26,10 +27,12 @@ __all__ = [
     "MinTimeLagOpt",
     "OnlyLaggingOpt",
     "SortOpt",
+    "StalenessOpt",
     "SummaryOpt",
     "TimeLagOpt",
     "WarnLagOpt",
     "WarnLossEtaOpt",
+    "WarnStaleOpt",
     "WarnTimeLagOpt",
     "group_types",
 ]
@@ -68,7 +71,8 @@ log start: retention passed it, lag not shown); ahead (committed offset beyond t
 (the only offset left is a transaction marker: lag 1, nothing to consume); error. Records keep
 the offset state (ok for both ok and lagging) and, in a monitoring run, add status.
 
-Monitoring (--warn-lag, --crit-lag, --warn-time-lag, --crit-time-lag, -o nagios|prometheus or
+Monitoring (--warn-lag, --crit-lag, --warn-time-lag, --crit-time-lag, --warn-loss-eta,
+--crit-loss-eta, --warn-stale, --crit-stale, -o nagios|prometheus or
 --prometheus-file): the rule of check's lag checks. A partition is WARNING/CRITICAL when its lag
 or time lag exceeds a threshold; below-start is CRITICAL, no-commit and ahead WARNING, errors
 UNKNOWN; the run takes the worst status. Exit status 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN
@@ -88,6 +92,15 @@ whole segments, so the record goes at or after it, within one segment's span plu
 log.retention.check.interval.ms. 0 below the log start (already lost) and when due; none for
 retention.ms -1, cleanup.policy without delete, nothing left to read. retention.bytes is not
 computed (a warning names the topics that set it). A loss-ETA threshold alerts at or below it.
+
+Commit staleness (--staleness; implied by --warn-stale, --crit-stale or --sort staleness): how
+long each partition's committed offset has not moved while records wait for it: now - the first
+time this tool saw that offset with lag > 0 (STALE; commit_stale_ms; a group's stalest in the
+summary, the nagios perfdata and a per-group series). Runs remember what they saw in a state file
+per cluster under $XDG_STATE_HOME/kafka-offsets/staleness/ (default ~/.local/state), safe under
+concurrent runs. A moved offset resets it to 0; nothing left to read (lag 0) is 0 and clears it,
+so an idle topic never alerts (Burrow's rule); a lagging partition seen for the first time is
+null until the next run. A staleness threshold alerts above it.
 
 --watch 5s redraws the table every 5 seconds until Ctrl-C (exit 0), with IN/S (records/s
 appended, from the log end offsets) and CONSUMED/S (records/s committed by the group, over
@@ -146,8 +159,9 @@ SortOpt = Annotated[
     SortKey,
     typer.Option(
         "--sort",
-        help="Row order: name (group, topic, partition), lag or time-lag (largest first), loss-eta "
-        "(soonest first); rows without the value last. time-lag implies --time-lag, loss-eta --loss-eta.",
+        help="Row order: name (group, topic, partition), lag, time-lag or staleness (largest first), "
+        "loss-eta (soonest first); rows without the value last. time-lag implies --time-lag, loss-eta "
+        "--loss-eta, staleness --staleness.",
         rich_help_panel=OUT,
         case_sensitive=False,
     ),
@@ -224,6 +238,30 @@ CritLossEtaOpt = Annotated[
     typer.Option(
         "--crit-loss-eta", metavar="DURATION", help="CRITICAL when retention may delete a partition's first "
         "unread record within DURATION (implies --loss-eta).", rich_help_panel=CHECK, show_default=False,
+    ),
+]  # fmt: skip
+StalenessOpt = Annotated[
+    bool,
+    typer.Option(
+        "--staleness",
+        help="Also measure how long each partition's committed offset has not moved while records wait "
+        "(STALE; kept between runs in the XDG state directory).",
+    ),
+]
+WarnStaleOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--warn-stale", metavar="DURATION", help="WARNING when a partition's committed offset has not moved "
+        "for more than DURATION with records left (implies --staleness).", rich_help_panel=CHECK,
+        show_default=False,
+    ),
+]  # fmt: skip
+CritStaleOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--crit-stale", metavar="DURATION", help="CRITICAL when a partition's committed offset has not moved "
+        "for more than DURATION with records left (implies --staleness).", rich_help_panel=CHECK,
+        show_default=False,
     ),
 ]  # fmt: skip
 CritLagOpt = Annotated[

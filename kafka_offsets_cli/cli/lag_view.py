@@ -18,12 +18,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import MonitoringStatus
 from ..lag.monitor import LagStatus, LagThresholds, lag_statuses, shown_state
 from ..lag.rates import MIN_STEPS, window_for
 from ..lag.summary import SortKey, sort_rows
 from ..measures.lag.collect import LagReport
-from ..measures.lag.rows import COLUMNS, LagRow, LagState
+from ..measures.lag.rows import LagRow, LagState
 from ..parse.durations import format_duration
 from ..parse.times import now_ms
 from ..render import lag as render_lag
@@ -32,26 +31,12 @@ from ..render.lag_compat import Compat
 from ..render.lag_summary import summary_fields, summary_records, summary_table
 from .emit import Refresh, block_text, records_text
 from .emit import show as show_output
+from .lag_records import MEMBER_FIELDS as MEMBER_FIELDS
+from .lag_records import LagKey, beside, key, records
+from .lag_records import record_fields as record_fields
 from .options import Format
 from .output import Screen, note
 from .watch import Counters, Rates, run_watch
-
-#: The extra record fields of ``lag --watch``.
-RATE_FIELDS = ("in_per_s", "consumed_per_s", "consumed_window_s")
-
-#: A lag row's key: (group, topic, partition).
-LagKey = tuple[str, str, int]
-
-
-#: The extra record field of a monitoring run (thresholds, nagios, prometheus).
-STATUS_FIELD = "status"
-
-#: The extra record field of ``lag --loss-eta`` (:mod:`kafka_offsets_cli.measures.lag.loss`).
-LOSS_FIELD = "loss_eta_ms"
-
-#: The extra record fields of ``lag --members``: the partition's consumer (null: not assigned) and
-#: its member epoch (null also for a classic group's member, which has none).
-MEMBER_FIELDS = ("consumer_id", "host", "client_id", "member_epoch")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -83,6 +68,8 @@ class LagView:
     members: bool = False
     #: ``--loss-eta`` (or a loss-ETA threshold): the LOSS-ETA column, records' ``loss_eta_ms``
     loss_eta: bool = False
+    #: ``--staleness`` (or a staleness threshold, ``--sort staleness``): STALE, ``commit_stale_ms``
+    staleness: bool = False
     compat: tuple[Compat, ...] = ()  # --metrics-compat: alias families after the primary ones
 
     def summary_of(self, report: LagReport, watching: bool = False) -> bool:
@@ -96,7 +83,7 @@ class LagView:
     def rows(self, report: LagReport) -> list[LagRow]:
         """The rows to show, in ``--sort`` order, filtered by ``--only-lagging``, ``--min-lag``
         and ``--min-time-lag`` (a ``below-start`` row, which lost records, passes both minimums)."""
-        rows = sort_rows(report.rows, self.sort, report.loss_etas)
+        rows = sort_rows(report.rows, self.sort, report.loss_etas, report.stale_ms)
         if self.only_lagging:
             rows = [row for row in rows if row.lagging]
         if self.min_lag is not None:
@@ -113,6 +100,7 @@ class LagView:
             self.thresholds,
             missing=len(report.missing),
             loss_etas=report.loss_etas,
+            stale_ms=report.stale_ms,
         )
 
     def monitoring(self, report: LagReport) -> str | None:
@@ -122,6 +110,7 @@ class LagView:
             return lag_metrics.nagios(
                 report.rows, self.status(report), self.thresholds, not_read, time_lag=report.time_lag,
                 loss_etas=report.loss_etas if self.loss_eta else None,
+                stale_ms=report.stale_ms if self.staleness else None,
             )  # fmt: skip
         if self.fmt is Format.prometheus:
             return self.prometheus(report)
@@ -139,6 +128,7 @@ class LagView:
             members,
             time_lag=report.time_lag,
             loss_etas=report.loss_etas if self.loss_eta else None,
+            stale_ms=report.stale_ms if self.staleness else None,
             compat=self.compat,
             owners=report.owners() if self.members and self.compat else None,
         )
@@ -146,15 +136,6 @@ class LagView:
 
 def _at_least(row: LagRow, value: int | None, minimum: int) -> bool:
     return row.state is LagState.BELOW_START or (value is not None and value >= minimum)
-
-
-def key(row: LagRow) -> LagKey:
-    """The watch key of a row."""
-    return (row.group, row.topic, row.partition)
-
-
-def _round(value: float | None) -> float | None:
-    return None if value is None else round(value, 3)
 
 
 def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None) -> Any:
@@ -177,6 +158,7 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
             time_lag=report.time_lag,
             rates=sums,
             loss_etas=etas,
+            stale_ms=report.stale_ms if view.staleness else None,
         )
         if view.fmt is Format.table:
             return summary_table(
@@ -185,8 +167,9 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
                 time_lag=report.time_lag,
                 rates=sums is not None,
                 loss_eta=view.loss_eta,
+                staleness=view.staleness,
             )
-        fields = summary_fields(sums is not None, view.loss_eta)
+        fields = summary_fields(sums is not None, view.loss_eta, view.staleness)
         return records_text(
             recs, view.fmt, fields, view.columns, header=not view.no_headers, refresh=_refresh(rates)
         )
@@ -206,12 +189,15 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
             states={key(row): shown_state(row, status.of(row)) for row in rows},
             owners=_owners(report) if view.members else None,
             loss_etas=report.loss_etas if view.loss_eta else None,
+            stale_ms=report.stale_ms if view.staleness else None,
         )
     # records show a status only in a monitoring run (no rules run over 50,000 rows otherwise)
+    shown = view.status(report) if view.monitor else None
+    values = beside(report, view.loss_eta, view.staleness)
     return records_text(
-        _records(report, view, rows, view.status(report) if view.monitor else None, rates),
+        records(report, rows, shown, rates, members=view.members, values=values),
         view.fmt,
-        record_fields(view.monitor, rates is not None, view.members, view.loss_eta),
+        record_fields(view.monitor, rates is not None, view.members, view.loss_eta, view.staleness),
         view.columns,
         header=not view.no_headers,
         refresh=_refresh(rates),
@@ -221,20 +207,6 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
 def _refresh(rates: Rates[LagKey] | None) -> Refresh | None:
     """The ``--watch`` refresh records carry (``None``: not watching)."""
     return None if rates is None else Refresh(rates.refresh, rates.taken_ms)
-
-
-def record_fields(
-    monitor: bool, watching: bool, members: bool = False, loss_eta: bool = False
-) -> tuple[str, ...]:
-    """The record fields: the lag record's, ``loss_eta_ms`` (``--loss-eta``), then ``status``
-    (monitoring), the rates (``--watch``) and the partition's consumer (``--members``)."""
-    return (
-        *COLUMNS,
-        *((LOSS_FIELD,) if loss_eta else ()),
-        *((STATUS_FIELD,) if monitor else ()),
-        *(RATE_FIELDS if watching else ()),
-        *(MEMBER_FIELDS if members else ()),
-    )
 
 
 def _group_rates(
@@ -256,47 +228,6 @@ def _total(values: Sequence[float | None]) -> float | None:
 
 def _owners(report: LagReport) -> dict[LagKey, tuple[str, str, str, int | None]]:
     return {k: (m.member_id, m.host, m.client_id, m.member_epoch) for k, m in report.owners().items()}
-
-
-def _records(
-    report: LagReport,
-    view: LagView,
-    rows: Sequence[LagRow],
-    status: LagStatus | None,
-    rates: Rates[LagKey] | None,
-) -> list[dict[str, Any]]:
-    """Missing topics and group problems first (status unknown, or warning for a group with no
-    rows; rates null), then the rows. ``status``: the run's status, given in a monitoring run."""
-    recs = report.missing_records() + [p.to_record() for p in report.problems]
-    if view.loss_eta:
-        recs = [{**rec, LOSS_FIELD: None} for rec in recs]
-    if status is not None:
-        for rec in recs:
-            group = rec["group"]
-            rec[STATUS_FIELD] = status.groups.get(group, MonitoringStatus.UNKNOWN).name.lower()
-    if rates is not None:
-        recs = [{**rec, **dict.fromkeys(RATE_FIELDS)} for rec in recs]
-    if view.members:
-        recs = [{**rec, **dict.fromkeys(MEMBER_FIELDS)} for rec in recs]
-    if status is None and rates is None and not view.members and not view.loss_eta:  # the rows' own
-        return recs + list(map(LagRow.to_record, rows))
-    owners = report.owners() if view.members else {}
-    for row in rows:
-        rec = row.to_record()
-        if view.loss_eta:
-            rec[LOSS_FIELD] = report.loss_etas.get(key(row))
-        if status is not None:
-            rec[STATUS_FIELD] = status.of(row).name.lower()
-        if rates is not None:
-            rec[RATE_FIELDS[0]] = _round(rates.in_rate(key(row)))
-            rec[RATE_FIELDS[1]] = _round(rates.consumed_rate(key(row)))
-            rec[RATE_FIELDS[2]] = rates.consumed_window.get(key(row))
-        if view.members:
-            m = owners.get(key(row))
-            member = (m.member_id, m.host, m.client_id, m.member_epoch) if m else (None,) * 4
-            rec.update(zip(MEMBER_FIELDS, member, strict=True))
-        recs.append(rec)
-    return recs
 
 
 def show(report: LagReport, view: LagView, screen: Screen) -> None:

@@ -22,7 +22,15 @@ from .boundary import PROG, boundary
 from .command_options import FROM_OPTIONS, Target, targeted
 from .metric_labels import MetricsCompatOpt
 from .serve_measures import Requests, cluster_job
-from .serve_options import EXAMPLES, LagOnOpt, ListenOpt, LivenessOnOpt, MinIntervalOpt, TieringOnOpt
+from .serve_options import (
+    EXAMPLES,
+    LagOnOpt,
+    ListenOpt,
+    LivenessOnOpt,
+    MinIntervalOpt,
+    StalenessFileOpt,
+    TieringOnOpt,
+)
 from .tiering_options import CritAgeOpt, CritRecordsOpt, WarnAgeOpt, WarnRecordsOpt
 
 
@@ -52,6 +60,10 @@ def serve_cmd(
     crit_lag: lag_opts.CritLagOpt = None,
     warn_time_lag: lag_opts.WarnTimeLagOpt = None,
     crit_time_lag: lag_opts.CritTimeLagOpt = None,
+    staleness: lag_opts.StalenessOpt = False,
+    warn_stale: lag_opts.WarnStaleOpt = None,
+    crit_stale: lag_opts.CritStaleOpt = None,
+    staleness_file: StalenessFileOpt = False,
     metrics_compat: MetricsCompatOpt = None,
     members: lag_opts.MembersOpt = False,
     warn: live_opts.WarnOpt = "5m",
@@ -71,7 +83,9 @@ def serve_cmd(
     with boundary(debug):
         address = parse_listen(listen)
         interval_s = parse_duration(min_interval) / 1000
-        thresholds = parse_thresholds(warn_lag, crit_lag, warn_time_lag, crit_time_lag)
+        thresholds = parse_thresholds(
+            warn_lag, crit_lag, warn_time_lag, crit_time_lag, warn_stale=warn_stale, crit_stale=crit_stale
+        )
         selection = target.selection()
         requests = Requests(
             lag=lag_request(
@@ -79,7 +93,9 @@ def serve_cmd(
                 exclude_internal_topics=exclude_internal_topics,
                 time_lag=time_lag, marker_check=marker_check, thresholds=thresholds, min_time_lag_ms=None,
                 members=members, clock=env.now_ms, types=lag_opts.group_types(group_type),
+                staleness=staleness,
             ) if lag else None,
+            lag_staleness_file=staleness_file,
             lag_thresholds=thresholds,
             lag_compat=parse_compat(metrics_compat),
             lag_members=members,

@@ -8,7 +8,7 @@ the connection resolved, ``--label`` checked against its series' labels), so its
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
 
@@ -18,6 +18,7 @@ from ..connection.resolver import ConnectionOptions
 from ..errors import UsageError
 from ..lag.monitor import LagThresholds
 from ..lag.run import LagRequest, query
+from ..lag.stale_state import FileStore, MemoryStore
 from ..liveness.collect import LivenessRequest
 from ..liveness.run import run as liveness_run
 from ..render import liveness_metrics, tiering
@@ -26,6 +27,7 @@ from ..serve.collect import ClusterJob, Measure
 from ..serve.metrics import MEASURE_LABEL
 from ..tiering.run import TieringRequest
 from ..tiering.run import run as tiering_run
+from .boundary import PROG
 from .lag_view import LagView
 from .monitor_run import MonitoredRun, Series, kafka_client, monitored_run
 from .monitor_series import LAG, LIVENESS, TIERING
@@ -43,6 +45,8 @@ class Requests:
     #: ``--metrics-compat``: lag's alias families; ``--members``: kafka-lag-exporter's member labels
     lag_compat: tuple[Compat, ...] = ()
     lag_members: bool = False
+    #: ``--staleness-file``: the staleness sights in lag's state file too, not only in memory
+    lag_staleness_file: bool = False
     liveness: LivenessRequest | None = None
     tiering: TieringRequest | None = None
 
@@ -58,6 +62,9 @@ class Requests:
 
 def _lag(run: MonitoredRun, request: LagRequest, requests: Requests) -> Measure:
     # lag -o prometheus: its view's metrics of the report (every row: no --only-lagging in metrics)
+    if request.staleness is not None:  # serve remembers in memory (and in lag's file when asked)
+        store = MemoryStore(backing=FileStore() if requests.lag_staleness_file else None)
+        request = replace(request, staleness=store, bootstrap=run.settings.bootstrap_servers)
     view = LagView(
         fmt=Format.prometheus,
         thresholds=requests.lag_thresholds,
@@ -66,8 +73,17 @@ def _lag(run: MonitoredRun, request: LagRequest, requests: Requests) -> Measure:
         now_ms=run.env.now_ms,
         compat=requests.lag_compat,
         members=requests.lag_members,
+        staleness=request.staleness is not None,
     )
-    return Measure(name="lag", read=lambda c: view.prometheus(query(c, request)), down=run.down)
+
+    def read(client: Any) -> str:
+        report = query(client, request)
+        for line in report.stale_notes:  # a state file that could not be read or written: on the log
+            run.env.stderr.write(f"{PROG} serve: {line}\n")
+            run.env.stderr.flush()
+        return view.prometheus(report)
+
+    return Measure(name="lag", read=read, down=run.down)
 
 
 def _liveness(run: MonitoredRun, request: LivenessRequest) -> Measure:

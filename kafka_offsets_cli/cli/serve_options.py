@@ -86,3 +86,12 @@ TieringOnOpt = Annotated[
         rich_help_panel=SERVE,
     ),
 ]
+StalenessFileOpt = Annotated[
+    bool,
+    typer.Option(
+        "--staleness-file",
+        help="Keep --staleness's sights in lag's state file too (shared with lag runs, kept over a "
+        "restart), not only in memory.",
+        rich_help_panel=SERVE,
+    ),
+]

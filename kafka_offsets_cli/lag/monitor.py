@@ -6,7 +6,8 @@ up). A group's status is its worst row's (or its problem's); the run's is the wo
 with :func:`kafka_offsets_cli.severity.worst` (CRITICAL > WARNING > UNKNOWN > OK), as
 ``liveness`` and ``check`` roll up:
 
-* a row: ``lag_status`` (lag or time lag above a threshold, data-loss ETA at or below one;
+* a row: ``lag_status`` (lag, time lag or commit staleness above a threshold, data-loss ETA at or
+  below one;
   ``below-start`` CRITICAL,
   ``no-commit`` and ``ahead`` WARNING, ``error`` UNKNOWN);
 * a group that could not be read (or does not exist): UNKNOWN; a group named with
@@ -36,7 +37,7 @@ __all__ = ["LagStatus", "LagThresholds", "lag_statuses", "parse_thresholds", "sh
 @dataclass(frozen=True, kw_only=True)
 class LagThresholds:
     """``--warn-lag/--crit-lag`` (records), ``--warn-time-lag/--crit-time-lag`` and
-    ``--warn-loss-eta/--crit-loss-eta`` (ms); ``None``: not set."""
+    ``--warn-loss-eta/--crit-loss-eta``, ``--warn-stale/--crit-stale`` (ms); ``None``: not set."""
 
     warn_lag: int | None = None
     crit_lag: int | None = None
@@ -44,6 +45,8 @@ class LagThresholds:
     crit_time_lag_ms: int | None = None
     warn_loss_eta_ms: int | None = None
     crit_loss_eta_ms: int | None = None
+    warn_stale_ms: int | None = None
+    crit_stale_ms: int | None = None
 
     @property
     def given(self) -> bool:
@@ -61,6 +64,11 @@ class LagThresholds:
         return self.warn_loss_eta_ms is not None or self.crit_loss_eta_ms is not None
 
     @property
+    def on_stale(self) -> bool:
+        """True when a commit-staleness threshold is set (the staleness must be measured)."""
+        return self.warn_stale_ms is not None or self.crit_stale_ms is not None
+
+    @property
     def _values(self) -> tuple[int | None, ...]:
         return (
             self.warn_lag,
@@ -69,11 +77,16 @@ class LagThresholds:
             self.crit_time_lag_ms,
             self.warn_loss_eta_ms,
             self.crit_loss_eta_ms,
+            self.warn_stale_ms,
+            self.crit_stale_ms,
         )
 
-    def status(self, row: LagRow, loss_eta_ms: int | None = None) -> MonitoringStatus:
+    def status(
+        self, row: LagRow, loss_eta_ms: int | None = None, stale_ms: int | None = None
+    ) -> MonitoringStatus:
         """The row's status: :func:`~kafka_offsets_cli.measures.lag.rule.lag_status` with these
-        thresholds (``loss_eta_ms``: the row's data-loss ETA, ``None``: none)."""
+        thresholds (``loss_eta_ms``: the row's data-loss ETA, ``stale_ms``: its commit staleness;
+        ``None``: none)."""
         return lag_status(
             row,
             self.warn_lag,
@@ -83,6 +96,9 @@ class LagThresholds:
             warn_loss_eta_ms=self.warn_loss_eta_ms,
             crit_loss_eta_ms=self.crit_loss_eta_ms,
             loss_eta_ms=loss_eta_ms,
+            warn_stale_ms=self.warn_stale_ms,
+            crit_stale_ms=self.crit_stale_ms,
+            stale_ms=stale_ms,
         )
 
 
@@ -110,13 +126,18 @@ def lag_statuses(
     *,
     missing: int = 0,
     loss_etas: Mapping[tuple[str, str, int], int] | None = None,
+    stale_ms: Mapping[tuple[str, str, int], int] | None = None,
 ) -> LagStatus:
     """Every row's status, each group's (its worst row or its problem) and the run's (``missing``:
     selected topics or partitions that do not exist, each UNKNOWN; ``loss_etas``: the rows' data-loss
-    ETAs by (group, topic, partition), compared when a loss-ETA threshold is set)."""
-    if thresholds.on_loss:
-        etas = loss_etas or {}
-        by_row = {(k := (r.group, r.topic, r.partition)): thresholds.status(r, etas.get(k)) for r in rows}
+    ETAs by (group, topic, partition), compared when a loss-ETA threshold is set; ``stale_ms``: their
+    commit staleness, compared when a staleness threshold is set)."""
+    if thresholds.on_loss or thresholds.on_stale:
+        etas, stale = loss_etas or {}, stale_ms or {}
+        by_row = {
+            (k := (r.group, r.topic, r.partition)): thresholds.status(r, etas.get(k), stale.get(k))
+            for r in rows
+        }
     else:
         by_row = {(r.group, r.topic, r.partition): thresholds.status(r) for r in rows}
     by_group: dict[str, list[MonitoringStatus]] = {}
@@ -155,8 +176,10 @@ def parse_thresholds(
     crit_time_lag: str | None,
     warn_loss_eta: str | None = None,
     crit_loss_eta: str | None = None,
+    warn_stale: str | None = None,
+    crit_stale: str | None = None,
 ) -> LagThresholds:
-    """The six thresholds; a warning worse than its critical is a UsageError (as in a check spec): a
+    """The eight thresholds; a warning worse than its critical is a UsageError (as in a check spec): a
     lag above, a loss ETA below (a lower ETA is worse)."""
     t = LagThresholds(
         warn_lag=warn_lag,
@@ -165,6 +188,8 @@ def parse_thresholds(
         crit_time_lag_ms=_duration(crit_time_lag),
         warn_loss_eta_ms=_duration(warn_loss_eta),
         crit_loss_eta_ms=_duration(crit_loss_eta),
+        warn_stale_ms=_duration(warn_stale),
+        crit_stale_ms=_duration(crit_stale),
     )
     if warn_above_crit(t.warn_lag, t.crit_lag):
         raise UsageError(f"--warn-lag {warn_lag} is above --crit-lag {crit_lag}")
@@ -172,4 +197,6 @@ def parse_thresholds(
         raise UsageError(f"--warn-time-lag {warn_time_lag} is longer than --crit-time-lag {crit_time_lag}")
     if warn_above_crit(t.crit_loss_eta_ms, t.warn_loss_eta_ms):
         raise UsageError(f"--warn-loss-eta {warn_loss_eta} is shorter than --crit-loss-eta {crit_loss_eta}")
+    if warn_above_crit(t.warn_stale_ms, t.crit_stale_ms):
+        raise UsageError(f"--warn-stale {warn_stale} is longer than --crit-stale {crit_stale}")
     return t

@@ -24,12 +24,16 @@ from ..parse.times import now_ms
 from ..plan.queries import close_names, selection_metadata
 from ..sources import GroupLister, GroupMemberSource, GroupTypeLister, LagSource, TypedGroupReader
 from .monitor import LagThresholds
+from .stale_state import FileStore, StaleStore, cluster_key
 from .summary import SortKey, sort_measures
 
 
 class LagRunSource(LagSource, GroupLister, GroupMemberSource, GroupTypeLister, TypedGroupReader, Protocol):
     """What a lag run needs of a client: offsets, groups (listed with their types, read, their
-    members; share groups' start offsets), configs."""
+    members; share groups' start offsets), configs, the cluster id (commit staleness's key)."""
+
+    def cluster_id(self) -> str | None:
+        """The Kafka cluster id; ``None`` when the cluster does not give it."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -49,6 +53,10 @@ class LagRequest:
     types: frozenset[str] | None = None
     #: each lagging row's data-loss ETA (``--loss-eta`` or a loss-ETA threshold; implies ``time_lag``)
     loss_eta: bool = False
+    #: ``--staleness``: where the sights of earlier runs are kept (``None``: not measured), and the
+    #: bootstrap servers that key them when the cluster has no id
+    staleness: StaleStore | None = None
+    bootstrap: str = ""
 
 
 def request_of(
@@ -68,12 +76,15 @@ def request_of(
     types: Sequence[str] | None = None,
     loss_eta: bool = False,
     sort: SortKey = SortKey.name,
+    staleness: bool = False,
 ) -> LagRequest:
     """The request of the options' values. Without selection options: ``None``, the groups' own
     partitions; with no topic named Kafka's system topics stay out (as without any selection).
     Time lag is read when asked, or when a time threshold, ``--min-time-lag`` or ``--sort time-lag``
     needs it; the data-loss ETA when asked or when a loss-ETA threshold or ``--sort loss-eta`` needs it
-    (it is measured from the time lag's search, so it turns the time lag on too)."""
+    (it is measured from the time lag's search, so it turns the time lag on too); commit staleness when
+    asked or when a staleness threshold or ``--sort staleness`` needs it, its sights in the state
+    file (:class:`~.stale_state.FileStore`; a front end may hand another store)."""
     selection = optional_selection(
         topics or (),
         partitions,
@@ -81,8 +92,9 @@ def request_of(
         exclude_internal_topics,
         exclude_system=not topics and topic_partitions is None,
     )
-    by_time, by_loss = sort_measures(sort)
+    by_time, by_loss, by_stale = sort_measures(sort)
     loss = loss_eta or thresholds.on_loss or by_loss
+    stale = staleness or thresholds.on_stale or by_stale
     return LagRequest(
         groups=tuple(groups or ()),
         regexes=tuple(regexes or ()),
@@ -93,6 +105,7 @@ def request_of(
         clock=clock,
         types=frozenset(types) if types else None,
         loss_eta=loss,
+        staleness=FileStore() if stale else None,
     )
 
 
@@ -162,6 +175,8 @@ def _query(
         for p in report.problems
     )
     report = replace(report, unavailable=unavailable, problems=problems)
+    if request.staleness is not None:
+        report = with_staleness(client, report, request.staleness, request.bootstrap, request.clock())
     if not request.members:
         return report
     shown = sorted({r.group for r in report.rows})
@@ -170,6 +185,21 @@ def _query(
     members.update(typed)
     groups = {**report.groups, **{g: m.description for g, m in typed.items()}}
     return replace(report, members=members, groups=groups)
+
+
+def with_staleness(
+    client: LagRunSource, report: LagReport, store: StaleStore, bootstrap: str, now: int
+) -> LagReport:
+    """``report`` with each row's commit staleness at ``now`` (:mod:`..measures.lag.stale`), the
+    sights kept in ``store`` under the cluster's id (else its ``bootstrap`` servers)."""
+    seen = store.observe(cluster_key(client.cluster_id(), bootstrap), report.rows, now)
+    return replace(
+        report,
+        staleness=True,
+        stale_ms=seen.stale_ms,
+        stale_first_sight=seen.first_sight,
+        stale_notes=tuple(store.notes()),
+    )
 
 
 def _typed_members(

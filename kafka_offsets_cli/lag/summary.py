@@ -75,16 +75,18 @@ class SortKey(str, Enum):
     lag = "lag"
     time_lag = "time-lag"
     loss_eta = "loss-eta"
+    staleness = "staleness"
 
 
 def sort_rows(
     rows: Iterable[LagRow],
     key: SortKey = SortKey.name,
     loss_etas: Mapping[tuple[str, str, int], int] | None = None,
+    stale_ms: Mapping[tuple[str, str, int], int] | None = None,
 ) -> list[LagRow]:
     """Rows by group/topic/partition, by lag / time lag descending, or by data-loss ETA ascending
     (``loss_etas``: each row's ETA by (group, topic, partition); the soonest first); rows without
-    the value last, in name order."""
+    the value last, in name order; or by commit staleness descending (``stale_ms``, the stalest first)."""
     base = sorted(rows, key=_BY_NAME)
     if key is SortKey.lag:
         return sorted(base, key=lambda r: (r.lag is None, -(r.lag or 0)))
@@ -93,14 +95,18 @@ def sort_rows(
     if key is SortKey.loss_eta:
         etas = loss_etas or {}
         return sorted(base, key=lambda r: ((e := etas.get(_BY_NAME(r))) is None, e or 0))
+    if key is SortKey.staleness:
+        stale = stale_ms or {}
+        return sorted(base, key=lambda r: ((s := stale.get(_BY_NAME(r))) is None, -(s or 0)))
     return base
 
 
-def sort_measures(key: SortKey) -> tuple[bool, bool]:
-    """What ``--sort key`` needs computed, as (time lag, data-loss ETA): a sort key turns on the
-    measure it orders by (``time-lag`` the time lag; ``loss-eta`` the ETA, which the time lag's
-    search gives), as a threshold or ``--min-time-lag`` does; the one rule of both keys."""
-    return (key is SortKey.time_lag, key is SortKey.loss_eta)
+def sort_measures(key: SortKey) -> tuple[bool, bool, bool]:
+    """What ``--sort key`` needs computed, as (time lag, data-loss ETA, commit staleness): a sort key
+    turns on the measure it orders by (``time-lag`` the time lag; ``loss-eta`` the ETA, which the time
+    lag's search gives; ``staleness`` the staleness), as a threshold or ``--min-time-lag`` does; the
+    one rule of every key."""
+    return (key is SortKey.time_lag, key is SortKey.loss_eta, key is SortKey.staleness)
 
 
 def soonest_loss_etas(loss_etas: Mapping[tuple[str, str, int], int]) -> dict[str, int]:

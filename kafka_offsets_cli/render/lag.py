@@ -7,7 +7,8 @@ Record schema (json, jsonl, csv), one record per group and partition::
      "time_lag_ms": int|null, "state": str, "error": str|null,
      "resume_timestamp": int|null, "taken_at_ms": int|null, "remote_read": bool|null}
 
-and with ``--loss-eta`` ``"loss_eta_ms": int|null`` after them (:mod:`kafka_offsets_cli.measures.lag.loss`).
+and with ``--loss-eta`` ``"loss_eta_ms": int|null`` after them (:mod:`kafka_offsets_cli.measures.lag.loss`),
+with ``--staleness`` ``"commit_stale_ms": int|null`` (:mod:`kafka_offsets_cli.measures.lag.stale`).
 
 ``group_type`` is the group's type as the brokers list it: ``classic``, ``consumer``, ``share``
 or ``streams`` (``null`` when not known). A share group's ``committed`` is its share-partition start
@@ -29,7 +30,7 @@ summed on the totals lines.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine output)
@@ -108,6 +109,7 @@ def rich_table(
     states: Mapping[tuple[str, str, int], str] | None = None,
     owners: Mapping[tuple[str, str, int], tuple[str, str, str, int | None]] | None = None,
     loss_etas: Mapping[tuple[str, str, int], int] | None = None,
+    stale_ms: Mapping[tuple[str, str, int], int] | None = None,
 ) -> FittedTable:
     """One row per group and partition, then totals per group (and per topic when a group has several).
 
@@ -121,7 +123,9 @@ def rich_table(
     kafka-consumer-groups shows them (``-`` for a partition no member is assigned), and MEMBER-EPOCH
     when a member has an epoch (consumer, share and streams groups; a classic group's have none).
     ``loss_etas`` (``--loss-eta``: each row's ETA, :mod:`kafka_offsets_cli.measures.lag.loss`) adds
-    LOSS-ETA 0 after TIME-LAG (``-``: no ETA; on the totals the group's or topic's soonest).
+    LOSS-ETA 0 after TIME-LAG (``-``: no ETA; on the totals the group's or topic's soonest);
+    ``stale_ms`` (``--staleness``: :mod:`kafka_offsets_cli.measures.lag.stale`) STALE 0 after them
+    (``-``: unknown or not judged; on the totals the stalest).
     """
     from rich.text import Text
 
@@ -152,6 +156,8 @@ def rich_table(
         t.add_column(Column(key="time_lag_ms", headers=("TIME-LAG",), kind=num, justify="right"))
     if loss_etas is not None:
         t.add_column(Column(key="loss_eta_ms", headers=("LOSS-ETA",), kind=num, justify="right"))
+    if stale_ms is not None:
+        t.add_column(Column(key="commit_stale_ms", headers=("STALE",), kind=num, justify="right"))
     # the columns a flag asked for (--watch's rates, --members' consumer) are the last to be hidden:
     # at 80 columns the type, the log start and the offsets go first (ASKED is below their priorities)
     if rates is not None:
@@ -185,6 +191,8 @@ def rich_table(
             cells.append(_time_cell(r.time_lag_ms, True))
         if loss_etas is not None:
             cells.append(_time_cell(loss_etas.get((r.group, r.topic, r.partition)), True))
+        if stale_ms is not None:
+            cells.append(_time_cell(stale_ms.get((r.group, r.topic, r.partition)), True))
         if rates is not None:
             rin, rcons = rates.get((r.group, r.topic, r.partition), (None, None))
             cells += [rate(rin), rate(rcons)]
@@ -200,13 +208,16 @@ def rich_table(
         topics_of: dict[str, set[str]] = {}
         for r in rows:
             topics_of.setdefault(r.group, set()).add(r.topic)
-        soonest = _soonest(rows, loss_etas) if loss_etas is not None else {}
+        soonest = _per_total(rows, loss_etas, min) if loss_etas is not None else {}
+        stalest = _per_total(rows, stale_ms, max) if stale_ms is not None else {}
         for tot in totals(rows):
             if tot.topic is not None and len(topics_of[tot.group]) == 1:
                 continue  # the group total says the same
             cells = _total_cells(tot, time_lag, typed)
             if loss_etas is not None:
                 cells.insert(len(cells) - 1, _time_cell(soonest.get((tot.group, tot.topic)), False))
+            if stale_ms is not None:
+                cells.insert(len(cells) - 1, _time_cell(stalest.get((tot.group, tot.topic)), False))
             if rates is not None:
                 mine = [
                     rates.get((r.group, r.topic, r.partition), (None, None))
@@ -218,15 +229,16 @@ def rich_table(
     return t
 
 
-def _soonest(
-    rows: Sequence[LagRow], etas: Mapping[tuple[str, str, int], int]
+def _per_total(
+    rows: Sequence[LagRow], values: Mapping[tuple[str, str, int], int], pick: Callable[[int, int], int]
 ) -> dict[tuple[str, str | None], int]:
-    """The smallest ETA per (group, topic) and per (group, None) among ``rows``: the totals' LOSS-ETA."""
+    """``pick`` of the rows' values per (group, topic) and per (group, None) among ``rows``: the
+    totals' LOSS-ETA (the smallest) and STALE (the largest)."""
     out: dict[tuple[str, str | None], int] = {}
     for r in rows:
-        if (eta := etas.get((r.group, r.topic, r.partition))) is not None:
+        if (v := values.get((r.group, r.topic, r.partition))) is not None:
             for k in ((r.group, r.topic), (r.group, None)):
-                out[k] = min(out.get(k, eta), eta)
+                out[k] = pick(out.get(k, v), v)
     return out
 
 

@@ -13,6 +13,7 @@ from ..errors import MonitoringStatus
 from ..lag.monitor import LagStatus, LagThresholds
 from ..lag.summary import LagTotal, soonest_loss_etas, totals
 from ..measures.lag.rows import LagRow
+from ..measures.lag.stale import stalest
 from ..models.groups import Member
 from ..parse.durations import format_duration
 from .lag_compat import Compat, compat_families
@@ -46,9 +47,11 @@ def nagios_summary(
     problems: int = 0,
     time_lag: bool = False,
     loss_alerts: Mapping[str, int] | None = None,
+    stale_alerts: Mapping[str, int] | None = None,
 ) -> str:
     """Groups and partitions by status, then each non-OK group with its lag, time lag and (``loss_alerts``:
-    the groups whose soonest data-loss ETA is at or below a loss-ETA threshold) that ETA."""
+    the groups whose soonest data-loss ETA is at or below a loss-ETA threshold) that ETA, (``stale_alerts``:
+    those whose stalest commit is above a staleness threshold) that staleness."""
     groups = _group_totals(rows)
     counts = [
         f"{n} {s.name.lower()}"
@@ -66,6 +69,8 @@ def nagios_summary(
             what += f" time lag {format_duration(t.max_time_lag_ms)}"
         if (eta := (loss_alerts or {}).get(t.group)) is not None:
             what += f" loss ETA {format_duration(eta)}"
+        if (ms := (stale_alerts or {}).get(t.group)) is not None:
+            what += f" commit stale {format_duration(ms)}"
         text += f"; {what}"
     if len(bad) > 5:
         text += f"; {len(bad) - 5} more"
@@ -80,11 +85,14 @@ def nagios(
     *,
     time_lag: bool = False,
     loss_etas: Mapping[tuple[str, str, int], int] | None = None,
+    stale_ms: Mapping[tuple[str, str, int], int] | None = None,
 ) -> str:
-    """The monitoring-plugin line; perfdata per group: lag (records), (``time_lag``) max time lag (s) and
+    """The monitoring-plugin line; perfdata per group: lag (records), (``time_lag``) max time lag (s),
     (``loss_etas``: each row's data-loss ETA, ``--loss-eta``) the soonest ETA (s), whose thresholds
-    are ranges alerting at or below them (``@~:N``: lower is worse)."""
+    are ranges alerting at or below them (``@~:N``: lower is worse), and (``stale_ms``: each row's
+    commit staleness, ``--staleness``) the stalest (s)."""
     soonest = soonest_loss_etas(loss_etas or {})
+    worst_stale = stalest(stale_ms or {})
     perf: list[PerfDatum] = []
     for t in _group_totals(rows):
         perf.append(
@@ -114,10 +122,21 @@ def nagios(
                     min=0,
                 )
             )
+        if (ms := worst_stale.get(t.group)) is not None:
+            warn, crit = _s(thresholds.warn_stale_ms), _s(thresholds.crit_stale_ms)
+            perf.append(
+                PerfDatum(
+                    label=f"{t.group} commit_stale", value=ms / 1000, uom="s", warn=warn, crit=crit, min=0
+                )
+            )
     # the ETA is named in the text where it alerts: at or below the longer of the two thresholds
     limits = [ms for ms in (thresholds.warn_loss_eta_ms, thresholds.crit_loss_eta_ms) if ms is not None]
     alerts = {g: eta for g, eta in soonest.items() if limits and eta <= max(limits)}
-    return nagios_line(SERVICE, status.status, nagios_summary(rows, status, problems, time_lag, alerts), perf)
+    # the staleness likewise: above the shorter of its thresholds
+    stale_limits = [ms for ms in (thresholds.warn_stale_ms, thresholds.crit_stale_ms) if ms is not None]
+    stale = {g: ms for g, ms in worst_stale.items() if stale_limits and ms > min(stale_limits)}
+    text = nagios_summary(rows, status, problems, time_lag, alerts, stale)
+    return nagios_line(SERVICE, status.status, text, perf)
 
 
 def _s(ms: int | None) -> float | None:
@@ -133,18 +152,22 @@ def prometheus_families(
     *,
     time_lag: bool = False,
     loss_etas: Mapping[tuple[str, str, int], int] | None = None,
+    stale_ms: Mapping[tuple[str, str, int], int] | None = None,
 ) -> list[MetricFamily]:
     """Metric families (all gauges), prefix ``kafka_offsets_lag_``.
 
     Per partition (labels group, type, topic, partition): ``partition_lag`` (records),
     ``partition_time_lag_seconds`` (``time_lag``: computed), ``partition_status`` (0-3),
-    ``partition_loss_eta_seconds`` (``loss_etas``: each row's data-loss ETA, rows with one).
+    ``partition_loss_eta_seconds`` (``loss_etas``: each row's data-loss ETA, rows with one),
+    ``partition_commit_stale_seconds`` (``stale_ms``: each row's commit staleness, rows with one).
     Per group (labels group, type): ``group_status``, ``group_lag``, ``group_partitions``,
     ``group_lagging_partitions``, ``group_max_time_lag_seconds``, ``group_min_loss_eta_seconds``
-    (``loss_etas``: the soonest of the group's partitions, groups with one), ``group_members``.
+    (``loss_etas``: the soonest of the group's partitions, groups with one),
+    ``group_max_commit_stale_seconds`` (``stale_ms``: the stalest, groups with one), ``group_members``.
     Run: ``up``, ``status``, ``last_run_timestamp_seconds`` and each threshold set
     (``warn_lag``, ``crit_lag``, ``warn_time_lag_seconds``, ``crit_time_lag_seconds``,
-    ``warn_loss_eta_seconds``, ``crit_loss_eta_seconds``).
+    ``warn_loss_eta_seconds``, ``crit_loss_eta_seconds``, ``warn_commit_stale_seconds``,
+    ``crit_commit_stale_seconds``).
     """
 
     types = {r.group: r.group_type for r in rows if r.group_type is not None}
@@ -157,8 +180,16 @@ def prometheus_families(
     def pl(r: LagRow) -> dict[str, str]:
         return {**gl(r.group), "topic": r.topic, "partition": str(r.partition)}
 
+    def seconds(values: Mapping[tuple[str, str, int], int]) -> tuple[Sample, ...]:
+        # a value kept beside the rows (ms), for the rows that have one
+        return tuple(
+            Sample(pl(r), v / 1000)
+            for r in rows
+            if (v := values.get((r.group, r.topic, r.partition))) is not None
+        )
+
     groups = _group_totals(rows)
-    etas = loss_etas or {}
+    etas, stale = loss_etas or {}, stale_ms or {}
     fams = [
         MetricFamily(
             f"{PREFIX}_partition_lag",
@@ -175,11 +206,12 @@ def prometheus_families(
         MetricFamily(
             f"{PREFIX}_partition_loss_eta_seconds",
             "Time until retention may delete the first unread record (0: due or already lost).",
-            samples=tuple(
-                Sample(pl(r), eta / 1000)
-                for r in rows
-                if (eta := etas.get((r.group, r.topic, r.partition))) is not None
-            ),
+            samples=seconds(etas),
+        ),
+        MetricFamily(
+            f"{PREFIX}_partition_commit_stale_seconds",
+            "Time the committed offset has not moved while records wait (0: it moved or nothing to read).",
+            samples=seconds(stale),
         ),
         MetricFamily(
             f"{PREFIX}_partition_status",
@@ -221,6 +253,11 @@ def prometheus_families(
             samples=tuple(Sample(gl(g), eta / 1000) for g, eta in sorted(soonest_loss_etas(etas).items())),
         ),
         MetricFamily(
+            f"{PREFIX}_group_max_commit_stale_seconds",
+            "Largest commit staleness among the group's partitions.",
+            samples=tuple(Sample(gl(g), ms / 1000) for g, ms in sorted(stalest(stale).items())),
+        ),
+        MetricFamily(
             f"{PREFIX}_group_members",
             "Active members of the group, as the coordinator describes it.",
             samples=tuple(Sample(gl(g), n) for g, n in sorted((members or {}).items())),
@@ -233,6 +270,8 @@ def prometheus_families(
         ("crit_time_lag_seconds", _s(thresholds.crit_time_lag_ms), "Critical time-lag threshold."),
         ("warn_loss_eta_seconds", _s(thresholds.warn_loss_eta_ms), "Warning data-loss ETA threshold."),
         ("crit_loss_eta_seconds", _s(thresholds.crit_loss_eta_ms), "Critical data-loss ETA threshold."),
+        ("warn_commit_stale_seconds", _s(thresholds.warn_stale_ms), "Warning commit staleness threshold."),
+        ("crit_commit_stale_seconds", _s(thresholds.crit_stale_ms), "Critical commit staleness threshold."),
     ):
         samples: Any = (Sample({}, value),) if value is not None else ()
         fams.append(MetricFamily(f"{PREFIX}_{name}", what, samples=samples))
@@ -249,13 +288,14 @@ def prometheus(
     *,
     time_lag: bool = False,
     loss_etas: Mapping[tuple[str, str, int], int] | None = None,
+    stale_ms: Mapping[tuple[str, str, int], int] | None = None,
     compat: tuple[Compat, ...] = (),
     owners: Mapping[tuple[str, str, int], Member] | None = None,
 ) -> str:
     """The textfile-collector text of :func:`prometheus_families`, each series with ``labels``,
     then the ``compat`` alias families (:mod:`.lag_compat`; ``owners``: ``--members``)."""
     families = prometheus_families(
-        rows, status, thresholds, now_ms, members, time_lag=time_lag, loss_etas=loss_etas
+        rows, status, thresholds, now_ms, members, time_lag=time_lag, loss_etas=loss_etas, stale_ms=stale_ms
     )
     cluster_name = (labels or {}).get("cluster", "")
     families += compat_families(rows, compat, members, owners, cluster_name=cluster_name, time_lag=time_lag)

@@ -7,7 +7,9 @@ Record schema (json, jsonl, csv)::
 
 with ``--loss-eta`` ``min_loss_eta_ms`` (the soonest data-loss ETA of the group's partitions,
 :mod:`kafka_offsets_cli.measures.lag.loss`; null when none has one; LOSS-ETA in the table) after
-``remote_reads``, and under ``--watch`` ``in_per_s``, ``consumed_per_s`` (the group's partitions'
+``remote_reads``, with ``--staleness`` ``max_commit_stale_ms`` (the stalest committed offset of
+the group's partitions, :mod:`kafka_offsets_cli.measures.lag.stale`; STALE in the table), and
+under ``--watch`` ``in_per_s``, ``consumed_per_s`` (the group's partitions'
 rates summed)
 and ``trend`` (:func:`kafka_offsets_cli.lag.summary.trend`: catching-up, falling-behind, steady;
 null until both rates are known).
@@ -29,6 +31,7 @@ from ..errors import MonitoringStatus
 from ..lag.monitor import LagStatus
 from ..lag.summary import soonest_loss_etas, totals, trend
 from ..measures.lag.rows import GroupProblem, LagRow
+from ..measures.lag.stale import stalest
 from ..models.groups import GroupDescription
 from ..parse.durations import format_duration
 from .fit import Column, Kind
@@ -59,6 +62,9 @@ SUMMARY_COLUMNS = (
 #: The extra summary field with ``--loss-eta``.
 LOSS_SUMMARY_COLUMN = "min_loss_eta_ms"
 
+#: The extra summary field of ``lag --staleness``: the group's stalest partition.
+STALE_SUMMARY_COLUMN = "max_commit_stale_ms"
+
 #: The extra summary fields under ``--watch``.
 RATE_SUMMARY_COLUMNS = ("in_per_s", "consumed_per_s", "trend")
 
@@ -75,11 +81,12 @@ _STYLE = {
 }
 
 
-def summary_fields(watching: bool, loss_eta: bool = False) -> tuple[str, ...]:
-    """The fields of a summary record (``--summary``), with the soonest ETA (``--loss-eta``) and the
-    group's rates under ``--watch``."""
+def summary_fields(watching: bool, loss_eta: bool = False, staleness: bool = False) -> tuple[str, ...]:
+    """The fields of a summary record (``--summary``), with the soonest ETA (``--loss-eta``), the
+    stalest commit (``--staleness``) and the group's rates under ``--watch``."""
     loss = (LOSS_SUMMARY_COLUMN,) if loss_eta else ()
-    return (*SUMMARY_COLUMNS, *loss, *(RATE_SUMMARY_COLUMNS if watching else ()))
+    stale = (STALE_SUMMARY_COLUMN,) if staleness else ()
+    return (*SUMMARY_COLUMNS, *loss, *stale, *(RATE_SUMMARY_COLUMNS if watching else ()))
 
 
 def summary_records(
@@ -92,10 +99,12 @@ def summary_records(
     time_lag: bool = False,
     rates: Mapping[str, tuple[float | None, float | None]] | None = None,
     loss_etas: Mapping[tuple[str, str, int], int] | None = None,
+    stale_ms: Mapping[tuple[str, str, int], int] | None = None,
 ) -> list[dict[str, Any]]:
     """One record per group with rows or a problem, by group id; ``rates`` (``--watch``): each
     group's summed records/s in and consumed; ``loss_etas`` (``--loss-eta``): each row's ETA, the
-    group's soonest its ``min_loss_eta_ms``."""
+    group's soonest its ``min_loss_eta_ms``; ``stale_ms`` (``--staleness``): each row's commit
+    staleness, the group's largest its ``max_commit_stale_ms``."""
     out: dict[str, dict[str, Any]] = {}
     for t in totals(rows):
         if t.topic is not None:
@@ -111,6 +120,7 @@ def summary_records(
         empty = {"partitions": 0, "lag": 0, "lagging": 0, "max_time_lag_ms": None, "remote_reads": 0}
         out.setdefault(p.group, empty)
     soonest = soonest_loss_etas(loss_etas or {})
+    worst_stale = stalest(stale_ms or {})
     recs = []
     for g in sorted(out):
         d = groups.get(g)
@@ -128,6 +138,8 @@ def summary_records(
         )
         if loss_etas is not None:
             recs[-1][LOSS_SUMMARY_COLUMN] = soonest.get(g)
+        if stale_ms is not None:
+            recs[-1][STALE_SUMMARY_COLUMN] = worst_stale.get(g)
         if rates is not None:
             rin, rcons = rates.get(g, (None, None))
             recs[-1].update(in_per_s=_round(rin), consumed_per_s=_round(rcons), trend=trend(rin, rcons))
@@ -141,9 +153,10 @@ def summary_table(
     time_lag: bool = False,
     rates: bool = False,
     loss_eta: bool = False,
+    staleness: bool = False,
 ) -> FittedTable:
     """The records of :func:`summary_records` as a table (TIME-LAG, with ``time_lag``: the largest;
-    LOSS-ETA, with ``loss_eta``: the soonest).
+    LOSS-ETA, with ``loss_eta``: the soonest; STALE, with ``staleness``: the stalest).
 
     STATUS is the record's status, except that an ``ok`` group with lagging partitions shows
     ``lagging`` (below the thresholds, or without any), as each partition's STATE does.
@@ -163,6 +176,8 @@ def summary_table(
         t.add_column(Column(key="max_time_lag_ms", headers=("TIME-LAG",), kind=num, justify="right"))
     if loss_eta:
         t.add_column(Column(key=LOSS_SUMMARY_COLUMN, headers=("LOSS-ETA",), kind=num, justify="right"))
+    if staleness:
+        t.add_column(Column(key=STALE_SUMMARY_COLUMN, headers=("STALE",), kind=num, justify="right"))
     remote = any(r.get("remote_reads") for r in records)  # only then: tables without tiering unchanged
     if remote:
         t.add_column(Column(key="remote_reads", headers=("REMOTE",), kind=num, priority=2, justify="right"))
@@ -192,6 +207,9 @@ def summary_table(
         if loss_eta:
             eta = r.get(LOSS_SUMMARY_COLUMN)
             cells.append(format_duration(eta) if eta is not None else Text("-", style="dim"))
+        if staleness:
+            ms = r.get(STALE_SUMMARY_COLUMN)
+            cells.append(format_duration(ms) if ms is not None else Text("-", style="dim"))
         if remote:
             cells.append(str(r["remote_reads"]))
         if rates:

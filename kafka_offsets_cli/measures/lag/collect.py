@@ -66,6 +66,12 @@ class LagReport:
     loss_eta: bool = False
     loss_etas: Mapping[RowKey, int] = field(default_factory=dict)
     loss_topics: LossTopics = field(default_factory=LossTopics)
+    #: ``--staleness`` (:mod:`.stale`): each row's ``commit_stale_ms`` by (group, topic, partition), rows
+    #: without one left out; lagging partitions seen for the first time; the state's warnings
+    staleness: bool = False
+    stale_ms: Mapping[RowKey, int] = field(default_factory=dict)
+    stale_first_sight: int = 0
+    stale_notes: tuple[str, ...] = ()
 
     def group_types(self) -> dict[str, str | None]:
         """Each group's type: the one the brokers listed, else the one its description says."""

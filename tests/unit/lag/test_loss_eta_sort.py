@@ -53,10 +53,11 @@ def test_soonest_first_without_an_eta_last_in_name_order() -> None:
 
 
 def test_a_sort_key_turns_on_what_it_orders_by() -> None:
-    assert sort_measures(SortKey.name) == (False, False)
-    assert sort_measures(SortKey.lag) == (False, False)
-    assert sort_measures(SortKey.time_lag) == (True, False)
-    assert sort_measures(SortKey.loss_eta) == (False, True)
+    assert sort_measures(SortKey.name) == (False, False, False)
+    assert sort_measures(SortKey.lag) == (False, False, False)
+    assert sort_measures(SortKey.time_lag) == (True, False, False)
+    assert sort_measures(SortKey.loss_eta) == (False, True, False)
+    assert sort_measures(SortKey.staleness) == (False, False, True)
 
     def request(sort: SortKey) -> LagRequest:
         return request_of(
