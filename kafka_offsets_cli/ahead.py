@@ -17,8 +17,9 @@ T = TypeVar("T")
 
 class Ahead(Generic[T]):
     """``fn()`` running on a daemon thread from construction; :meth:`result` is its value or raises its
-    exception. Used as a context manager: leaving the block by an exception waits for ``fn`` (its own
-    error dropped), so nothing still runs on a client the caller is about to close."""
+    exception. Used as a context manager: leaving the block by an error waits for ``fn`` (its own
+    error dropped), so nothing still runs on a client the caller is about to close; leaving it by
+    Ctrl-C does not wait."""
 
     def __init__(self, fn: Callable[[], T], name: str = "ahead") -> None:
         self._future: Future[T] = Future()
@@ -39,5 +40,7 @@ class Ahead(Generic[T]):
         return self
 
     def __exit__(self, kind: type[BaseException] | None, *rest: object) -> None:
-        if kind is not None:
-            self._future.exception()  # wait; the caller's exception is the one that matters
+        # an error: wait (the caller's exception is the one that matters); Ctrl-C: never wait, the
+        # run ends now (the thread is a daemon)
+        if kind is not None and issubclass(kind, Exception):
+            self._future.exception()
