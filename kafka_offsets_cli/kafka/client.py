@@ -137,7 +137,10 @@ class KafkaClient:
             from .list_offsets_kafka_python import WireLister
 
             self._wire = WireLister(
-                self._session.kafka_python(), self._session.deadline, self.settings.isolation
+                self._session.kafka_python(),
+                self._session.deadline,
+                self.settings.isolation,
+                lambda topics: self._topics.metadata(names=topics),
             )
         return self._wire.list_offsets
 

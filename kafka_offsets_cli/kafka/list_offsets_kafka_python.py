@@ -38,11 +38,12 @@ from typing import Any
 
 from kafka.protocol.consumer.offsets import ListOffsetsRequest  # type: ignore[import-untyped]
 
+from ..errors import KafkaOffsetsError
 from ..models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
-from ..models.topics import TopicPartition
+from ..models.topics import ClusterMetadata, TopicPartition
 from ..plan.requests import OffsetRequest
 from .deadline import FIRST_ATTEMPT_S, Deadline
-from .errors import KAFKA_ERROR_NAMES, RETRIABLE
+from .errors import RETRIABLE
 from .kafka_python import KafkaPython, RequestError, Route, code_name, error_name
 from .settings import log
 
@@ -68,12 +69,25 @@ _Batch = tuple[int, list[_Key]]
 
 
 class WireLister:
-    """ListOffsets for any spec, on the session's kafka-python client (made on first use)."""
+    """ListOffsets for any spec, on the session's kafka-python client (made on first use).
 
-    def __init__(self, kafka_python: KafkaPython, deadline: Deadline, isolation: Isolation) -> None:
+    ``metadata(topics)``: the topics' metadata by the session's own route (librdkafka's, bounded by
+    ``--timeout`` and asked again elsewhere when a broker does not answer), for the queries whose
+    leader the plan did not know and for every retry: a frozen broker holds kafka-python's own
+    metadata request for its whole request timeout.
+    """
+
+    def __init__(
+        self,
+        kafka_python: KafkaPython,
+        deadline: Deadline,
+        isolation: Isolation,
+        metadata: Callable[[Sequence[str]], ClusterMetadata],
+    ) -> None:
         self._kp = kafka_python
         self._deadline = deadline
         self._isolation = isolation
+        self._metadata = metadata
 
     def list_offsets(
         self,
@@ -84,31 +98,37 @@ class WireLister:
     ) -> list[OffsetResult]:
         """Answer every (partition, spec) query of ``requests``, as OffsetLister does."""
         placed, unplaced = batches(requests)
-        if not placed and not unplaced:
-            return []
+        final: dict[_Key, OffsetResult] = {}
+        if unplaced:  # the plan had no leaders: a metadata failure is the run's, as on librdkafka's route
+            placed += place(unplaced, self._metadata(sorted({tp[0] for tp, _ in unplaced})), final)
+        if not placed:
+            return list(final.values())
         route = self._kp.route()
         iso = 1 if (isolation or self._isolation) is Isolation.READ_COMMITTED else 0
-        final: dict[_Key, OffsetResult] = {}
-        backoff, limit = 0.1, FIRST_ATTEMPT_S
-        while placed or unplaced:
+        backoff, limit, first = 0.1, FIRST_ATTEMPT_S, True
+        while placed:
             timeout = self._deadline.request_timeout(limit)
             limit *= 2
-            answers = route.run(
-                _attempt, route, placed, unplaced, iso, int(timeout * 1000), timeout_s=timeout
-            )
-            if progress is not None and not final:
+            answers = route.run(_attempt, route, placed, iso, int(timeout * 1000), timeout_s=timeout)
+            if progress is not None and first:
                 progress(len(answers))
             if final:
                 final.update(answers)
             else:
                 final = answers  # the first attempt: no copy of 100,000 answers
-            # a retry asks for fresh leaders: the partition may have moved
-            placed, unplaced = [], [k for k, r in answers.items() if r[6] is not None and r[6] in RETRIABLE]
-            if not unplaced or self._deadline.remaining() <= backoff:
+            first = False
+            retry = [k for k, r in answers.items() if r[6] is not None and r[6] in RETRIABLE]
+            if not retry or self._deadline.remaining() <= backoff:
                 break
-            log.debug("retrying %d ListOffsets queries", len(unplaced))
+            log.debug("retrying %d ListOffsets queries", len(retry))
             time.sleep(backoff)
             backoff = min(backoff * 2, 1.0)
+            try:  # fresh leaders: the partitions may have moved
+                fresh = self._metadata(sorted({tp[0] for tp, _ in retry}))
+            except KafkaOffsetsError as e:  # the queries keep the errors they have
+                log.debug("metadata before a retry failed: %s", e)
+                break
+            placed = place(retry, fresh, final)
         return list(final.values())
 
 
@@ -152,17 +172,9 @@ def rounds(queries: Sequence[_Key]) -> list[list[_Key]]:
     return out
 
 
-async def _attempt(
-    route: Route, placed: list[_Batch], unplaced: Sequence[_Key], iso: int, timeout_ms: int
-) -> dict[_Key, OffsetResult]:
-    """One attempt: leaders for the unplaced queries, then every request in flight at once."""
+async def _attempt(route: Route, placed: list[_Batch], iso: int, timeout_ms: int) -> dict[_Key, OffsetResult]:
+    """One attempt: every request in flight at once; each query's answer or error."""
     out: dict[_Key, OffsetResult] = {}
-    if unplaced:
-        try:
-            placed = placed + await _place(route, unplaced, out)
-        except RequestError as e:
-            failed = [k for _, keys in placed for k in keys] + list(unplaced)
-            return {k: _error(k, error_name(e)) for k in failed}
     sent = []
     for leader, keys in placed:
         try:
@@ -201,17 +213,13 @@ async def _attempt(
     return out
 
 
-async def _place(route: Route, keys: Sequence[_Key], out: dict[_Key, OffsetResult]) -> list[_Batch]:
-    """Batches for ``keys`` by their leaders in fresh metadata; a query with no leader gets its error."""
-    md = await route.metadata(sorted({tp[0] for tp, _ in keys}))
+def place(keys: Sequence[_Key], metadata: ClusterMetadata, out: dict[_Key, OffsetResult]) -> list[_Batch]:
+    """Batches for ``keys`` by their leaders in ``metadata``; a query with no leader gets its error in
+    ``out`` (the topic's error, ``UNKNOWN_TOPIC_OR_PARTITION``, ``LEADER_NOT_AVAILABLE``)."""
     leaders: dict[tuple[str, int], int] = {}
-    topic_errors: dict[str, str] = {}
-    for t in md.get("topics", ()):
-        name = t["name"]
-        for p in t.get("partitions", ()):
-            leaders[(name, p["partition_index"])] = p["leader_id"]
-        if t.get("error_code", 0):
-            topic_errors[name] = KAFKA_ERROR_NAMES.get(t["error_code"], str(t["error_code"]))
+    for t in metadata.topics.values():
+        for p in t.partitions:
+            leaders[(p.topic, p.partition)] = p.leader
     placed: list[_Batch] = []
     for batch in rounds(keys):
         by_leader: dict[int, list[_Key]] = {}
@@ -219,7 +227,10 @@ async def _place(route: Route, keys: Sequence[_Key], out: dict[_Key, OffsetResul
             tp = key[0]
             leader = leaders.get((tp[0], tp[1]))
             if leader is None:
-                out[key] = _error(key, topic_errors.get(tp[0], "UNKNOWN_TOPIC_OR_PARTITION"))
+                info = metadata.topics.get(tp[0])
+                out[key] = _error(
+                    key, (info.error if info is not None else None) or "UNKNOWN_TOPIC_OR_PARTITION"
+                )
             elif leader < 0:
                 out[key] = _error(key, "LEADER_NOT_AVAILABLE")
             else:

@@ -41,6 +41,16 @@ def _group_totals(rows: Sequence[LagRow]) -> list[LagTotal]:
     return [t for t in totals(rows) if t.topic is None]
 
 
+def _errors(rows: Sequence[LagRow], groups: set[str]) -> dict[str, dict[str, int]]:
+    """``{group: {error: partitions}}`` of the rows of ``groups`` that carry an error."""
+    out: dict[str, dict[str, int]] = {}
+    for r in rows:
+        if r.error is not None and r.group in groups:
+            counts = out.setdefault(r.group, {})
+            counts[r.error] = counts.get(r.error, 0) + 1
+    return out
+
+
 def nagios_summary(
     rows: Sequence[LagRow],
     status: LagStatus,
@@ -63,8 +73,11 @@ def nagios_summary(
     if problems:
         text += f"; {problems} group(s) or topic(s) not read"
     bad = [t for t in groups if status.groups.get(t.group, MonitoringStatus.OK) is not MonitoringStatus.OK]
+    failed = _errors(rows, {t.group for t in bad[:5]})
     for t in bad[:5]:
         what = f"{t.group} {status.groups[t.group].name} lag {t.lag}"
+        if t.group in failed:  # an UNKNOWN says why: the partitions' errors, Kafka's names
+            what += " (" + ", ".join(f"{n} x {e}" for e, n in sorted(failed[t.group].items())) + ")"
         if time_lag and t.max_time_lag_ms is not None:
             what += f" time lag {format_duration(t.max_time_lag_ms)}"
         if (eta := (loss_alerts or {}).get(t.group)) is not None:

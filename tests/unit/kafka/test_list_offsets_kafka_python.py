@@ -10,8 +10,8 @@ import kafka.errors as kerrors  # type: ignore[import-untyped]
 from kafka.protocol.consumer.offsets import ListOffsetsRequest  # type: ignore[import-untyped]
 
 from kafka_offsets_cli.kafka import list_offsets_kafka_python as wire
-from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec, SpecKind
-from kafka_offsets_cli.models.topics import TopicPartition
+from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
+from kafka_offsets_cli.models.topics import ClusterMetadata, PartitionInfo, TopicInfo, TopicPartition
 from kafka_offsets_cli.plan.requests import plan_queries, plan_requests
 
 LOCAL, TIERED, PENDING = (
@@ -22,31 +22,32 @@ EARLIEST, LATEST, MAX_TS = OffsetSpec.earliest(), OffsetSpec.latest(), OffsetSpe
 LEADERS = {("t", 0): 1, ("t", 1): 2, ("t", 2): 1, ("t", 3): -1, ("u", 0): 2}
 
 
+def metadata(leaders: dict[tuple[str, int], int]) -> ClusterMetadata:
+    """The session's metadata: the topics of ``leaders``, and "gone", which the user may not describe."""
+    topics: dict[str, list[PartitionInfo]] = {}
+    for (t, p), n in leaders.items():
+        topics.setdefault(t, []).append(PartitionInfo(t, p, n))
+    md = {t: TopicInfo(t, tuple(ps)) for t, ps in topics.items()}
+    return ClusterMetadata({**md, "gone": TopicInfo("gone", (), error="TOPIC_AUTHORIZATION_FAILED")})
+
+
 class FakeRoute:
-    """Answers metadata from LEADERS and ListOffsets per partition: offset = 100 * spec code + partition
+    """Answers ListOffsets per partition: offset = 100 * spec code + partition
     (a time: time / 100 + partition, with the record's timestamp 7 ms after the time)."""
 
-    def __init__(self, fail_node: int | None = None, error_tp: tuple[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        fail_node: int | None = None,
+        error_tp: tuple[str, int] | None = None,
+        error_node: int | None = None,
+    ) -> None:
         self.sent: list[tuple[int, int, list[tuple[str, int]]]] = []  # (node, min_version, partitions)
         self.max_versions: list[int | None] = []
         self.timestamps: list[list[int]] = []
-        self.metadata_asked = 0
-        self.fail_node, self.error_tp = fail_node, error_tp
+        self.fail_node, self.error_tp, self.error_node = fail_node, error_tp, error_node
 
-    async def metadata(self, topics: list[str]) -> dict[str, Any]:
-        self.metadata_asked += 1
-        out = [
-            {
-                "name": t,
-                "error_code": 0,
-                "partitions": [
-                    {"partition_index": p, "leader_id": n} for (tt, p), n in LEADERS.items() if tt == t
-                ],
-            }
-            for t in topics
-            if t != "gone"
-        ]
-        return {"topics": [*out, {"name": "gone", "error_code": 29, "partitions": []}]}
+    def run(self, coro_fn: Any, *args: Any, timeout_s: float) -> Any:  # Route.run: the network thread
+        return asyncio.run(coro_fn(*args))
 
     def send(self, request: Any, node: int, timeout_ms: int) -> Any:
         tps = [(t.name, p.partition_index) for t in request.topics for p in t.partitions]
@@ -60,7 +61,8 @@ class FakeRoute:
             parts: dict[str, list[Any]] = {}
             for t in request.topics:
                 for p in t.partitions:
-                    code = 6 if (t.name, p.partition_index) == self.error_tp else 0
+                    here = self.error_node is None or node == self.error_node
+                    code = 6 if (t.name, p.partition_index) == self.error_tp and here else 0
                     ts = p.timestamp
                     offset = -1 if ts == -6 else (-100 * ts if ts < 0 else ts // 100) + p.partition_index
                     parts.setdefault(t.name, []).append(
@@ -79,7 +81,9 @@ class FakeRoute:
 
 def ask(admin: FakeRoute, *queries: tuple[str, int, OffsetSpec]) -> dict[tuple[str, int, str], OffsetResult]:
     keys = [(TopicPartition(t, p), s) for t, p, s in queries]
-    got = asyncio.run(wire._attempt(admin, [], keys, 0, 5000))  # type: ignore[arg-type]
+    got: dict[Any, OffsetResult] = {}
+    placed = wire.place(keys, metadata(LEADERS), got)
+    got.update(asyncio.run(wire._attempt(admin, placed, 0, 5000)))  # type: ignore[arg-type]
     return {(tp.topic, tp.partition, spec.name): r for (tp, spec), r in got.items()}
 
 
@@ -141,8 +145,7 @@ def test_planned_leaders_need_no_metadata_and_merge_into_one_request_per_leader_
         (2, ["latest"], 2),
     ]
     admin = FakeRoute()
-    got = asyncio.run(wire._attempt(admin, placed, [], 0, 5000))  # type: ignore[arg-type]
-    assert admin.metadata_asked == 0
+    got = asyncio.run(wire._attempt(admin, placed, 0, 5000))  # type: ignore[arg-type]
     assert len(admin.sent) == 4 and set(admin.max_versions) == {wire.LAST_RIGID}
     assert got[(TopicPartition("t", 2), LATEST)] == OffsetResult("t", 2, LATEST, 102, None, 3)
 
@@ -154,7 +157,7 @@ def test_a_bisection_round_mixes_times_in_one_request_and_a_repeated_partition_w
     placed, _ = wire.batches(calls)
     assert [sorted(s.timestamp_ms or 0 for _, s in keys) for _, keys in placed] == [[1_000, 2_000], [3_000]]
     admin = FakeRoute()
-    got = asyncio.run(wire._attempt(admin, placed, [], 0, 5000))  # type: ignore[arg-type]
+    got = asyncio.run(wire._attempt(admin, placed, 0, 5000))  # type: ignore[arg-type]
     assert got[(t1, times[1])].timestamp == 2_007  # a time lookup keeps the record's timestamp
     assert got[(t0, times[2])].offset == 30
 
@@ -190,3 +193,65 @@ def test_the_constructor_is_used_when_direct_building_stops_encoding_the_same(mo
     monkeypatch.setattr(wire, "_partition_fast", lambda index, timestamp: object())
     assert not wire._fast_works()
     assert wire.choose_builder() is wire._partition_public
+
+
+class Lister:
+    """A WireLister on FakeRoute, its metadata from ``leaders`` (each call counted), or failing."""
+
+    def __init__(self, route: FakeRoute, leaders: list[dict[tuple[str, int], int] | Exception]) -> None:
+        from kafka_offsets_cli.kafka.deadline import Deadline
+
+        self.asked: list[list[str]] = []
+        answers = iter(leaders)
+
+        def md(topics: Any) -> ClusterMetadata:
+            self.asked.append(list(topics))
+            got = next(answers)
+            if isinstance(got, Exception):
+                raise got
+            return metadata(got)
+
+        kp = SimpleNamespace(route=lambda: route)
+        self.lister = wire.WireLister(kp, Deadline(30), Isolation.READ_UNCOMMITTED, md)  # type: ignore[arg-type]
+
+
+def test_planned_leaders_ask_no_metadata_and_a_moved_partition_is_asked_again_at_its_new_leader(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.setattr("kafka_offsets_cli.kafka.list_offsets_kafka_python.time.sleep", lambda s: None)
+    route = FakeRoute(error_tp=("t", 0), error_node=1)  # t-0 moved away from node 1
+    fake = Lister(route, [{**LEADERS, ("t", 0): 2}])
+    tps = [TopicPartition("t", 0), TopicPartition("t", 1)]
+    calls = plan_requests(tps, [LATEST], leaders={tp: LEADERS[(tp.topic, tp.partition)] for tp in tps})
+    got = {(r.topic, r.partition): r for r in fake.lister.list_offsets(calls)}
+    assert fake.asked == [["t"]]  # only for the retry: the first attempt went to the plan's leaders
+    assert sorted((n, tps) for n, _, tps in route.sent) == [(1, [("t", 0)]), (2, [("t", 0)]), (2, [("t", 1)])]
+    assert got[("t", 0)] == OffsetResult("t", 0, LATEST, 100, None, 3) and got[("t", 1)].offset == 101
+
+
+def test_no_fresh_metadata_keeps_the_errors_the_queries_have(monkeypatch: Any) -> None:
+    from kafka_offsets_cli.errors import ClusterUnreachable
+
+    monkeypatch.setattr("kafka_offsets_cli.kafka.list_offsets_kafka_python.time.sleep", lambda s: None)
+    route = FakeRoute(error_tp=("t", 0))
+    fake = Lister(route, [ClusterUnreachable("no answer from any broker")])
+    tp = TopicPartition("t", 0)
+    [got] = fake.lister.list_offsets(plan_requests([tp], [LATEST], leaders={tp: 1}))
+    assert got.error == "NOT_LEADER_OR_FOLLOWER" and len(route.sent) == 1
+
+
+def test_calls_without_leaders_are_placed_by_the_sessions_metadata_and_its_failure_is_the_runs() -> None:
+    import pytest
+
+    from kafka_offsets_cli.errors import ClusterUnreachable
+
+    route = FakeRoute()
+    fake = Lister(route, [LEADERS])
+    got = fake.lister.list_offsets(
+        plan_requests([TopicPartition("t", 2), TopicPartition("gone", 0)], [LOCAL])
+    )
+    assert fake.asked == [["gone", "t"]]
+    assert {(r.topic, r.error) for r in got} == {("t", None), ("gone", "TOPIC_AUTHORIZATION_FAILED")}
+    failing = Lister(FakeRoute(), [ClusterUnreachable("no answer")])
+    with pytest.raises(ClusterUnreachable):
+        failing.lister.list_offsets(plan_requests([TopicPartition("t", 2)], [LOCAL]))

@@ -119,6 +119,16 @@ def test_nagios_line() -> None:
     )
 
 
+def test_an_unknown_group_on_the_nagios_line_names_its_partitions_errors() -> None:
+    rows = [row("g", 0, 5), row("g", 1, None, state=LagState.ERROR), row("g", 2, None, state=LagState.ERROR)]
+    t = LagThresholds()
+    line = lag_metrics.nagios(rows, lag_statuses(rows, (), t), t)
+    assert line.startswith(
+        "KAFKA LAG UNKNOWN - 1 group(s), 3 partition(s): 2 unknown;"
+        " g UNKNOWN lag 5 (2 x NOT_LEADER_OR_FOLLOWER)"
+    ), line
+
+
 def test_prometheus_metrics() -> None:
     t = LagThresholds(crit_lag=100)
     rows = ROWS[:4]
