@@ -58,6 +58,8 @@ MIN_VERSION = {
 COMMITTED_MIN_VERSION = 2
 #: The last ListOffsets version without tagged fields.
 LAST_RIGID = 5
+#: Requests in flight to one broker at a time (kafka-python's connections take 5; one left spare).
+IN_FLIGHT = 4
 
 _Topic = ListOffsetsRequest.ListOffsetsTopic
 _Partition = _Topic.ListOffsetsPartition
@@ -120,7 +122,11 @@ class WireLister:
             retry = [k for k, r in answers.items() if r[6] is not None and r[6] in RETRIABLE]
             if not retry or self._deadline.remaining() <= backoff:
                 break
-            log.debug("retrying %d ListOffsets queries", len(retry))
+            log.debug(
+                "retrying %d ListOffsets queries after %s",
+                len(retry),
+                sorted({str(final[k][6]) for k in retry}),
+            )
             time.sleep(backoff)
             backoff = min(backoff * 2, 1.0)
             try:  # fresh leaders: the partitions may have moved
@@ -173,8 +179,35 @@ def rounds(queries: Sequence[_Key]) -> list[list[_Key]]:
 
 
 async def _attempt(route: Route, placed: list[_Batch], iso: int, timeout_ms: int) -> dict[_Key, OffsetResult]:
-    """One attempt: every request in flight at once; each query's answer or error."""
+    """One attempt: the requests in waves of at most :data:`IN_FLIGHT` per leader, each wave's all in
+    flight at once; each query's answer or error."""
     out: dict[_Key, OffsetResult] = {}
+    for wave in waves(placed, IN_FLIGHT):
+        await _wave(route, wave, iso, timeout_ms, out)
+    return out
+
+
+def waves(placed: Sequence[_Batch], per_leader: int) -> list[list[_Batch]]:
+    """``placed`` in waves holding at most ``per_leader`` requests of each leader (in order).
+
+    kafka-python refuses a request to a connection with 5 in flight already (``NodeNotReadyError``,
+    its default ``max_in_flight_requests_per_connection``): a time-lag round that asks one partition
+    at 25 times is 25 requests to its leader, sent 4 at a time."""
+    seen: dict[int, int] = {}
+    out: list[list[_Batch]] = []
+    for leader, keys in placed:
+        n = seen.get(leader, 0)
+        seen[leader] = n + 1
+        wave = n // per_leader
+        if wave == len(out):
+            out.append([])
+        out[wave].append((leader, keys))
+    return out
+
+
+async def _wave(
+    route: Route, placed: Sequence[_Batch], iso: int, timeout_ms: int, out: dict[_Key, OffsetResult]
+) -> None:
     sent = []
     for leader, keys in placed:
         try:
@@ -210,7 +243,6 @@ async def _attempt(route: Route, placed: list[_Batch], iso: int, timeout_ms: int
                         None,
                     ),
                 )
-    return out
 
 
 def place(keys: Sequence[_Key], metadata: ClusterMetadata, out: dict[_Key, OffsetResult]) -> list[_Batch]:

@@ -45,6 +45,7 @@ class FakeRoute:
         self.max_versions: list[int | None] = []
         self.timestamps: list[list[int]] = []
         self.fail_node, self.error_tp, self.error_node = fail_node, error_tp, error_node
+        self.in_flight: dict[int, int] = {}  # as kafka-python: a 6th request to a node is refused
 
     def run(self, coro_fn: Any, *args: Any, timeout_s: float) -> Any:  # Route.run: the network thread
         return asyncio.run(coro_fn(*args))
@@ -55,7 +56,13 @@ class FakeRoute:
         self.max_versions.append(request._max_version)
         self.timestamps.append([p.timestamp for t in request.topics for p in t.partitions])
 
+        self.in_flight[node] = self.in_flight.get(node, 0) + 1
+        refused = self.in_flight[node] > 5
+
         async def answer() -> Any:
+            self.in_flight[node] -= 1
+            if refused:
+                raise kerrors.NodeNotReadyError(node)
             if node == self.fail_node:
                 raise kerrors.KafkaConnectionError("down")
             parts: dict[str, list[Any]] = {}
@@ -255,3 +262,16 @@ def test_calls_without_leaders_are_placed_by_the_sessions_metadata_and_its_failu
     failing = Lister(FakeRoute(), [ClusterUnreachable("no answer")])
     with pytest.raises(ClusterUnreachable):
         failing.lister.list_offsets(plan_requests([TopicPartition("t", 2)], [LOCAL]))
+
+
+def test_a_round_with_many_requests_to_one_leader_goes_in_waves_kafka_python_accepts() -> None:
+    t0, t1 = TopicPartition("t", 0), TopicPartition("t", 1)
+    times = [OffsetSpec.at(1_000 * (i + 1)) for i in range(9)]  # t-0 at 9 times: 9 requests to node 1
+    placed, _ = wire.batches(plan_queries([(t0, t) for t in times] + [(t1, LATEST)], leaders={t0: 1, t1: 2}))
+    assert [sorted(n for n, _ in w) for w in wire.waves(placed, 4)] == [[1, 1, 1, 1, 2], [1, 1, 1, 1], [1]]
+    got = asyncio.run(wire._attempt(FakeRoute(), placed, 0, 5000))  # type: ignore[arg-type]
+    assert len(got) == 10 and all(r.error is None for r in got.values())
+    # all at once, kafka-python refuses the 6th and later request to node 1 (then retried after a sleep)
+    at_once: dict[Any, OffsetResult] = {}
+    asyncio.run(wire._wave(FakeRoute(), placed, 0, 5000, at_once))  # type: ignore[arg-type]
+    assert [r.error for r in at_once.values() if r.error] == ["TRANSPORT"] * 4
