@@ -13,9 +13,10 @@ Two reasons to send ListOffsets here rather than through librdkafka:
   answer in a few tens of milliseconds, and one request per leader and round is the protocol's
   minimum (``bench/list_offsets_routes.py`` measures both routes on the same cluster).
 
-A request carries one timestamp per partition and a partition at most once, so queries go
-out in rounds (a partition asked with two specs is in two rounds) and, within a round, one
-request per leader holding every spec of that round (a bisection round mixes timestamps).
+How queries become requests (the plan's calls merged per leader, rounds, waves of at most 4
+requests per broker) is :mod:`.list_offsets_batches`; leaders come from the plan, else (and on
+every retry) from the session's own metadata (librdkafka's route: a frozen broker holds
+kafka-python's own metadata request for its whole request timeout).
 kafka-python's ``KafkaAdminClient.list_partition_offsets`` is not used: its ``OffsetSpec``
 has no -6 (``OffsetSpec(-6)`` raises ``ValueError``) and it raises on the first partition
 with an error, losing the others. The requests are built from kafka-python's
@@ -26,8 +27,8 @@ will not send it to a broker too old for it: every partition then reads
 
 Same rules as :mod:`.list_offsets`: every partition gets its own answer or error (Kafka's
 names), an offset of -1 is "no offset" (a time with no record at or after it; a topic without
-tiered storage answers so for -5 and -6), retriable errors are asked again after fresh
-metadata while the ``--timeout`` budget (:mod:`.deadline`) lasts, each attempt a share of it.
+tiered storage answers so for -5 and -6), retriable errors are asked again at fresh leaders
+while the ``--timeout`` budget (:mod:`.deadline`) lasts, each attempt a share of it.
 """
 
 from __future__ import annotations
@@ -39,12 +40,13 @@ from typing import Any
 from kafka.protocol.consumer.offsets import ListOffsetsRequest  # type: ignore[import-untyped]
 
 from ..errors import KafkaOffsetsError
-from ..models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
-from ..models.topics import ClusterMetadata, TopicPartition
+from ..models.offsets import Isolation, OffsetResult, SpecKind
+from ..models.topics import ClusterMetadata
 from ..plan.requests import OffsetRequest
 from .deadline import FIRST_ATTEMPT_S, Deadline
 from .errors import RETRIABLE
 from .kafka_python import KafkaPython, RequestError, Route, code_name, error_name
+from .list_offsets_batches import Batch, Key, batches, error, place, waves
 from .settings import log
 
 #: The least ListOffsets version that carries each code (0 for the rest: times, -1, -2).
@@ -63,11 +65,6 @@ IN_FLIGHT = 4
 
 _Topic = ListOffsetsRequest.ListOffsetsTopic
 _Partition = _Topic.ListOffsetsPartition
-_Key = tuple[TopicPartition, OffsetSpec]
-
-
-#: One request's worth: a leader and queries naming each partition at most once.
-_Batch = tuple[int, list[_Key]]
 
 
 class WireLister:
@@ -100,7 +97,7 @@ class WireLister:
     ) -> list[OffsetResult]:
         """Answer every (partition, spec) query of ``requests``, as OffsetLister does."""
         placed, unplaced = batches(requests)
-        final: dict[_Key, OffsetResult] = {}
+        final: dict[Key, OffsetResult] = {}
         if unplaced:  # the plan had no leaders: a metadata failure is the run's, as on librdkafka's route
             placed += place(unplaced, self._metadata(sorted({tp[0] for tp, _ in unplaced})), final)
         if not placed:
@@ -138,95 +135,37 @@ class WireLister:
         return list(final.values())
 
 
-def batches(requests: Sequence[OffsetRequest]) -> tuple[list[_Batch], list[_Key]]:
-    """The planned calls merged into as few requests as the protocol allows, and the queries whose
-    leader the plan did not know.
-
-    A call names each partition once and, with a leader, holds only that leader's partitions
-    (:mod:`..plan.requests`); calls of one leader merge while their partitions are disjoint: lag's
-    100,000 queries over 3 leaders become 6 requests (librdkafka's route sends 204 calls of 500).
-    """
-    placed: list[_Batch] = []
-    seen: list[set[TopicPartition]] = []
-    unplaced: list[_Key] = []
-    for r in requests:
-        if r.leader is None:
-            unplaced.extend(r.queries)
-            continue
-        tps = [q[0] for q in r.queries]
-        for i, (leader, keys) in enumerate(placed):
-            if leader == r.leader and seen[i].isdisjoint(tps):
-                keys.extend(r.queries)
-                seen[i].update(tps)
-                break
-        else:
-            placed.append((r.leader, list(r.queries)))
-            seen.append(set(tps))
-    return placed, unplaced
-
-
-def rounds(queries: Sequence[_Key]) -> list[list[_Key]]:
-    """``queries`` split so that no partition is twice in a round (a request takes it once)."""
-    out: list[list[_Key]] = []
-    seen: dict[TopicPartition, int] = {}
-    for key in queries:
-        k = seen.get(key[0], 0)
-        seen[key[0]] = k + 1
-        if k == len(out):
-            out.append([])
-        out[k].append(key)
-    return out
-
-
-async def _attempt(route: Route, placed: list[_Batch], iso: int, timeout_ms: int) -> dict[_Key, OffsetResult]:
+async def _attempt(route: Route, placed: list[Batch], iso: int, timeout_ms: int) -> dict[Key, OffsetResult]:
     """One attempt: the requests in waves of at most :data:`IN_FLIGHT` per leader, each wave's all in
     flight at once; each query's answer or error."""
-    out: dict[_Key, OffsetResult] = {}
+    out: dict[Key, OffsetResult] = {}
     for wave in waves(placed, IN_FLIGHT):
         await _wave(route, wave, iso, timeout_ms, out)
     return out
 
 
-def waves(placed: Sequence[_Batch], per_leader: int) -> list[list[_Batch]]:
-    """``placed`` in waves holding at most ``per_leader`` requests of each leader (in order).
-
-    kafka-python refuses a request to a connection with 5 in flight already (``NodeNotReadyError``,
-    its default ``max_in_flight_requests_per_connection``): a time-lag round that asks one partition
-    at 25 times is 25 requests to its leader, sent 4 at a time."""
-    seen: dict[int, int] = {}
-    out: list[list[_Batch]] = []
-    for leader, keys in placed:
-        n = seen.get(leader, 0)
-        seen[leader] = n + 1
-        wave = n // per_leader
-        if wave == len(out):
-            out.append([])
-        out[wave].append((leader, keys))
-    return out
-
-
 async def _wave(
-    route: Route, placed: Sequence[_Batch], iso: int, timeout_ms: int, out: dict[_Key, OffsetResult]
+    route: Route, placed: Sequence[Batch], iso: int, timeout_ms: int, out: dict[Key, OffsetResult]
 ) -> None:
     sent = []
     for leader, keys in placed:
         try:
             sent.append((keys, route.send(_request(keys, iso, timeout_ms), leader, timeout_ms)))
         except RequestError as e:  # kafka-python reports these on the future; never lose the others
-            out.update({k: _error(k, error_name(e)) for k in keys})
+            out.update({k: error(k, error_name(e)) for k in keys})
     new, result = tuple.__new__, OffsetResult
     for keys, future in sent:
         try:
             response = await future
         except RequestError as e:
-            out.update({k: _error(k, error_name(e)) for k in keys})
+            out.update({k: error(k, error_name(e)) for k in keys})
             continue
         answered = {(t.name, p.partition_index): p for t in response.topics for p in t.partitions}
         for key in keys:
             tp, spec = key
             p = answered.get(tp)  # a TopicPartition is its (topic, partition) tuple
             if p is None:
-                out[key] = _error(key, "UNKNOWN")
+                out[key] = error(key, "UNKNOWN")
             elif p.error_code or p.offset < 0:
                 out[key] = _result(key, p)
             else:  # the common answer, built as _result would without a call for each of 100,000
@@ -245,33 +184,7 @@ async def _wave(
                 )
 
 
-def place(keys: Sequence[_Key], metadata: ClusterMetadata, out: dict[_Key, OffsetResult]) -> list[_Batch]:
-    """Batches for ``keys`` by their leaders in ``metadata``; a query with no leader gets its error in
-    ``out`` (the topic's error, ``UNKNOWN_TOPIC_OR_PARTITION``, ``LEADER_NOT_AVAILABLE``)."""
-    leaders: dict[tuple[str, int], int] = {}
-    for t in metadata.topics.values():
-        for p in t.partitions:
-            leaders[(p.topic, p.partition)] = p.leader
-    placed: list[_Batch] = []
-    for batch in rounds(keys):
-        by_leader: dict[int, list[_Key]] = {}
-        for key in batch:
-            tp = key[0]
-            leader = leaders.get((tp[0], tp[1]))
-            if leader is None:
-                info = metadata.topics.get(tp[0])
-                out[key] = _error(
-                    key, (info.error if info is not None else None) or "UNKNOWN_TOPIC_OR_PARTITION"
-                )
-            elif leader < 0:
-                out[key] = _error(key, "LEADER_NOT_AVAILABLE")
-            else:
-                by_leader.setdefault(leader, []).append(key)
-        placed.extend(by_leader.items())
-    return placed
-
-
-def _request(keys: Sequence[_Key], iso: int, timeout_ms: int) -> Any:
+def _request(keys: Sequence[Key], iso: int, timeout_ms: int) -> Any:
     by_topic: dict[str, list[Any]] = {}
     kinds = {spec.kind for _, spec in keys}
     version = max([COMMITTED_MIN_VERSION if iso else 0, *(MIN_VERSION.get(k, 0) for k in kinds)])
@@ -328,18 +241,13 @@ def choose_builder() -> Callable[[int, int], Any]:
 _partition = choose_builder()
 
 
-def _result(key: _Key, p: Any) -> OffsetResult:
+def _result(key: Key, p: Any) -> OffsetResult:
     """A partition's answer; offset -1 (no record at or after a time, no tiered storage) is no offset."""
     tp, spec = key
     if p.error_code:
-        return _error(key, code_name(p.error_code))
+        return error(key, code_name(p.error_code))
     epoch = p.leader_epoch if p.leader_epoch is not None and p.leader_epoch >= 0 else None
     if p.offset < 0:
         return OffsetResult(tp[0], tp[1], spec, None, None, epoch)
     ts = p.timestamp if p.timestamp is not None and p.timestamp >= 0 else None
     return OffsetResult(tp[0], tp[1], spec, p.offset, ts, epoch)
-
-
-def _error(key: _Key, name: str) -> OffsetResult:
-    tp, spec = key
-    return OffsetResult(tp[0], tp[1], spec, None, error=name)

@@ -9,6 +9,7 @@ from typing import Any
 import kafka.errors as kerrors  # type: ignore[import-untyped]
 from kafka.protocol.consumer.offsets import ListOffsetsRequest  # type: ignore[import-untyped]
 
+from kafka_offsets_cli.kafka import list_offsets_batches as batching
 from kafka_offsets_cli.kafka import list_offsets_kafka_python as wire
 from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
 from kafka_offsets_cli.models.topics import ClusterMetadata, PartitionInfo, TopicInfo, TopicPartition
@@ -89,7 +90,7 @@ class FakeRoute:
 def ask(admin: FakeRoute, *queries: tuple[str, int, OffsetSpec]) -> dict[tuple[str, int, str], OffsetResult]:
     keys = [(TopicPartition(t, p), s) for t, p, s in queries]
     got: dict[Any, OffsetResult] = {}
-    placed = wire.place(keys, metadata(LEADERS), got)
+    placed = batching.place(keys, metadata(LEADERS), got)
     got.update(asyncio.run(wire._attempt(admin, placed, 0, 5000)))  # type: ignore[arg-type]
     return {(tp.topic, tp.partition, spec.name): r for (tp, spec), r in got.items()}
 
@@ -142,7 +143,7 @@ def test_planned_leaders_need_no_metadata_and_merge_into_one_request_per_leader_
     leaders = {tp: LEADERS[(tp.topic, tp.partition)] for tp in tps}
     calls = plan_requests(tps, [EARLIEST, LATEST], chunk_size=1, leaders=leaders)
     assert len(calls) == 8  # librdkafka's route: a call per chunk of one
-    placed, unplaced = wire.batches(calls)
+    placed, unplaced = batching.batches(calls)
     assert unplaced == []
     # the protocol's minimum: per leader, one request per spec (a request takes a partition once)
     assert sorted((leader, sorted({s.name for _, s in keys}), len(keys)) for leader, keys in placed) == [
@@ -161,7 +162,7 @@ def test_a_bisection_round_mixes_times_in_one_request_and_a_repeated_partition_w
     t0, t1 = TopicPartition("t", 0), TopicPartition("t", 2)
     times = [OffsetSpec.at(1_000), OffsetSpec.at(2_000), OffsetSpec.at(3_000)]
     calls = plan_queries([(t0, times[0]), (t1, times[1]), (t0, times[2])], leaders={t0: 1, t1: 1})
-    placed, _ = wire.batches(calls)
+    placed, _ = batching.batches(calls)
     assert [sorted(s.timestamp_ms or 0 for _, s in keys) for _, keys in placed] == [[1_000, 2_000], [3_000]]
     admin = FakeRoute()
     got = asyncio.run(wire._attempt(admin, placed, 0, 5000))  # type: ignore[arg-type]
@@ -267,8 +268,14 @@ def test_calls_without_leaders_are_placed_by_the_sessions_metadata_and_its_failu
 def test_a_round_with_many_requests_to_one_leader_goes_in_waves_kafka_python_accepts() -> None:
     t0, t1 = TopicPartition("t", 0), TopicPartition("t", 1)
     times = [OffsetSpec.at(1_000 * (i + 1)) for i in range(9)]  # t-0 at 9 times: 9 requests to node 1
-    placed, _ = wire.batches(plan_queries([(t0, t) for t in times] + [(t1, LATEST)], leaders={t0: 1, t1: 2}))
-    assert [sorted(n for n, _ in w) for w in wire.waves(placed, 4)] == [[1, 1, 1, 1, 2], [1, 1, 1, 1], [1]]
+    placed, _ = batching.batches(
+        plan_queries([(t0, t) for t in times] + [(t1, LATEST)], leaders={t0: 1, t1: 2})
+    )
+    assert [sorted(n for n, _ in w) for w in batching.waves(placed, 4)] == [
+        [1, 1, 1, 1, 2],
+        [1, 1, 1, 1],
+        [1],
+    ]
     got = asyncio.run(wire._attempt(FakeRoute(), placed, 0, 5000))  # type: ignore[arg-type]
     assert len(got) == 10 and all(r.error is None for r in got.values())
     # all at once, kafka-python refuses the 6th and later request to node 1 (then retried after a sleep)

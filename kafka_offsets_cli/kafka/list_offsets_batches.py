@@ -1,0 +1,113 @@
+"""How ListOffsets queries become requests: the protocol's minimum (pure; no client library).
+
+A request goes to one broker, carries one timestamp per partition and names a partition once.
+:func:`batches` merges the plan's calls (:mod:`..plan.requests`) per leader while their partitions
+are disjoint; :func:`place` groups queries by the leaders of fresh metadata, in :func:`rounds` (a
+partition asked with two specs is in two requests); :func:`waves` keeps the requests in flight to
+one broker under what kafka-python's connections take. Used by :mod:`.list_offsets_kafka_python`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..models.offsets import OffsetResult, OffsetSpec
+from ..models.topics import ClusterMetadata, TopicPartition
+from ..plan.requests import OffsetRequest
+
+__all__ = ["Batch", "Key", "batches", "error", "place", "rounds", "waves"]
+
+#: What one query asks: (partition, spec).
+Key = tuple[TopicPartition, OffsetSpec]
+#: One request's worth: a leader and queries naming each partition at most once.
+Batch = tuple[int, list[Key]]
+
+
+def batches(requests: Sequence[OffsetRequest]) -> tuple[list[Batch], list[Key]]:
+    """The planned calls merged into as few requests as the protocol allows, and the queries whose
+    leader the plan did not know.
+
+    A call names each partition once and, with a leader, holds only that leader's partitions
+    (:mod:`..plan.requests`); calls of one leader merge while their partitions are disjoint: lag's
+    100,000 queries over 3 leaders become 6 requests (librdkafka's route sends 204 calls of 500).
+    """
+    placed: list[Batch] = []
+    seen: list[set[TopicPartition]] = []
+    unplaced: list[Key] = []
+    for r in requests:
+        if r.leader is None:
+            unplaced.extend(r.queries)
+            continue
+        tps = [q[0] for q in r.queries]
+        for i, (leader, keys) in enumerate(placed):
+            if leader == r.leader and seen[i].isdisjoint(tps):
+                keys.extend(r.queries)
+                seen[i].update(tps)
+                break
+        else:
+            placed.append((r.leader, list(r.queries)))
+            seen.append(set(tps))
+    return placed, unplaced
+
+
+def rounds(queries: Sequence[Key]) -> list[list[Key]]:
+    """``queries`` split so that no partition is twice in a round (a request takes it once)."""
+    out: list[list[Key]] = []
+    seen: dict[TopicPartition, int] = {}
+    for key in queries:
+        k = seen.get(key[0], 0)
+        seen[key[0]] = k + 1
+        if k == len(out):
+            out.append([])
+        out[k].append(key)
+    return out
+
+
+def waves(placed: Sequence[Batch], per_leader: int) -> list[list[Batch]]:
+    """``placed`` in waves holding at most ``per_leader`` requests of each leader (in order).
+
+    kafka-python refuses a request to a connection with 5 in flight already (``NodeNotReadyError``,
+    its default ``max_in_flight_requests_per_connection``): a time-lag round that asks one partition
+    at 25 times is 25 requests to its leader, sent 4 at a time."""
+    seen: dict[int, int] = {}
+    out: list[list[Batch]] = []
+    for leader, keys in placed:
+        n = seen.get(leader, 0)
+        seen[leader] = n + 1
+        wave = n // per_leader
+        if wave == len(out):
+            out.append([])
+        out[wave].append((leader, keys))
+    return out
+
+
+def place(keys: Sequence[Key], metadata: ClusterMetadata, out: dict[Key, OffsetResult]) -> list[Batch]:
+    """Batches for ``keys`` by their leaders in ``metadata``; a query with no leader gets its error in
+    ``out`` (the topic's error, ``UNKNOWN_TOPIC_OR_PARTITION``, ``LEADER_NOT_AVAILABLE``)."""
+    leaders: dict[tuple[str, int], int] = {}
+    for t in metadata.topics.values():
+        for p in t.partitions:
+            leaders[(p.topic, p.partition)] = p.leader
+    placed: list[Batch] = []
+    for batch in rounds(keys):
+        by_leader: dict[int, list[Key]] = {}
+        for key in batch:
+            tp = key[0]
+            leader = leaders.get((tp[0], tp[1]))
+            if leader is None:
+                info = metadata.topics.get(tp[0])
+                out[key] = error(
+                    key, (info.error if info is not None else None) or "UNKNOWN_TOPIC_OR_PARTITION"
+                )
+            elif leader < 0:
+                out[key] = error(key, "LEADER_NOT_AVAILABLE")
+            else:
+                by_leader.setdefault(leader, []).append(key)
+        placed.extend(by_leader.items())
+    return placed
+
+
+def error(key: Key, name: str) -> OffsetResult:
+    """The answer of a query that failed with Kafka's error ``name``."""
+    tp, spec = key
+    return OffsetResult(tp[0], tp[1], spec, None, error=name)
