@@ -188,6 +188,7 @@ _CAUSES = (
     "COORDINATOR_NOT_AVAILABLE",
     "NOT_COORDINATOR",
     "COORDINATOR_LOAD_IN_PROGRESS",
+    "BROKER_NOT_AVAILABLE",  # fenced by the controller: gone from the metadata, still the plan's leader
     "TRANSPORT",
     "did not answer",
     "timed out",

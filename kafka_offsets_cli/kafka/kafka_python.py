@@ -191,6 +191,10 @@ def error_name(e: BaseException) -> str:
         return "REQUEST_TIMED_OUT"
     if isinstance(e, kerrors.KafkaConnectionError | kerrors.NodeNotReadyError):
         return "TRANSPORT"
+    if isinstance(e, kerrors.UnknownBrokerIdError):
+        # a leader or coordinator that kafka-python's metadata no longer lists (KRaft leaves a fenced
+        # broker out of metadata answers): Kafka's name for it, retriable at a fresh leader
+        return "BROKER_NOT_AVAILABLE"
     if isinstance(e, kerrors.BrokerResponseError) and getattr(e, "errno", None) is not None:
         return KAFKA_ERROR_NAMES.get(e.errno) or str(e.message)
     return type(e).__name__

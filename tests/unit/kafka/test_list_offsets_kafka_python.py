@@ -41,17 +41,21 @@ class FakeRoute:
         fail_node: int | None = None,
         error_tp: tuple[str, int] | None = None,
         error_node: int | None = None,
+        unknown_node: int | None = None,
     ) -> None:
         self.sent: list[tuple[int, int, list[tuple[str, int]]]] = []  # (node, min_version, partitions)
         self.max_versions: list[int | None] = []
         self.timestamps: list[list[int]] = []
         self.fail_node, self.error_tp, self.error_node = fail_node, error_tp, error_node
+        self.unknown_node = unknown_node  # a broker kafka-python's metadata no longer lists (fenced)
         self.in_flight: dict[int, int] = {}  # as kafka-python: a 6th request to a node is refused
 
     def run(self, coro_fn: Any, *args: Any, timeout_s: float) -> Any:  # Route.run: the network thread
         return asyncio.run(coro_fn(*args))
 
     def send(self, request: Any, node: int, timeout_ms: int) -> Any:
+        if node == self.unknown_node:  # as kafka-python's connection manager: raised, not on the future
+            raise kerrors.UnknownBrokerIdError(node)
         tps = [(t.name, p.partition_index) for t in request.topics for p in t.partitions]
         self.sent.append((node, request._min_version, tps))
         self.max_versions.append(request._max_version)
@@ -235,6 +239,28 @@ def test_planned_leaders_ask_no_metadata_and_a_moved_partition_is_asked_again_at
     assert fake.asked == [["t"]]  # only for the retry: the first attempt went to the plan's leaders
     assert sorted((n, tps) for n, _, tps in route.sent) == [(1, [("t", 0)]), (2, [("t", 0)]), (2, [("t", 1)])]
     assert got[("t", 0)] == OffsetResult("t", 0, LATEST, 100, None, 3) and got[("t", 1)].offset == 101
+
+
+def test_a_leader_kafka_python_no_longer_lists_is_asked_again_at_the_fresh_leader(monkeypatch: Any) -> None:
+    # a frozen broker, fenced by the controller, leaves kafka-python's metadata while the plan still
+    # names it (CI: 12 x UnknownBrokerIdError, never retried): Kafka's BROKER_NOT_AVAILABLE, retried
+    monkeypatch.setattr("kafka_offsets_cli.kafka.list_offsets_kafka_python.time.sleep", lambda s: None)
+    route = FakeRoute(unknown_node=1)
+    fake = Lister(route, [{**LEADERS, ("t", 0): 2}])
+    tp = TopicPartition("t", 0)
+    [got] = fake.lister.list_offsets(plan_requests([tp], [LATEST], leaders={tp: 1}))
+    assert got == OffsetResult("t", 0, LATEST, 100, None, 3) and fake.asked == [["t"]]
+
+
+def test_a_leader_unknown_to_the_end_is_broker_not_available() -> None:
+    from kafka_offsets_cli.kafka.deadline import Deadline
+
+    route = FakeRoute(unknown_node=1)
+    fake = Lister(route, [LEADERS] * 50)
+    fake.lister._deadline = Deadline(0.4)  # real back-off sleeps: a few retries, then the verdict
+    tp = TopicPartition("t", 0)
+    [got] = fake.lister.list_offsets(plan_requests([tp], [LATEST], leaders={tp: 1}))
+    assert got.error == "BROKER_NOT_AVAILABLE" and got.offset is None
 
 
 def test_no_fresh_metadata_keeps_the_errors_the_queries_have(monkeypatch: Any) -> None:
