@@ -7,7 +7,8 @@ The man page is built from the click command tree (every command, argument and
 option, with its help, metavar and default), plus the reference sections below
 (offset specs, times, selection, output, profiles, watch mode, completion,
 environment, files, exit status). A new command or option appears by itself.
-The completion scripts are Typer's: they call back into ``kafka-offsets``, so
+The completion scripts are Typer's (bash's from
+:mod:`kafka_offsets_cli.cli.complete_shells`): they call back into ``kafka-offsets``, so
 they never go stale. Output is deterministic (no dates, no absolute paths).
 """
 
@@ -339,7 +340,8 @@ tool changes. Topic names (--topic, --topic-partitions) and consumer group ids (
 live from the cluster named on the command line so far (-b, --cluster, --command-config, -X) or by the
 environment and the default profile, with a 2 second limit; any failure just completes nothing. Names
 starting with an underscore (internal topics) are offered once an underscore is typed. Cluster profile
-names complete from the config file.
+names complete from the config file. File names are offered only where a value is a path (the FILE and
+DIR options, check SPEC), never for a topic, group, offset spec or time, even when nothing else completes.
 
 Packages install the scripts for bash (share/bash-completion/completions/kafka-offsets.bash), zsh
 (share/zsh/site-functions/_kafka-offsets) and fish (share/fish/vendor_completions.d/kafka-offsets.fish).
