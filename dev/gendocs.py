@@ -328,7 +328,9 @@ WATCH = """\
 which ends it with exit status 0. On a terminal the table is redrawn in place with a RECORDS/S column:
 the records per second appended to each partition since the previous refresh (from the latest offsets;
 consumed records per second from committed offsets where a command shows groups, over the commit steps
-of the last 30 s or five refreshes, since committed offsets move in steps). When standard output
+of the last 30 s or five refreshes, since committed offsets move in steps). lag and liveness also draw
+each row's lag (LAG-TREND; with --summary beside CATCH-UP, the time to catch up while the group gains)
+or age (AGE-TREND) over the last 16 refreshes as a sparkline, on a terminal only. When standard output
 is not a terminal, or with a machine format, one block is printed per refresh (CSV repeats its header;
 JSON gives one array per refresh, which jq reads as a stream). One connection is reused and --timeout
 applies to each refresh; a failed refresh after the first is reported and the watch goes on.
