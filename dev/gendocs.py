@@ -7,7 +7,8 @@ The man page is built from the click command tree (every command, argument and
 option, with its help, metavar and default), plus the reference sections below
 (offset specs, times, selection, output, profiles, watch mode, completion,
 environment, files, exit status). A new command or option appears by itself.
-The completion scripts are Typer's: they call back into ``kafka-offsets``, so
+The completion scripts are Typer's (bash's from
+:mod:`kafka_offsets_cli.cli.complete_shells`): they call back into ``kafka-offsets``, so
 they never go stale. Output is deterministic (no dates, no absolute paths).
 """
 
@@ -327,7 +328,9 @@ WATCH = """\
 which ends it with exit status 0. On a terminal the table is redrawn in place with a RECORDS/S column:
 the records per second appended to each partition since the previous refresh (from the latest offsets;
 consumed records per second from committed offsets where a command shows groups, over the commit steps
-of the last 30 s or five refreshes, since committed offsets move in steps). When standard output
+of the last 30 s or five refreshes, since committed offsets move in steps). lag and liveness also draw
+each row's lag (LAG-TREND; with --summary beside CATCH-UP, the time to catch up while the group gains)
+or age (AGE-TREND) over the last 16 refreshes as a sparkline, on a terminal only. When standard output
 is not a terminal, or with a machine format, one block is printed per refresh (CSV repeats its header;
 JSON gives one array per refresh, which jq reads as a stream). One connection is reused and --timeout
 applies to each refresh; a failed refresh after the first is reported and the watch goes on.
@@ -339,7 +342,8 @@ tool changes. Topic names (--topic, --topic-partitions) and consumer group ids (
 live from the cluster named on the command line so far (-b, --cluster, --command-config, -X) or by the
 environment and the default profile, with a 2 second limit; any failure just completes nothing. Names
 starting with an underscore (internal topics) are offered once an underscore is typed. Cluster profile
-names complete from the config file.
+names complete from the config file. File names are offered only where a value is a path (the FILE and
+DIR options, check SPEC), never for a topic, group, offset spec or time, even when nothing else completes.
 
 Packages install the scripts for bash (share/bash-completion/completions/kafka-offsets.bash), zsh
 (share/zsh/site-functions/_kafka-offsets) and fish (share/fish/vendor_completions.d/kafka-offsets.fish).

@@ -26,7 +26,8 @@ active member that owns the partition (``owned``). When ownership is unknown
 Fewer than ``min_samples`` usable samples (with a committed offset and a lag)
 give ``incomplete``, which counts as OK. Rates (records per second) come from
 the first and last sample of the window; the time to catch up is the lag over
-the net consumption rate, ``None`` when the group is not gaining.
+the net consumption rate, ``None`` when the group is not gaining
+(:func:`kafka_offsets_cli.measures.catch_up.catch_up_ms`, also ``lag --summary --watch``'s).
 """
 
 from __future__ import annotations
@@ -38,25 +39,20 @@ from itertools import pairwise
 from typing import Any
 
 from ..errors import MonitoringStatus
+from ..measures.catch_up import catch_up_ms
 from ..tally import Pred, Stat, count_each, tally
 from .spec import HistoryRules
 
 __all__ = [
-    "SPARK_CHARS",
     "GroupHistory",
     "HistoryStatus",
     "PartitionHistory",
     "Sample",
-    "catch_up_ms",
     "evaluate_group",
     "evaluate_partition",
     "rates",
-    "sparkline",
     "window",
 ]
-
-#: Characters of a sparkline, lowest to highest.
-SPARK_CHARS = "▁▂▃▄▅▆▇█"
 
 
 class HistoryStatus(str, Enum):
@@ -149,24 +145,6 @@ def _rate(t0: int, v0: int | None, t1: int, v1: int | None) -> float | None:
     if v0 is None or v1 is None or t1 <= t0:
         return None
     return (v1 - v0) * 1000.0 / (t1 - t0)
-
-
-def catch_up_ms(lag: int | None, produce: float | None, consume: float | None) -> int | None:
-    """Estimated time for the consumer to reach the end: ``lag / (consume - produce)``.
-
-    ``0`` with no lag; ``None`` when the lag or a rate is unknown, or the
-    consumer is not gaining on the producers.
-    """
-    if lag is None:
-        return None
-    if lag <= 0:
-        return 0
-    if produce is None or consume is None:
-        return None
-    gain = consume - max(produce, 0.0)
-    if gain <= 0:
-        return None
-    return round(lag / gain * 1000)
 
 
 def evaluate_partition(
@@ -265,21 +243,3 @@ def evaluate_group(partitions: Sequence[PartitionHistory], trend: Sequence[int |
         "h_lag": [p.lag for p in partitions],
     }
     return group_history(tally(GROUP_STATS, cols), trend)
-
-
-def sparkline(values: Sequence[int | None]) -> str:
-    """A one-line chart of ``values`` scaled from 0 to their maximum (unknown values are blank)."""
-    known = [v for v in values if v is not None]
-    if not known:
-        return " " * len(values)
-    top = max(max(known), 0)
-    out = []
-    for v in values:
-        if v is None:
-            out.append(" ")
-        elif top <= 0:
-            out.append(SPARK_CHARS[0])
-        else:
-            idx = round(max(v, 0) / top * (len(SPARK_CHARS) - 1))
-            out.append(SPARK_CHARS[idx])
-    return "".join(out)

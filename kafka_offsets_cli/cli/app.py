@@ -179,6 +179,14 @@ class LazyGroup(TyperGroup):
         with _names_only(ctx):
             return super().shell_complete(ctx, incomplete)
 
+    def _main_shell_completion(self, ctx_args: Any, prog_name: str, complete_var: str | None = None) -> None:
+        """A completion (the scripts call the program back): answered by :mod:`.complete_shells`,
+        which offers file names only where a value is a path."""
+        from .complete_shells import register
+
+        register()
+        super()._main_shell_completion(ctx_args, prog_name, complete_var)
+
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the CLI; a bad command line is one line and a hint (:func:`~.boundary.run_standalone`).
 

@@ -107,10 +107,18 @@ _ZSH_REGISTER = re.compile(r"^compdef (\S+) (\S+)$", re.M)
 
 
 def completion_script(shell: str) -> str:
-    """Typer's completion script for ``shell``, made to work when autoloaded (zsh)."""
+    """The completion script for ``shell``: Typer's, made to work when autoloaded (zsh), and for bash
+    :mod:`.complete_shells`' (file names only where a value is a path)."""
     from typer._completion_shared import get_completion_script
 
     script = get_completion_script(prog_name=PROG, complete_var=COMPLETE_VAR, shell=shell)
+    if shell == "bash":  # Typer's falls back to file names (-o default) when nothing completes
+        from .complete_shells import bash_script
+
+        defined = re.search(r"^(\w+)\(\)", script, re.M)
+        if defined is None:  # pragma: no cover - a typer upgrade; tests/test_docs.py notices
+            raise RuntimeError("Typer's bash completion script changed; update completion_script()")
+        script = bash_script(defined.group(1), COMPLETE_VAR, PROG)
     if shell == "zsh":
         # Typer's script registers itself with compdef, which completes nothing on the first
         # Tab when the file is autoloaded from $fpath (site-functions); complete right away then.

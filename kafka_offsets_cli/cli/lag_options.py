@@ -106,7 +106,9 @@ null until the next run. A staleness threshold alerts above it.
 appended, from the log end offsets) and CONSUMED/S (records/s committed by the group, over
 the commit steps of the last 30 s: committed offsets move in steps, e.g. auto-commit every 5 s;
 '-' until 4 steps are seen) per partition; json, jsonl and csv get one block per refresh with
-in_per_s, consumed_per_s and consumed_window_s.
+in_per_s, consumed_per_s and consumed_window_s. On a terminal LAG-TREND draws each row's and
+total's lag over the last 16 refreshes as a sparkline; with --summary CATCH-UP gives the time to
+catch up while the group gains (its lag over CONSUMED/S minus IN/S).
 """
 
 GroupTypeOpt = Annotated[

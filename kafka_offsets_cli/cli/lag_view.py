@@ -20,7 +20,7 @@ from typing import Any
 
 from ..lag.monitor import LagStatus, LagThresholds, lag_statuses, shown_state
 from ..lag.rates import MIN_STEPS, window_for
-from ..lag.summary import SortKey, sort_rows
+from ..lag.summary import SortKey, lag_levels, sort_rows
 from ..measures.lag.collect import LagReport
 from ..measures.lag.rows import LagRow, LagState
 from ..parse.durations import format_duration
@@ -138,12 +138,16 @@ def _at_least(row: LagRow, value: int | None, minimum: int) -> bool:
     return row.state is LagState.BELOW_START or (value is not None and value >= minimum)
 
 
-def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None) -> Any:
-    """The output of ``lag`` as text, or (table format) a rich renderable; ``rates`` under ``--watch``."""
+def render(
+    report: LagReport, view: LagView, rates: Rates[LagKey] | None = None, *, live: bool = False
+) -> Any:
+    """The output of ``lag`` as text, or (table format) a rich renderable; ``rates`` under ``--watch``,
+    ``live`` for the table redrawn on a terminal (with the lag trends of ``rates``)."""
     monitoring = view.monitoring(report)
     if monitoring is not None:
         return monitoring
     rows = view.rows(report)
+    trends = rates.trends if live and rates is not None else None
     if view.summary_of(report, watching=rates is not None):
         status = view.status(report)
         types = report.group_types()
@@ -168,6 +172,7 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
                 rates=sums is not None,
                 loss_eta=view.loss_eta,
                 staleness=view.staleness,
+                trends=None if trends is None else {g: trends.get((g, None, None), ()) for g in sums or ()},
             )
         fields = summary_fields(sums is not None, view.loss_eta, view.staleness)
         return records_text(
@@ -190,6 +195,7 @@ def render(report: LagReport, view: LagView, rates: Rates[LagKey] | None = None)
             owners=_owners(report) if view.members else None,
             loss_etas=report.loss_etas if view.loss_eta else None,
             stale_ms=report.stale_ms if view.staleness else None,
+            trends=trends,
         )
     # records show a status only in a monitoring run (no rules run over 50,000 rows otherwise)
     shown = view.status(report) if view.monitor else None
@@ -235,11 +241,13 @@ def show(report: LagReport, view: LagView, screen: Screen) -> None:
     show_output(render(report, view), screen)
 
 
-def counters(report: LagReport) -> Counters[LagKey]:
-    """Log end offsets (records in) and committed offsets (records consumed), by row."""
+def counters(report: LagReport, view: LagView | None = None) -> Counters[LagKey]:
+    """Log end offsets (records in) and committed offsets (records consumed), by row; with the
+    ``view`` of a live table, the lags its LAG-TREND follows (its rows' and totals')."""
     produced = {key(r): r.end for r in report.rows if r.end is not None and r.error is None}
     consumed = {key(r): r.committed for r in report.rows if r.committed is not None and r.error is None}
-    return Counters(produced=produced, consumed=consumed)
+    levels = lag_levels(view.rows(report)) if view is not None else {}
+    return Counters(produced=produced, consumed=consumed, levels=levels)
 
 
 def rate_note(interval: float) -> str:
@@ -275,7 +283,8 @@ def watch(
         from rich.console import Group
         from rich.text import Text
 
-        return Group(render(report, view, rates), Text(rate_note(interval), style="dim"))
+        return Group(render(report, view, rates, live=True), Text(rate_note(interval), style="dim"))
 
     tty = screen.tty and view.fmt is Format.table
-    run_watch(client, interval, fetch, counters, live, _block(view, interval), screen=screen, tty=tty)
+    count = (lambda r: counters(r, view)) if tty else counters  # the trends are drawn on a terminal only
+    run_watch(client, interval, fetch, count, live, _block(view, interval), screen=screen, tty=tty)

@@ -74,11 +74,12 @@ A FILE that cannot be written is a usage error (3) before anything is contacted;
 that fails after the run (disk full) is UNKNOWN (3), the status still printed.
 
 --watch 30s refreshes every 30 seconds until Ctrl-C, with a RECORDS/S column (records/s
-appended, from the latest offsets listed in the same round; in_per_s in json, jsonl and csv);
-other formats print one block per refresh. A watch always exits 0 on Ctrl-C (a cluster error
-on the first refresh still exits 3). With --prometheus-file the file is rewritten atomically
-after every refresh (up 0 when a refresh cannot reach the cluster); without it no file is
-written.
+appended, from the latest offsets listed in the same round; in_per_s in json, jsonl and csv)
+and, on a terminal, AGE-TREND: each partition's age over the last 16 refreshes as a sparkline
+(each topic's after its age in its line); other formats print one block per refresh. A watch
+always exits 0 on Ctrl-C (a cluster error on the first refresh still exits 3). With
+--prometheus-file the file is rewritten atomically after every refresh (up 0 when a refresh
+cannot reach the cluster); without it no file is written.
 """
 
 

@@ -5,7 +5,9 @@ offsets of consecutive refreshes (listed in the same ListOffsets round as
 max-timestamp; the max-timestamp offset is not monotonic, so it cannot give a
 rate): a RECORDS/S table column and an ``in_per_s`` field in json, jsonl and csv
 records (``null`` on the first refresh and for topics that could not be listed).
-nagios and prometheus print one block per refresh, unchanged.
+nagios and prometheus print one block per refresh, unchanged. The live table on a terminal also
+draws each partition's age over the refreshes (AGE-TREND, a sparkline) and each topic's after its
+age in the topic lines.
 
 ``--problems`` and ``--state`` keep only some rows of the table and the records; the
 status, nagios and prometheus are the whole run's. A table is followed (on stderr,
@@ -63,9 +65,10 @@ def render(
     view: LivenessView,
     rates: Mapping[TopicPartition, float | None] | None = None,
     refresh: Refresh | None = None,
+    trends: Mapping[Any, tuple[int | None, ...]] | None = None,
 ) -> Any:
     """The output of ``liveness`` as text, or (table format) a rich table; ``rates`` and ``refresh``
-    under ``--watch``.
+    under ``--watch``, ``trends`` (each partition's age over the refreshes) for its live table.
 
     The table's per-topic summary lines are not part of it (see :func:`topic_lines`).
     """
@@ -76,7 +79,7 @@ def render(
     report = view.shown(report)
     if view.fmt is Format.table:
         return render_liveness.rich_table(
-            report, view.zone, header=not view.no_headers, rates=rates, columns=view.columns
+            report, view.zone, header=not view.no_headers, rates=rates, columns=view.columns, trends=trends
         )
     recs = render_liveness.records(report)
     columns: tuple[str, ...] = COLUMNS
@@ -101,9 +104,12 @@ def show(report: LivenessReport, view: LivenessView, screen: Screen) -> None:
                 warn(f"{t.topic}: {t.error}", screen.env)
 
 
-def footer(report: LivenessReport, view: LivenessView) -> list[Any]:
-    """What follows a table: a line per topic (only non-OK ones under ``--problems``), then the run's."""
-    topics = topic_lines(report, problems_only=view.problems)
+def footer(
+    report: LivenessReport, view: LivenessView, trends: Mapping[Any, tuple[int | None, ...]] | None = None
+) -> list[Any]:
+    """What follows a table: a line per topic (only non-OK ones under ``--problems``; with ``trends``,
+    its age's), then the run's."""
+    topics = topic_lines(report, problems_only=view.problems, trends=trends)
     shown = len(view.shown(report).rows) if view.filtered else None
     return [*topics, summary_line(report, shown)]
 
@@ -118,6 +124,14 @@ def _topic_lines(report: LivenessReport, view: LivenessView) -> None:
 def counters(snap: LivenessSnapshot) -> Counters[TopicPartition]:
     """The latest offsets, for records/s in."""
     return Counters(produced=dict(snap.ends))
+
+
+def aged(snap: LivenessSnapshot) -> Counters[TopicPartition]:
+    """:func:`counters`, and the ages AGE-TREND and the topic lines follow: each partition's (by
+    :class:`TopicPartition`) and each topic's deciding age (by name)."""
+    ages: dict[Any, int | None] = {r.tp: r.age_ms for r in snap.report.rows}
+    ages.update((t.topic, t.age_ms) for t in snap.report.topics if t.error is None)
+    return Counters(produced=dict(snap.ends), levels=ages)
 
 
 def _block(view: LivenessView) -> Callable[[LivenessSnapshot, Rates[TopicPartition]], str]:
@@ -143,7 +157,9 @@ def watch(
     def live(snap: LivenessSnapshot, rates: Rates[TopicPartition]) -> Any:
         from rich.console import Group
 
-        return Group(render(snap.report, view, dict(rates.records_in)), *footer(snap.report, view))
+        table = render(snap.report, view, dict(rates.records_in), trends=rates.trends)
+        return Group(table, *footer(snap.report, view, rates.trends))
 
     tty = screen.tty and view.fmt is Format.table
-    run_watch(client, interval, fetch, counters, live, _block(view), screen=screen, tty=tty)
+    count = aged if tty else counters  # the trends are drawn on a terminal only
+    run_watch(client, interval, fetch, count, live, _block(view), screen=screen, tty=tty)

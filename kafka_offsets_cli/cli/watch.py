@@ -7,7 +7,8 @@ budget per refresh):
 * ``fetch(client) -> S``: one snapshot (a table of results);
 * ``counters(S) -> Counters``: the monotonic offsets in it, by row key --
   ``produced`` (log end offsets, for records/s in) and ``consumed`` (committed
-  offsets, for records/s consumed);
+  offsets, for records/s consumed) -- and the ``levels`` a trend column follows
+  (lag, age), kept over the last refreshes (:class:`~kafka_offsets_cli.measures.trend.Trends`);
 * ``live(S, Rates) -> renderable``: the view redrawn in place on a terminal;
 * ``block(S, Rates) -> str``: the text printed once per refresh when stdout is
   not a terminal (a pipe or file gets one block per refresh); a table block starts
@@ -32,6 +33,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from ..errors import KafkaOffsetsError, UsageError, interrupted
 from ..lag.rates import CommitRate, CommitRates, window_for
+from ..measures.trend import Trends
 from ..parse.durations import format_duration, parse_duration
 from .environment import Environment
 from .output import Screen, data_console, err_console, write
@@ -54,6 +56,8 @@ class Counters(Generic[K]):
 
     produced: Mapping[K, int] = field(default_factory=dict)
     consumed: Mapping[K, int] = field(default_factory=dict)
+    #: values whose trend the view draws (a row's or group's lag, a partition's age), by any key
+    levels: Mapping[Any, int | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -68,6 +72,8 @@ class Rates(Generic[K]):
     consumed_window: Mapping[K, float | None] = field(default_factory=dict)
     #: when the refresh's snapshot was taken, epoch milliseconds (records' ``refreshed_ms``)
     taken_ms: int | None = None
+    #: each level's values over the last refreshes, oldest first (:attr:`Counters.levels`)
+    trends: Mapping[Any, tuple[int | None, ...]] = field(default_factory=dict)
 
     def in_rate(self, key: K) -> float | None:
         """Records/s appended to the row's partition."""
@@ -175,6 +181,7 @@ def run_watch(
     last: S | None = None
     last_rates: Rates[K] = Rates()
     commits: CommitRates[K] = CommitRates(window_for(interval))
+    trends: Trends[Hashable] = Trends()
     refresh = 0
     display: Any = None
     try:
@@ -199,7 +206,7 @@ def run_watch(
                 cur = counters(snap)
                 last_rates = rates_between(prev, cur, now - prev_t if prev is not None else None, refresh)
                 last_rates = with_commit_rates(last_rates, commits.observe(now, cur.consumed))
-                last_rates = replace(last_rates, taken_ms=wall_ms())
+                last_rates = replace(last_rates, taken_ms=wall_ms(), trends=trends.observe(cur.levels))
                 prev, prev_t, last = cur, now, snap
             if display is not None:
                 from rich.console import Group

@@ -64,6 +64,19 @@ def totals(rows: Sequence[LagRow]) -> list[LagTotal]:
     return out
 
 
+#: the key of a lag trend (``--watch``'s LAG-TREND): (group, topic, partition) for a row,
+#: (group, topic, None) for a topic's total and (group, None, None) for the group's
+TrendKey = tuple[str, str | None, int | None]
+
+
+def lag_levels(rows: Sequence[LagRow]) -> dict[TrendKey, int | None]:
+    """Each row's lag and each total's (:func:`totals`), by :data:`TrendKey`: what LAG-TREND follows."""
+    out: dict[TrendKey, int | None] = {(r.group, r.topic, r.partition): r.lag for r in rows}
+    for t in totals(rows):
+        out[t.group, t.topic, None] = t.lag
+    return out
+
+
 #: a row's (group, topic, partition), read in C: the key of 50,000 rows a run
 _BY_NAME = attrgetter("group", "topic", "partition")
 

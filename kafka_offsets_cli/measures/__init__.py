@@ -11,7 +11,9 @@ thresholds, roll-ups and reports on top and never redefines it:
   behind a topic's status and the topic's roll-up (``liveness``, ``check``);
 * :mod:`.timestamps` — M(o), the newest record timestamp up to an offset, by batched bisection
   (``lag``'s time lag, ``tiering``'s backlog age, ``rewind``'s resume times);
-* :mod:`.remote_storage` — whether a topic is tiered (``lag``'s remote reads, ``tiering``).
+* :mod:`.remote_storage` — whether a topic is tiered (``lag``'s remote reads, ``tiering``);
+* :mod:`.catch_up` — the time to catch up (``check --history``'s CATCH-UP, ``lag --summary --watch``'s);
+* :mod:`.trend` — a value over the refreshes of ``--watch`` (``lag``'s LAG-TREND, ``liveness``' AGE-TREND).
 
 Below it are the frozen records (:mod:`kafka_offsets_cli.models`), the client-facing planning
 (:mod:`kafka_offsets_cli.plan`) and the rule vocabulary (:mod:`kafka_offsets_cli.decide`,

@@ -19,7 +19,6 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
-from ..check.history import sparkline
 from ..check.records import RECORD_KEYS, PartitionRecord, column_slices
 from ..check.report import CheckReport, CheckResult, GroupResult, TopicResult
 from ..errors import MonitoringStatus
@@ -30,6 +29,7 @@ from .fitted import FittedTable
 from .flat_json import to_json
 from .formats import to_json_document
 from .monitoring import status_text
+from .sparkline import sparkline
 
 __all__ = [
     "json_chunks",

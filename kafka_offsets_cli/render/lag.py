@@ -25,7 +25,8 @@ not, ``null`` when unknown.
 The table mirrors ``kafka-consumer-groups --describe`` with a line of totals per
 topic and per group. Under ``--watch`` it has two more columns, IN/S (records/s
 appended to the partition) and CONSUMED/S (records/s committed by the group),
-summed on the totals lines.
+summed on the totals lines; on a terminal a third, LAG-TREND: each row's and total's lag over the
+last refreshes as a sparkline.
 """
 
 from __future__ import annotations
@@ -36,12 +37,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine output)
     from rich.text import Text
 
-from ..lag.summary import LagTotal, totals
+from ..lag.summary import LagTotal, TrendKey, totals
 from ..measures.lag.rows import COLUMNS, LagRow, LagState
 from ..parse.durations import format_duration
 from .fit import Column, Forms, Kind
 from .fitted import FittedTable
 from .offsets import rate
+from .sparkline import trend_cell
 
 __all__ = ["COLUMNS", "LagRates", "records", "rich_table", "time_lag_note"]
 
@@ -110,6 +112,7 @@ def rich_table(
     owners: Mapping[tuple[str, str, int], tuple[str, str, str, int | None]] | None = None,
     loss_etas: Mapping[tuple[str, str, int], int] | None = None,
     stale_ms: Mapping[tuple[str, str, int], int] | None = None,
+    trends: Mapping[TrendKey, Sequence[int | None]] | None = None,
 ) -> FittedTable:
     """One row per group and partition, then totals per group (and per topic when a group has several).
 
@@ -125,7 +128,9 @@ def rich_table(
     ``loss_etas`` (``--loss-eta``: each row's ETA, :mod:`kafka_offsets_cli.measures.lag.loss`) adds
     LOSS-ETA 0 after TIME-LAG (``-``: no ETA; on the totals the group's or topic's soonest);
     ``stale_ms`` (``--staleness``: :mod:`kafka_offsets_cli.measures.lag.stale`) STALE 0 after them
-    (``-``: unknown or not judged; on the totals the stalest).
+    (``-``: unknown or not judged; on the totals the stalest). ``trends`` (``--watch`` on a terminal:
+    each row's and total's lag over the refreshes, :func:`kafka_offsets_cli.lag.summary.lag_levels`)
+    adds LAG-TREND, a sparkline (:mod:`.sparkline`), after the rates, asked for (:data:`ASKED`).
     """
     from rich.text import Text
 
@@ -164,6 +169,8 @@ def rich_table(
         t.add_column(Column(key="in_per_s", headers=("IN/S",), kind=num, priority=ASKED, justify="right"))
         cons = ("CONSUMED/S", "CONS/S")
         t.add_column(Column(key="consumed_per_s", headers=cons, kind=num, priority=ASKED, justify="right"))
+    if trends is not None:
+        t.add_column(Column(key="lag_trend", headers=("LAG-TREND", "TREND"), priority=ASKED))
     t.add_column(Column(key="state", headers=("STATE",), kind=Kind.TEXT, min_width=11))
     if owners is not None:
         text, asked = Kind.TEXT, ASKED
@@ -196,6 +203,8 @@ def rich_table(
         if rates is not None:
             rin, rcons = rates.get((r.group, r.topic, r.partition), (None, None))
             cells += [rate(rin), rate(rcons)]
+        if trends is not None:
+            cells.append(trend_cell(trends.get((r.group, r.topic, r.partition), ())))
         shown = (states or {}).get((r.group, r.topic, r.partition), r.state.value)
         state = shown + (f" ({r.error})" if r.error else "") + (f" ({REMOTE_READ})" if r.remote_read else "")
         cells.append(Text(state, style=_SHOWN_STYLE.get(shown, _STATE_STYLE[r.state])))
@@ -225,6 +234,8 @@ def rich_table(
                     if r.group == tot.group and (tot.topic is None or r.topic == tot.topic)
                 ]
                 cells[-1:-1] = [rate(_sum([m[0] for m in mine])), rate(_sum([m[1] for m in mine]))]
+            if trends is not None:
+                cells.insert(len(cells) - 1, trend_cell(trends.get((tot.group, tot.topic, None), ())))
             t.add_row(*cells)
     return t
 

@@ -12,7 +12,8 @@ the group's partitions, :mod:`kafka_offsets_cli.measures.lag.stale`; STALE in th
 under ``--watch`` ``in_per_s``, ``consumed_per_s`` (the group's partitions'
 rates summed)
 and ``trend`` (:func:`kafka_offsets_cli.lag.summary.trend`: catching-up, falling-behind, steady;
-null until both rates are known).
+null until both rates are known). On a terminal the table adds LAG-TREND (the group's lag over the
+refreshes, a sparkline) and CATCH-UP (the time to catch up while the group gains); records have neither.
 
 ``group_state`` and ``members`` are the coordinator's description, ``group_type`` its protocol
 (``classic``, or ``consumer`` for KIP-848 groups; null when not known); ``status`` the group's
@@ -30,6 +31,7 @@ from typing import Any
 from ..errors import MonitoringStatus
 from ..lag.monitor import LagStatus
 from ..lag.summary import soonest_loss_etas, totals, trend
+from ..measures.catch_up import eta_to_catch_up_ms
 from ..measures.lag.rows import GroupProblem, LagRow
 from ..measures.lag.stale import stalest
 from ..models.groups import GroupDescription
@@ -37,6 +39,7 @@ from ..parse.durations import format_duration
 from .fit import Column, Kind
 from .fitted import FittedTable
 from .offsets import rate
+from .sparkline import trend_cell
 
 __all__ = [
     "LOSS_SUMMARY_COLUMN",
@@ -79,6 +82,13 @@ _STYLE = {
     MonitoringStatus.CRITICAL: "red",
     MonitoringStatus.UNKNOWN: "red",
 }
+
+
+def _duration(ms: int | None) -> Any:
+    """A duration's cell: ``3m 20s``, or a dim ``-`` when there is none."""
+    from rich.text import Text
+
+    return format_duration(ms) if ms is not None else Text("-", style="dim")
 
 
 def summary_fields(watching: bool, loss_eta: bool = False, staleness: bool = False) -> tuple[str, ...]:
@@ -154,9 +164,16 @@ def summary_table(
     rates: bool = False,
     loss_eta: bool = False,
     staleness: bool = False,
+    trends: Mapping[str, Sequence[int | None]] | None = None,
 ) -> FittedTable:
     """The records of :func:`summary_records` as a table (TIME-LAG, with ``time_lag``: the largest;
     LOSS-ETA, with ``loss_eta``: the soonest; STALE, with ``staleness``: the stalest).
+
+    ``trends`` (``--watch`` on a terminal: each group's lag over the refreshes) adds CATCH-UP, the
+    time to catch up while the group gains on its producers
+    (:func:`~kafka_offsets_cli.measures.catch_up.eta_to_catch_up_ms` of the record's lag and rates;
+    ``-`` otherwise), and LAG-TREND, a sparkline (:mod:`.sparkline`), both asked for (priority 1,
+    :mod:`.fit`).
 
     STATUS is the record's status, except that an ``ok`` group with lagging partitions shows
     ``lagging`` (below the thresholds, or without any), as each partition's STATE does.
@@ -189,6 +206,10 @@ def summary_table(
             )
         )
         t.add_column(Column(key="trend", headers=("TREND",), kind=Kind.TEXT, min_width=7))
+    if trends is not None:
+        # the time to catch up outlasts the picture at 80 columns (the rightmost goes first)
+        t.add_column(Column(key="catch_up_ms", headers=("CATCH-UP",), kind=num, priority=1, justify="right"))
+        t.add_column(Column(key="lag_trend", headers=("LAG-TREND",), priority=1))
     t.add_column(Column(key="status", headers=("STATUS",), kind=Kind.TEXT, min_width=8))
     for r in records:
         st = MonitoringStatus[str(r["status"]).upper()]
@@ -202,18 +223,18 @@ def summary_table(
             str(r["lag"]),
         ]
         if time_lag:
-            ms = r["max_time_lag_ms"]
-            cells.append(format_duration(ms) if ms is not None else Text("-", style="dim"))
+            cells.append(_duration(r["max_time_lag_ms"]))
         if loss_eta:
-            eta = r.get(LOSS_SUMMARY_COLUMN)
-            cells.append(format_duration(eta) if eta is not None else Text("-", style="dim"))
+            cells.append(_duration(r.get(LOSS_SUMMARY_COLUMN)))
         if staleness:
-            ms = r.get(STALE_SUMMARY_COLUMN)
-            cells.append(format_duration(ms) if ms is not None else Text("-", style="dim"))
+            cells.append(_duration(r.get(STALE_SUMMARY_COLUMN)))
         if remote:
             cells.append(str(r["remote_reads"]))
         if rates:
             cells += [rate(r["in_per_s"]), rate(r["consumed_per_s"]), r["trend"] or Text("-", style="dim")]
+        if trends is not None:
+            catch_up = eta_to_catch_up_ms(r["lag"], r.get("in_per_s"), r.get("consumed_per_s"))
+            cells += [_duration(catch_up), trend_cell(trends.get(r["group"], ()))]
         # an OK group with records left says so, as the per-partition STATE does (lag.monitor.shown_state):
         # STATUS ok beside a large lag read as "nothing to worry about" when no threshold was given
         shown = "lagging" if st is MonitoringStatus.OK and r["lagging"] else r["status"]

@@ -35,6 +35,7 @@ from .fitted import FittedTable
 from .liveness_metrics import PREFIX, prometheus, prometheus_down, prometheus_families
 from .monitoring import PerfDatum, nagios_line, status_text
 from .offsets import rate
+from .sparkline import sparkline, trend_cell
 
 __all__ = [
     "COLUMNS",
@@ -100,12 +101,15 @@ def rich_table(
     header: bool = True,
     rates: Mapping[TopicPartition, float | None] | None = None,
     columns: Sequence[str] | None = None,
+    trends: Mapping[TopicPartition, Sequence[int | None]] | None = None,
 ) -> FittedTable:
     """One row per partition: newest record's offset, time and age, state and timestamp type.
 
     ``rates`` (``--watch``) adds a RECORDS/S column (records/s appended, from the latest offsets);
-    ``columns`` (``--columns``) keeps the columns of these record fields. Priorities (:mod:`.fit`):
-    TOPIC, PARTITION, AGE, STATE 0; MAX-TIMESTAMP 2; OFFSET, RECORDS/S 3; TIMESTAMP-TYPE 4.
+    ``trends`` (``--watch`` on a terminal: each partition's age over the refreshes) AGE-TREND, a
+    sparkline (:mod:`.sparkline`); ``columns`` (``--columns``) keeps the columns of these record
+    fields. Priorities (:mod:`.fit`): TOPIC, PARTITION, AGE, STATE 0; AGE-TREND 1 (asked for by
+    ``--watch``); MAX-TIMESTAMP 2; OFFSET, RECORDS/S 3; TIMESTAMP-TYPE 4.
     """
     from rich.text import Text
 
@@ -125,9 +129,11 @@ def rich_table(
         t.add_column(
             Column(key="in_per_s", headers=("RECORDS/S", "REC/S"), kind=num, priority=3, justify=right)
         )
+    if trends is not None:
+        t.add_column(Column(key="age_trend", headers=("AGE-TREND", "TREND"), priority=1))
     t.add_column(Column(key="state", headers=("STATE",), kind=Kind.TEXT, min_width=8))
     t.add_column(Column(key="timestamp_type", headers=("TIMESTAMP-TYPE", "TS-TYPE"), priority=4))
-    extra: list[Any] = [""] if rates is not None else []
+    extra: list[Any] = [""] * ((rates is not None) + (trends is not None))
     for topic in report.topics:
         if topic.error is not None:
             t.add_row(
@@ -143,6 +149,8 @@ def rich_table(
     for r in report.rows:
         state = r.state.value + (f" ({r.error})" if r.error else "")
         rate_cell: list[Any] = [rate(rates.get(r.tp))] if rates is not None else []
+        if trends is not None:
+            rate_cell.append(trend_cell(trends.get(r.tp, ())))
         t.add_row(
             r.topic,
             str(r.partition),
@@ -156,10 +164,16 @@ def rich_table(
     return t
 
 
-def topic_lines(report: LivenessReport, *, problems_only: bool = False) -> list[Text]:
+def topic_lines(
+    report: LivenessReport,
+    *,
+    problems_only: bool = False,
+    trends: Mapping[str, Sequence[int | None]] | None = None,
+) -> list[Text]:
     """One summary line per topic (for stderr under the table): status, alive count, deciding age.
 
-    ``problems_only``: only the topics whose status is not OK.
+    ``problems_only``: only the topics whose status is not OK; ``trends`` (``--watch`` on a
+    terminal): each topic's deciding age over the refreshes, a sparkline after the age.
     """
     out = []
     for t in report.topics:
@@ -171,6 +185,8 @@ def topic_lines(report: LivenessReport, *, problems_only: bool = False) -> list[
             detail = f"{t.alive}/{t.partitions} partitions ok"
             if t.age_ms is not None:
                 detail += f", age {format_duration(t.age_ms)}"
+                if trends is not None and any(v is not None for v in trends.get(t.topic, ())):
+                    detail += f" {sparkline(trends[t.topic])}"
         tail = f" ({detail}; {t.timestamp_type or 'timestamp type unknown'})"
         out.append(status_text(t.status, before=f"{t.topic}: ", after=tail))
     return out

@@ -8,11 +8,9 @@ from kafka_offsets_cli.check.history import (
     HistoryStatus,
     PartitionHistory,
     Sample,
-    catch_up_ms,
     evaluate_group,
     evaluate_partition,
     rates,
-    sparkline,
     window,
     worst_status,
 )
@@ -124,9 +122,6 @@ def test_rates_and_catch_up() -> None:
     assert consume == pytest.approx(10.0)
     r = evaluate_partition(s, RULES, now_ms=now_after(s))
     assert r.eta_ms == round(600 / 5.0 * 1000)
-    assert catch_up_ms(100, 10.0, 5.0) is None  # producers outpace the consumer
-    assert catch_up_ms(0, None, None) == 0
-    assert catch_up_ms(None, 1.0, 2.0) is None
     assert rates(s[:1]) == (None, None)
 
 
@@ -153,11 +148,3 @@ def test_group_rollup_worst_status_sums_rates() -> None:
     assert (
         worst_status([HistoryStatus.STOP, HistoryStatus.REWIND, HistoryStatus.STALL]) is HistoryStatus.REWIND
     )
-
-
-def test_sparkline_scales_from_zero() -> None:
-    assert sparkline([0, 4, 8]) == "▁▅█"
-    assert sparkline([5, 5]) == "██"
-    assert sparkline([0, 0]) == "▁▁"
-    assert sparkline([None, 8]) == " █"
-    assert sparkline([]) == ""

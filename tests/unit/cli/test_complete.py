@@ -15,6 +15,7 @@ from typer.core import TyperGroup
 
 from kafka_offsets_cli.cli.app import app
 from kafka_offsets_cli.cli.complete import complete_topic_partitions
+from kafka_offsets_cli.cli.complete_shells import PATH_STATUS, path_kind
 from kafka_offsets_cli.cli.connection import context_connection
 
 
@@ -93,3 +94,57 @@ def test_topic_partitions_completion_keeps_the_earlier_patterns(monkeypatch: pyt
     assert complete_topic_partitions(ctx, [], "") == ["orders", "payments"]  # type: ignore[arg-type]
     assert complete_topic_partitions(ctx, [], "_") == ["__consumer_offsets"]  # type: ignore[arg-type]
     assert complete_topic_partitions(ctx, [], "orders:1") == []  # type: ignore[arg-type]
+
+
+def answer(shell: str, words: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """What the program tells ``shell`` (zsh, fish) completing the end of ``words``."""
+    full = {k: v for k, v in os.environ.items() if k != "KAFKA_BOOTSTRAP_SERVERS"}
+    full.update({"_KAFKA_OFFSETS_COMPLETE": f"complete_{shell}", "_TYPER_COMPLETE_ARGS": words, **env})
+    return subprocess.run(
+        [sys.executable, "-m", "kafka_offsets_cli"], capture_output=True, text=True, env=full, timeout=60
+    )
+
+
+NO_CLUSTER = ("lag -g ", "list -b 127.0.0.1:1 -t ", "list -s ", "rewind -g g --to ")
+
+
+@pytest.mark.parametrize("words", NO_CLUSTER)
+def test_bash_is_told_file_names_only_for_paths(words: str) -> None:
+    # tests/test_completion_shells.py runs the script in bash; here the exit statuses it reads
+    p = complete(f"kafka-offsets {words}", len(words.split()) + 1)
+    assert (p.returncode, p.stdout.strip(), p.stderr) == (0, "", "")
+
+
+def test_bash_is_told_where_a_file_or_a_directory_goes() -> None:
+    assert complete("kafka-offsets lag --prometheus-file ", 3).returncode == PATH_STATUS["file"]
+    assert complete("kafka-offsets check ", 2).returncode == PATH_STATUS["file"]  # check SPEC
+    assert complete("kafka-offsets check --history ", 3).returncode == PATH_STATUS["dir"]
+
+
+@pytest.mark.parametrize("words", NO_CLUSTER)
+def test_zsh_and_fish_are_told_no_file_names_without_candidates(words: str) -> None:
+    zsh = answer("zsh", f"kafka-offsets {words}")
+    assert (zsh.returncode, zsh.stdout.strip(), zsh.stderr) == (0, "", "")  # Typer's answer: _files
+    fish = answer("fish", f"kafka-offsets {words}", _TYPER_COMPLETE_FISH_ACTION="is-args")
+    assert (fish.returncode, fish.stderr) == (0, "")  # 0: our (empty) arguments, fish adds no files
+
+
+def test_zsh_and_fish_complete_file_names_for_paths() -> None:
+    assert answer("zsh", "kafka-offsets lag --prometheus-file ").stdout.strip() == "_files"
+    assert answer("zsh", "kafka-offsets check --history ").stdout.strip() == "_files -/"
+    fish = answer("fish", "kafka-offsets rewind --export ", _TYPER_COMPLETE_FISH_ACTION="is-args")
+    assert fish.returncode == 1  # fish's own file names
+    names = answer("zsh", "kafka-offsets completion ").stdout
+    assert names.startswith("_arguments") and '"fish"' in names
+    got = answer("fish", "kafka-offsets completion f", _TYPER_COMPLETE_FISH_ACTION="get-args")
+    assert got.stdout.split() == ["fish"]
+
+
+def test_path_kind_reads_the_parameter() -> None:
+    root = cast(TyperGroup, typer.main.get_command(app))
+    ctx = root.make_context("kafka-offsets", ["rewind"], resilient_parsing=True)
+    params = {p.name: p for p in root.get_command(ctx, "rewind").params}  # type: ignore[union-attr]
+    assert path_kind(params["export"]) == "file"
+    kinds = [path_kind(params[n]) for n in ("group", "topic", "to", "command_config")]
+    assert kinds == [None, None, None, "file"]
+    assert path_kind(root) is None  # a command: its option and subcommand names

@@ -1,0 +1,145 @@
+"""The completion script as the shell runs it: an interactive bash on a pseudo-terminal, its readline
+completing a word on Tab with ``completions/kafka-offsets.bash`` loaded, against a cluster that cannot be
+asked. Where the cluster would have given the candidates (``-t``, ``-g``) and where nothing completes
+(``-s``, ``--to``), no file name is offered; a FILE option still completes file names.
+
+bash only: zsh and fish are not installed on the machines these tests run on; the answers the program
+gives them are tested in tests/unit/cli/test_complete.py.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dev import gendocs
+from tests.availability import unavailable
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: a file in the shell's directory that every word below would complete to, were file names offered
+BAIT = "orders-backup.txt"
+
+
+class Bash:
+    """An interactive bash (no rc files, empty inputrc) on a pseudo-terminal."""
+
+    def __init__(self, cwd: Path, env: dict[str, str]) -> None:
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen(
+            ["bash", "--norc", "--noprofile", "-i"],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=cwd,
+            env=env,
+            start_new_session=True,
+        )
+        os.close(slave)
+        self.marks = 0
+
+    def read_until(self, token: bytes, timeout: float) -> bytes:
+        """What the terminal shows until ``token`` (fails when it does not come in ``timeout`` s)."""
+        buf, deadline = b"", time.monotonic() + timeout
+        while token not in buf:
+            left = deadline - time.monotonic()
+            assert left > 0, f"no {token!r} in {timeout} s; the terminal showed {buf!r}"
+            ready, _, _ = select.select([self.master], [], [], min(left, 0.2))
+            if ready:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:  # the shell ended
+                    break
+                buf += chunk
+        return buf
+
+    def run(self, line: str, timeout: float = 30) -> bytes:
+        """Type ``line`` and Enter; what the terminal showed until the shell was ready again."""
+        self.marks += 1
+        mark = f"@@mark{self.marks}"
+        # the shell expands $((…)): the mark appears once the command ran, not when it is typed
+        os.write(self.master, f"{line}; echo @@mark$(({self.marks}))\n".encode())
+        return self.read_until(mark.encode(), timeout)
+
+    def tab(self, words: str, timeout: float = 60) -> str:
+        """What the line shows after typing ``words`` and Tab twice (the completion of its last word),
+        then the line is killed (Ctrl-U). readline finishes the Tabs before reading on, so the mark
+        that follows comes after the completion."""
+        os.write(self.master, f"{words}\t\t".encode())
+        shown = self.run("\x15true", timeout)
+        return shown.decode(errors="replace")
+
+    def close(self) -> None:
+        """End the shell."""
+        try:
+            os.write(self.master, b"exit\n")
+            self.proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+        finally:
+            os.close(self.master)
+
+
+@pytest.fixture
+def bash(tmp_path: Path) -> Iterator[Bash]:
+    if shutil.which("bash") is None:
+        unavailable("bash is not installed")
+    work, bin_dir, home = tmp_path / "work", tmp_path / "bin", tmp_path / "home"
+    for d in (work, bin_dir, home):
+        d.mkdir()
+    (work / BAIT).write_text("")
+    program = bin_dir / "kafka-offsets"  # this source tree, as the scripts call it: by name on PATH
+    program.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m kafka_offsets_cli "$@"\n')
+    program.chmod(0o755)
+    drop = ("KAFKA_BOOTSTRAP_SERVERS", "KAFKA_OFFSETS_CONFIG", "KAFKA_OFFSETS_CLUSTER", "BASH_ENV", "ENV")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env.update(
+        PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
+        PYTHONPATH=str(ROOT),
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / ".config"),  # no profile: no cluster from a config file
+        INPUTRC="/dev/null",
+        TERM="dumb",
+        PS1="$ ",
+    )
+    shell = Bash(work, env)
+    try:
+        shell.run(f"source {ROOT / gendocs.BASH}")
+        yield shell
+    finally:
+        shell.close()
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "kafka-offsets list -b 127.0.0.1:1 -t or",  # the cluster is unreachable
+        "kafka-offsets lag -g or",  # no cluster configured at all
+        "kafka-offsets list -b 127.0.0.1:1 -t x -s or",  # an offset spec: nothing completes
+        "kafka-offsets rewind -b 127.0.0.1:1 -g g --to or",  # a time: nothing completes
+    ],
+)
+def test_no_file_names_where_the_cluster_could_not_be_asked(bash: Bash, words: str) -> None:
+    shown = bash.tab(words)
+    assert BAIT[2:] not in shown, shown
+
+
+def test_no_file_names_with_an_unreachable_cluster_from_the_environment(bash: Bash) -> None:
+    bash.run("export KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:1")
+    assert BAIT[2:] not in bash.tab("kafka-offsets list -t or")
+
+
+def test_file_options_and_commands_still_complete(bash: Bash) -> None:
+    # the same shell and script: file names where the value is a file, candidates where there are some
+    assert BAIT[2:] in bash.tab("kafka-offsets lag --prometheus-file or")
+    assert BAIT[2:] in bash.tab("kafka-offsets check or")  # check SPEC: a spec file
+    assert "pletion" in bash.tab("kafka-offsets com")
