@@ -68,7 +68,9 @@ class Bash:
         mark = f"@@mark{self.marks}"
         # the shell expands $((…)): the mark appears once the command ran, not when it is typed
         os.write(self.master, f"{line}; echo @@mark$(({self.marks}))\n".encode())
-        return self.read_until(mark.encode(), timeout)
+        # and the prompt after it: readline has the terminal again, so what is typed next is read by
+        # readline (typed earlier, the kernel echoes a Tab as a Tab, and under load no completion ran)
+        return self.read_until(f"{mark}\r\n$ ".encode(), timeout)
 
     def tab(self, words: str, timeout: float = 60) -> str:
         """What the line shows after typing ``words`` and Tab twice (the completion of its last word),
