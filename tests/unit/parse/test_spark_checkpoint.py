@@ -7,6 +7,7 @@ newline after the last line.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,7 @@ def checkpoint(root: Path, batches: dict[int, str], commits: list[int], query: s
     (root / "offsets").mkdir(parents=True)
     (root / "commits").mkdir()
     if query is not None:
-        (root / "metadata").write_text('{"id":"%s"}' % query)
+        (root / "metadata").write_text(json.dumps({"id": query}))
     for n, text in batches.items():
         (root / "offsets" / str(n)).write_text(text)
         (root / "offsets" / f".{n}.crc").write_bytes(b"crc\x00")
