@@ -39,6 +39,7 @@ def lag_cmd(
     ctx: typer.Context,
     group: opts.GroupOpt = None,
     group_regex: opts.GroupRegexOpt = None,
+    spark_checkpoint: lag_opts.SparkCheckpointOpt = None,
     target: Target = FROM_OPTIONS,
     group_type: lag_opts.GroupTypeOpt = None,
     exclude_internal_topics: opts.ExcludeInternalOpt = False,
@@ -112,6 +113,7 @@ def lag_cmd(
             loss_eta=loss_eta,
             sort=sort,
             staleness=staleness,
+            checkpoints=spark_checkpoint,
         )
         mon = monitored_run(
             ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label, monitoring=monitor
@@ -120,10 +122,10 @@ def lag_cmd(
         # the measures a threshold or --sort turned on are the request's (LOSS-ETA, STALE and their fields)
         view = lag_view_of(
             request, fmt=fmt, columns=columns, watching=interval is not None, monitor=monitor,
-            members=members, summary=summary, by_partition=by_partition, named=bool(group),
-            labels=mon.labels, now_ms=env.now_ms, compat=compat, no_headers=no_headers,
-            only_lagging=only_lagging, sort=sort, min_lag=min_lag, min_time_lag_ms=min_time_lag_ms,
-            thresholds=thresholds,
+            members=members, summary=summary, by_partition=by_partition,
+            named=bool(group or spark_checkpoint), labels=mon.labels, now_ms=env.now_ms, compat=compat,
+            no_headers=no_headers, only_lagging=only_lagging, sort=sort, min_lag=min_lag,
+            min_time_lag_ms=min_time_lag_ms, thresholds=thresholds,
         )  # fmt: skip
         if interval is not None:  # the file rewritten after every refresh; the first one's notes once
             loop = partial(lag_view.watch, interval=interval, view=view, screen=screen)

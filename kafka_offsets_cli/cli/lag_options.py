@@ -9,7 +9,7 @@ import typer
 from ..errors import UsageError
 from ..lag.summary import SortKey
 from ..models.group_types import GROUP_TYPES
-from .options import OUT
+from .options import OUT, SEL
 
 __all__ = [
     "CHECK",
@@ -27,6 +27,7 @@ __all__ = [
     "MinTimeLagOpt",
     "OnlyLaggingOpt",
     "SortOpt",
+    "SparkCheckpointOpt",
     "StalenessOpt",
     "SummaryOpt",
     "TimeLagOpt",
@@ -118,6 +119,20 @@ GroupTypeOpt = Annotated[
         metavar="TYPE,...",
         help="Only groups of these types: classic, consumer, share, streams (as the brokers list them; "
         "default every type).",
+        show_default=False,
+    ),
+]
+
+
+SparkCheckpointOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--spark-checkpoint",
+        metavar="PATH",
+        help="Lag of the Spark Structured Streaming query whose checkpoint directory this is (its newest "
+        "committed batch's Kafka offsets, group spark:<query id>; repeatable; not with --group, "
+        "--group-regex or --type).",
+        rich_help_panel=SEL,
         show_default=False,
     ),
 ]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from ..ahead import Ahead
-from ..errors import NotFound
+from ..errors import NotFound, UsageError
 from ..measures.lag.collect import GROUP_ID_NOT_FOUND, LagReport, ListedGroups, collect, resolve_groups
 from ..measures.lag.group_types import share_members, streams_members
 from ..models.groups import GroupMembers
@@ -23,6 +23,7 @@ from ..parse.selection import Selection
 from ..parse.times import now_ms
 from ..plan.queries import close_names, selection_metadata
 from ..sources import GroupLister, GroupMemberSource, GroupTypeLister, LagSource, TypedGroupReader
+from .checkpoint import checkpoint_report
 from .monitor import LagThresholds
 from .stale_state import FileStore, StaleStore, cluster_key
 from .summary import SortKey, sort_measures
@@ -57,6 +58,8 @@ class LagRequest:
     #: bootstrap servers that key them when the cluster has no id
     staleness: StaleStore | None = None
     bootstrap: str = ""
+    #: ``--spark-checkpoint``: the Structured Streaming checkpoints read in place of groups
+    checkpoints: tuple[str, ...] = ()
 
 
 def request_of(
@@ -77,6 +80,7 @@ def request_of(
     loss_eta: bool = False,
     sort: SortKey = SortKey.name,
     staleness: bool = False,
+    checkpoints: Sequence[str] | None = None,
 ) -> LagRequest:
     """The request of the options' values. Without selection options: ``None``, the groups' own
     partitions; with no topic named Kafka's system topics stay out (as without any selection).
@@ -84,7 +88,12 @@ def request_of(
     needs it; the data-loss ETA when asked or when a loss-ETA threshold or ``--sort loss-eta`` needs it
     (it is measured from the time lag's search, so it turns the time lag on too); commit staleness when
     asked or when a staleness threshold or ``--sort staleness`` needs it, its sights in the state
-    file (:class:`~.stale_state.FileStore`; a front end may hand another store)."""
+    file (:class:`~.stale_state.FileStore`; a front end may hand another store). ``checkpoints``
+    (Spark checkpoints, :mod:`.checkpoint`) take the place of groups: not with groups, regexes or types."""
+    if checkpoints and (groups or regexes or types):
+        raise UsageError(
+            "--spark-checkpoint reads queries, not groups: not with --group, --group-regex or --type"
+        )
     selection = optional_selection(
         topics or (),
         partitions,
@@ -106,6 +115,7 @@ def request_of(
         types=frozenset(types) if types else None,
         loss_eta=loss,
         staleness=FileStore() if stale else None,
+        checkpoints=tuple(checkpoints or ()),
     )
 
 
@@ -131,6 +141,15 @@ def _query(
     update: Callable[[str], None] | None,
     metadata: Ahead[ClusterMetadata],
 ) -> LagReport:
+    if request.checkpoints:
+        report = checkpoint_report(
+            client, request.checkpoints, request.selection, time_lag=request.time_lag,
+            marker_check=request.marker_check, clock=request.clock, loss_eta=request.loss_eta,
+            metadata=metadata.result(),
+        )  # fmt: skip
+        if request.staleness is None:
+            return report
+        return with_staleness(client, report, request.staleness, request.bootstrap, request.clock())
     listing = client.group_types()
     types = dict(listing.types)
     if request.groups or request.regexes:

@@ -17,7 +17,7 @@ from typing import Any
 
 from ...errors import ClusterError, NotFound
 from ...models.group_types import ShareGroupOffsets
-from ...models.groups import GroupDescription, GroupMembers, Member
+from ...models.groups import GroupDescription, GroupMembers, GroupOffsets, Member
 from ...models.offsets import Isolation, OffsetSpec
 from ...models.topics import ClusterMetadata, TopicPartition
 from ...parse.java_regex import compile_java_regex
@@ -217,6 +217,7 @@ def collect(
     share: Mapping[str, ShareGroupOffsets] | None = None,
     loss_eta: bool = False,
     metadata: ClusterMetadata | None = None,
+    given: Mapping[str, GroupOffsets] | None = None,
 ) -> LagReport:
     """The whole ``lag`` use case for already resolved ``groups``.
 
@@ -234,14 +235,16 @@ def collect(
     ``loss_eta`` (needs ``time_lag``): each row's data-loss ETA (:mod:`.loss`), its topics' retention
     and ``remote.storage.enable`` read in one DescribeConfigs. ``metadata``: the selection's, when the
     caller asked for it already (:func:`~kafka_offsets_cli.plan.queries.selection_metadata`).
+    ``given``: committed offsets read elsewhere (a Spark checkpoint's), by group: not asked, not described.
     """
-    share = share or {}
+    share, given = share or {}, given or {}
     types = types or {}
-    others = [g for g in groups if g not in share]
+    others = [g for g in groups if g not in share and g not in given]
     # committed offsets first: a group whose coordinator did not answer is then not described
     # (asking it again would spend the rest of --timeout on the same silence)
     committed = {g.group: g for g in source.committed_offsets(others)} if others else {}
     committed.update({g: share_committed(o) for g, o in share.items()})
+    committed.update(given)
     descriptions = source.describe_groups(others) if others else {}
     metadata = metadata if metadata is not None else selection_metadata(source, selection)
     index = partition_index(metadata, selection)  # the selection resolved once, for every group
