@@ -51,6 +51,7 @@ SPARK_JVM_MODULES = frozenset(
         "test_spark_connect.py",
         "test_history_store_connect.py",
         "test_install_matrix.py",
+        "test_spark_checkpoint_lag.py",  # a Structured Streaming query in a pyspark venv of its own
     }
 )
 #: seconds assumed for a module that tests/durations.json does not know yet
