@@ -85,6 +85,7 @@ OWNED = {
     "pyspark": "spark",
     "py4j": "spark",
     "pyarrow": "spark",
+    "opentelemetry": "render",  # the otlp extra's protobuf definitions: render/otlp.py builds the request
 }
 #: third-party top-level modules -> the only modules allowed to import them (within their subpackage)
 #: (describe_groups: ConsumerGroupDescribe and DescribeGroups go through kafka-python like OffsetFetch,

@@ -38,7 +38,7 @@ from tests.wheel_build import ROOT, Built
 pytestmark = [pytest.mark.slow, pytest.mark.broker]
 
 #: the install lines (README "Installing", and docs/deployment.md "check on Spark Connect"): name -> extra
-INSTALLS = {"plain": "", "spark": "[spark]", "connect": "[spark,connect]"}
+INSTALLS = {"plain": "", "spark": "[spark]", "otlp": "[otlp]", "connect": "[spark,connect]"}
 EXAMPLE = ROOT / "kafka_offsets_cli" / "examples" / "check-spec.example.yaml"
 COMPLETION = "share/bash-completion/completions/kafka-offsets.bash"
 #: what a child inherits from pytest that would make it run something else than the install
@@ -100,7 +100,16 @@ def wheelhouse(built_dist: Built, tmp_path_factory: pytest.TempPathFactory) -> P
     """Every wheel the widest install line needs (pip's cache: no build), for offline installs."""
     house = tmp_path_factory.mktemp("wheelhouse")
     p = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "-w", str(house), f"{built_dist.wheel}[spark,connect]"],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "-w",
+            str(house),
+            f"{built_dist.wheel}[spark,connect,otlp]",
+        ],
         capture_output=True,
         text=True,
         env=_clean_env(),
@@ -249,6 +258,35 @@ def test_the_plain_install_holds_no_spark_and_check_names_the_extra(
     assert run.code == 3 and run.stdout == "", run.stderr
     assert "kafka-offsets check needs pyspark, which is not installed" in run.stderr
     assert "pip install '.[spark]'" in run.stderr
+
+
+# --------------------------------------------------------------------------- [otlp]: --otlp-endpoint
+
+
+def test_the_otlp_install_pushes_and_the_plain_one_names_the_extra(
+    venvs: Callable[[str], Venv], data: Data
+) -> None:
+    from tests.test_otlp_push import Receiver
+
+    b, t, group = data.bootstrap, data.topic, f"inst-otlp-{uuid.uuid4().hex[:6]}"
+    commit_group_offsets(b, group, {(t, 0): 1, (t, 1): 0})
+    receiver = Receiver()
+    try:
+        plain = venvs("plain")
+        assert "opentelemetry-proto" not in plain.distributions()
+        refused = plain.run("lag", "-b", b, "-g", group, "--otlp-endpoint", receiver.url)
+        assert refused.code == 3 and "--otlp-endpoint needs the otlp extra" in refused.stderr, refused.stderr
+        assert "pip install '.[otlp]'" in refused.stderr and not receiver.pushes
+
+        venv = venvs("otlp")
+        assert {"opentelemetry-proto", "protobuf"} <= venv.distributions()
+        assert not venv.distributions() & {"pyspark", "pyarrow", "pandas"}
+        run = venv.run("lag", "-b", b, "-g", group, "-o", "nagios", "--otlp-endpoint", receiver.url)
+        assert run.code == 0, run.stderr
+        _, points, _ = receiver.last()
+        assert {a["partition"]: v for a, v in points["kafka.consumer_group.lag"]} == {0: 1, 1: 3}
+    finally:
+        receiver.server.shutdown()
 
 
 def _spec(where: Path, data: Data, group: str) -> Path:

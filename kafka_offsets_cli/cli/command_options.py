@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..connection.resolver import ConnectionOptions
@@ -31,6 +31,7 @@ from .options import (
     TzOpt,
     XOpt,
 )
+from .otlp_push import OtlpEndpointOpt, OtlpHeaderOpt
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -69,10 +70,21 @@ class Layout:
     columns: str | None = None
 
 
+@dataclass(frozen=True, kw_only=True)
+class Push:
+    """Where a monitoring command pushes its metrics, as the options gave it: ``--otlp-endpoint``,
+    ``--otlp-header`` (checked by :func:`~.otlp_push.otlp_target` inside the command's boundary)."""
+
+    endpoint: str | None = None
+    headers: tuple[str, ...] = field(default=(), repr=False)
+
+
 #: The default of a command's ``target`` parameter: :func:`targeted` always passes the options'.
 FROM_OPTIONS = Target()
 #: The default of a command's ``layout`` parameter (likewise).
 AS_GIVEN = Layout()
+#: The default of a command's ``push`` parameter (likewise).
+NO_PUSH = Push()
 
 
 class Shared(NamedTuple):
@@ -95,6 +107,8 @@ HEAD = (
 TAIL = (Shared("command_config", CommandConfigOpt), Shared("x", XOpt), Shared("timeout", TimeoutOpt, "30s"))
 #: Where the command names a ``layout`` parameter: --tz, --no-headers, --columns.
 LAYOUT = (Shared("tz", TzOpt), Shared("no_headers", NoHeadersOpt, False), Shared("columns", ColumnsOpt))
+#: Where a monitoring command names a ``push`` parameter: --otlp-endpoint, --otlp-header.
+PUSH = (Shared("otlp_endpoint", OtlpEndpointOpt), Shared("otlp_header", OtlpHeaderOpt))
 
 
 def _target(given: dict[str, Any]) -> Target:
@@ -114,11 +128,16 @@ def _layout(given: dict[str, Any]) -> Layout:
     return Layout(tz=given["tz"], no_headers=given["no_headers"], columns=given["columns"])
 
 
+def _push(given: dict[str, Any]) -> Push:
+    return Push(endpoint=given["otlp_endpoint"], headers=tuple(given["otlp_header"] or ()))
+
+
 #: A group's marker parameter -> the options standing in its place, those after the command's own,
 #: and the record made of their values.
 GROUPS: dict[str, tuple[Sequence[Shared], Sequence[Shared], Callable[[dict[str, Any]], Any]]] = {
     "target": (HEAD, TAIL, _target),
     "layout": (LAYOUT, (), _layout),
+    "push": (PUSH, (), _push),
 }
 
 

@@ -41,7 +41,8 @@ def service(command: str) -> str:
 
 
 def lag_monitors(*, thresholds: bool, prometheus_file: bool, output: str | None) -> bool:
-    """Whether a ``lag`` run is a monitoring check (docs/reference.md "Exit codes")."""
+    """Whether a ``lag`` run is a monitoring check (docs/reference.md "Exit codes"): thresholds, metrics
+    delivered (``prometheus_file``: ``--prometheus-file`` or ``--otlp-endpoint``) or a monitoring format."""
     return thresholds or prometheus_file or (output is not None and output.lower() in MONITOR_FORMATS)
 
 
@@ -63,7 +64,9 @@ def from_argv(command: str, args: Sequence[str]) -> Family | None:
     output = _output(words)
     names = {w.split("=", 1)[0] for w in words if w.startswith("--")}
     if command == "lag" and not lag_monitors(
-        thresholds=bool(names & LAG_THRESHOLDS), prometheus_file="--prometheus-file" in names, output=output
+        thresholds=bool(names & LAG_THRESHOLDS),
+        prometheus_file=bool(names & {"--prometheus-file", "--otlp-endpoint"}),
+        output=output,
     ):
         return None
     return Family(service(command) if output is not None and output.lower() == "nagios" else None)

@@ -19,7 +19,7 @@ from . import lag_view
 from . import options as opts
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .command_options import FROM_OPTIONS, Target, targeted
+from .command_options import FROM_OPTIONS, NO_PUSH, Push, Target, targeted
 from .families import lag_monitors
 from .lag_notes import failure_summary, notes, shown_with_notes
 from .lag_setup import lag_view_of, with_bootstrap
@@ -65,6 +65,7 @@ def lag_cmd(
     members: lag_opts.MembersOpt = False,
     output: opts.LagOutputOpt = None,
     prometheus_file: PrometheusFileOpt = None,
+    push: Push = NO_PUSH,
     metrics_compat: MetricsCompatOpt = None,
     label: opts.LabelOpt = None,
     no_headers: opts.NoHeadersOpt = False,
@@ -84,14 +85,13 @@ def lag_cmd(
         warn_stale,
         crit_stale,
     )
+    delivers = prometheus_file is not None or push.endpoint is not None  # metrics to a file or a receiver
     monitor = lag_monitors(
-        thresholds=any(t is not None for t in given),
-        prometheus_file=prometheus_file is not None,
-        output=output,
+        thresholds=any(t is not None for t in given), prometheus_file=delivers, output=output
     )
     with boundary(debug, monitoring=monitor, nagios=SERVICE if output == opts.Format.nagios else None):
         thresholds = parse_thresholds(*given)
-        compat = parse_compat(metrics_compat, bool(prometheus_file) or output == opts.Format.prometheus)
+        compat = parse_compat(metrics_compat, delivers or output == opts.Format.prometheus)
         fmt, screen = opts.OUTPUTS["lag"].select(output, env)
         interval = opts.watch_interval(watch)
         if summary and by_partition:
@@ -116,8 +116,9 @@ def lag_cmd(
             checkpoints=spark_checkpoint,
         )
         mon = monitored_run(
-            ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label, monitoring=monitor
-        )
+            ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label, monitoring=monitor,
+            push_to=push,
+        )  # fmt: skip
         request = with_bootstrap(request, mon.settings.bootstrap_servers)  # staleness's key without an id
         # the measures a threshold or --sort turned on are the request's (LOSS-ETA, STALE and their fields)
         view = lag_view_of(
@@ -140,7 +141,8 @@ def lag_cmd(
             paused=True,
         )
         # one text for the file and stdout (one clock); the file is written before stdout, which may be closed
-        metrics = view.prometheus(report) if prometheus_file or fmt is opts.Format.prometheus else ""
+        wanted = prometheus_file or mon.otlp is not None or fmt is opts.Format.prometheus
+        metrics = view.prometheus(report) if wanted else ""
         published(mon, lambda: metrics, partial(shown_with_notes, report, view, screen, metrics))
         if not monitor and report.failed:
             raise PartialFailure(failure_summary(report))

@@ -16,7 +16,7 @@ from ..render.liveness_metrics import prometheus
 from . import liveness_view
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .command_options import AS_GIVEN, FROM_OPTIONS, Layout, Target, targeted
+from .command_options import AS_GIVEN, FROM_OPTIONS, NO_PUSH, Layout, Push, Target, targeted
 from .emit import REFRESHED_FIELD, parse_columns
 from .liveness_options import (
     EXAMPLES,
@@ -69,6 +69,7 @@ def liveness_cmd(
     isolation: IsolationOpt = Isolation.READ_UNCOMMITTED,
     output: LivenessOutputOpt = None,
     prometheus_file: PrometheusFileOpt = None,
+    push: Push = NO_PUSH,
     problems: ProblemsOpt = False,
     state: StateOpt = None,
     label: LabelOpt = None,
@@ -92,7 +93,9 @@ def liveness_cmd(
         )
         interval = watch_interval(watch)
         states = parse_states(state)
-        mon = monitored_run(ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label)
+        mon = monitored_run(
+            ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label, push_to=push
+        )
         view = LivenessView(
             fmt=fmt,
             zone=zone,

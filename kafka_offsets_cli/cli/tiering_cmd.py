@@ -13,7 +13,7 @@ from ..tiering.rules import COLUMNS
 from ..tiering.run import request_of, run
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .command_options import AS_GIVEN, FROM_OPTIONS, Layout, Target, targeted
+from .command_options import AS_GIVEN, FROM_OPTIONS, NO_PUSH, Layout, Push, Target, targeted
 from .emit import parse_columns
 from .liveness_options import IncludeInternalOpt, ProblemsOpt
 from .metric_labels import PrometheusFileOpt
@@ -45,6 +45,7 @@ def tiering_cmd(
     crit_age: CritAgeOpt = None,
     output: TieringOutputOpt = None,
     prometheus_file: PrometheusFileOpt = None,
+    push: Push = NO_PUSH,
     problems: ProblemsOpt = False,
     label: LabelOpt = None,
     layout: Layout = AS_GIVEN,
@@ -64,7 +65,7 @@ def tiering_cmd(
         zone = parse_tz(layout.tz)
         fmt, screen = OUTPUTS["tiering"].select(output, env)
         cols = parse_columns(layout.columns, COLUMNS)
-        mon = monitored_run(ctx, target.connection(), SERIES, fmt, prometheus_file, label)
+        mon = monitored_run(ctx, target.connection(), SERIES, fmt, prometheus_file, label, push_to=push)
         report = read_once(mon, lambda c, _update: run(c, request), "Listing tiered offsets…")
         metrics = partial(render.prometheus, report, mon.labels)
         shown = partial(show, report, fmt, zone, cols, layout.no_headers, problems, mon.labels, screen)

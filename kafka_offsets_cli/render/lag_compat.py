@@ -54,7 +54,7 @@ def parse_compat(values: Iterable[str] | None, prometheus: bool = True) -> tuple
                 known = ", ".join(c.value for c in Compat)
                 raise UsageError(f"--metrics-compat: unknown {name!r} (one of {known})") from None
     if asked and not prometheus:
-        raise UsageError("--metrics-compat needs -o prometheus or --prometheus-file")
+        raise UsageError("--metrics-compat needs -o prometheus, --prometheus-file or --otlp-endpoint")
     return tuple(c for c in Compat if c in asked)
 
 
