@@ -26,7 +26,6 @@ needs from planning (leaders, partitions gone). One Spark task runs one unit wit
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Sequence
 
 from ..errors import KafkaOffsetsError, MonitoringStatus, NotFound, UsageError
@@ -36,6 +35,7 @@ from ..measures.lag.rows import GroupProblem
 from ..measures.lag.share import read_share_groups
 from ..measures.liveness import TIMESTAMP_TYPE_KEY
 from ..models.topics import ClusterMetadata, TopicPartition
+from ..parse.java_regex import names_and_patterns
 from ..parse.selection import Selection, TopicRule
 from ..plan.queries import with_named_errors
 from ..plan.resolve import UNKNOWN_TOPIC_OR_PARTITION, resolve
@@ -46,8 +46,6 @@ from .spec import CheckSpec, LagCheck, LivenessCheck
 from .units import WorkUnit, chunk_selection, cluster_units, unit_chunks
 
 __all__ = ["CheckPlan", "WorkUnit", "check_selection", "chunk_selection", "plan_checks", "unit_chunks"]
-
-_PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]+")
 
 
 def check_selection(topics: Sequence[str], exclude_internal: bool) -> Selection:
@@ -166,9 +164,8 @@ class _Planner:
         named: dict[str, set[str]] = {}  # per check, the groups given by name (as `lag --group`)
         listing = source.group_types()  # every type's groups, as `lag` lists them
         for c in checks:
-            names = [g for g in c.groups if _PLAIN_NAME.fullmatch(g)]
+            names, regexes = names_and_patterns(c.groups)
             named[c.name] = set(names)
-            regexes = [g for g in c.groups if not _PLAIN_NAME.fullmatch(g)]
             try:
                 chosen[c.name] = resolve_groups(ListedGroups(listing.types), names, regexes)
             except (NotFound, UsageError) as e:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from ..check.load import load_spec
 from ..lag.monitor import parse_thresholds
 from ..lag.run import request_of as lag_request
 from ..liveness.run import request_of as liveness_request
@@ -28,9 +29,11 @@ from .serve_options import (
     ListenOpt,
     LivenessOnOpt,
     MinIntervalOpt,
+    SpecOpt,
     StalenessFileOpt,
     TieringOnOpt,
 )
+from .serve_spec import refuse_beside_spec, spec_jobs
 from .tiering_options import CritAgeOpt, CritRecordsOpt, WarnAgeOpt, WarnRecordsOpt
 
 
@@ -44,6 +47,7 @@ def serve_cmd(
     ctx: typer.Context,
     listen: ListenOpt = "127.0.0.1:9308",
     min_interval: MinIntervalOpt = "15s",
+    spec: SpecOpt = None,
     lag: LagOnOpt = True,
     liveness: LivenessOnOpt = False,
     tiering: TieringOnOpt = False,
@@ -83,39 +87,47 @@ def serve_cmd(
     with boundary(debug):
         address = parse_listen(listen)
         interval_s = parse_duration(min_interval) / 1000
-        thresholds = parse_thresholds(
-            warn_lag, crit_lag, warn_time_lag, crit_time_lag, warn_stale=warn_stale, crit_stale=crit_stale
-        )
-        selection = target.selection()
-        requests = Requests(
-            lag=lag_request(
-                groups=group, regexes=group_regex, **selection,
-                exclude_internal_topics=exclude_internal_topics,
-                time_lag=time_lag, marker_check=marker_check, thresholds=thresholds, min_time_lag_ms=None,
-                members=members, clock=env.now_ms, types=lag_opts.group_types(group_type),
-                staleness=staleness,
-            ) if lag else None,
-            lag_staleness_file=staleness_file,
-            lag_thresholds=thresholds,
-            lag_compat=parse_compat(metrics_compat),
-            lag_members=members,
-            liveness=liveness_request(
-                **selection, include_internal=include_internal, exclude_internal_topics=False, warn=warn,
-                crit=crit, min_alive=min_alive, future_tolerance=future_tolerance,
-                empty=empty_status.status, future=future_status.status,
-            ) if liveness else None,
-            tiering=tiering_request(
-                **selection, include_internal=include_internal, warn_records=warn_records,
-                crit_records=crit_records, warn_age=warn_age, crit_age=crit_age,
-            ) if tiering else None,
-        )  # fmt: skip
-        job = cluster_job(ctx, target.connection(isolation), label, requests)
+        compat = parse_compat(metrics_compat)
+        if spec is not None:  # every cluster of the spec file at once
+            refuse_beside_spec(ctx)
+            jobs = spec_jobs(
+                ctx, load_spec(spec), label, members=members, staleness=staleness,
+                staleness_file=staleness_file, compat=compat,
+            )  # fmt: skip
+        else:
+            thresholds = parse_thresholds(
+                warn_lag, crit_lag, warn_time_lag, crit_time_lag, warn_stale=warn_stale, crit_stale=crit_stale
+            )
+            selection = target.selection()
+            requests = Requests(
+                lag=lag_request(
+                    groups=group, regexes=group_regex, **selection,
+                    exclude_internal_topics=exclude_internal_topics,
+                    time_lag=time_lag, marker_check=marker_check, thresholds=thresholds, min_time_lag_ms=None,
+                    members=members, clock=env.now_ms, types=lag_opts.group_types(group_type),
+                    staleness=staleness,
+                ) if lag else None,
+                lag_staleness_file=staleness_file,
+                lag_thresholds=thresholds,
+                lag_compat=compat,
+                lag_members=members,
+                liveness=liveness_request(
+                    **selection, include_internal=include_internal, exclude_internal_topics=False, warn=warn,
+                    crit=crit, min_alive=min_alive, future_tolerance=future_tolerance,
+                    empty=empty_status.status, future=future_status.status,
+                ) if liveness else None,
+                tiering=tiering_request(
+                    **selection, include_internal=include_internal, warn_records=warn_records,
+                    crit_records=crit_records, warn_age=warn_age, crit_age=crit_age,
+                ) if tiering else None,
+            )  # fmt: skip
+            jobs = [cluster_job(ctx, target.connection(isolation), label, requests)]
 
         def log(line: str) -> None:
             env.stderr.write(f"{PROG} serve: {line}\n")
             env.stderr.flush()
 
-        exporter = Exporter([job], min_interval_s=interval_s, log=log, clock=env.clock)
+        exporter = Exporter(jobs, min_interval_s=interval_s, log=log, clock=env.clock)
         server = MetricsServer(address, exporter.metrics)
         log(f"listening on {server.url}")
         stopped_by = serve_until_stopped(server)

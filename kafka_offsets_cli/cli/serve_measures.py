@@ -33,7 +33,7 @@ from .monitor_run import MonitoredRun, Series, kafka_client, monitored_run
 from .monitor_series import LAG, LIVENESS, TIERING
 from .options import Format
 
-__all__ = ["Requests", "cluster_job"]
+__all__ = ["Requests", "cluster_job", "lag_measure", "liveness_measure"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,7 +60,8 @@ class Requests:
         return {name: series for name, (request, series) in given.items() if request is not None}
 
 
-def _lag(run: MonitoredRun, request: LagRequest, requests: Requests) -> Measure:
+def lag_measure(run: MonitoredRun, request: LagRequest, requests: Requests, name: str = "lag") -> Measure:
+    """Lag as ``lag -o prometheus`` prints it, on ``run`` (its labels, its ``up 0``), named ``name``."""
     # lag -o prometheus: its view's metrics of the report (every row: no --only-lagging in metrics)
     if request.staleness is not None:  # serve remembers in memory (and in lag's file when asked)
         store = MemoryStore(backing=FileStore() if requests.lag_staleness_file else None)
@@ -83,14 +84,16 @@ def _lag(run: MonitoredRun, request: LagRequest, requests: Requests) -> Measure:
             run.env.stderr.flush()
         return view.prometheus(report)
 
-    return Measure(name="lag", read=read, down=run.down)
+    return Measure(name=name, read=read, down=run.down)
 
 
-def _liveness(run: MonitoredRun, request: LivenessRequest) -> Measure:
+def liveness_measure(run: MonitoredRun, request: LivenessRequest, name: str = "liveness") -> Measure:
+    """Liveness as ``liveness -o prometheus`` prints it, on ``run``, named ``name``."""
+
     def read(client: Any) -> str:
         return liveness_metrics.prometheus(liveness_run(client, request), run.labels)
 
-    return Measure(name="liveness", read=read, down=run.down)
+    return Measure(name=name, read=read, down=run.down)
 
 
 def _tiering(run: MonitoredRun, request: TieringRequest) -> Measure:
@@ -117,9 +120,9 @@ def cluster_job(
     }
     measures = []
     if requests.lag is not None:
-        measures.append(_lag(runs["lag"], requests.lag, requests))
+        measures.append(lag_measure(runs["lag"], requests.lag, requests))
     if requests.liveness is not None:
-        measures.append(_liveness(runs["liveness"], requests.liveness))
+        measures.append(liveness_measure(runs["liveness"], requests.liveness))
     if requests.tiering is not None:
         measures.append(_tiering(runs["tiering"], requests.tiering))
     first = next(iter(runs.values()))

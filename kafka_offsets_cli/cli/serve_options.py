@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-__all__ = ["EXAMPLES", "LagOnOpt", "ListenOpt", "LivenessOnOpt", "MinIntervalOpt", "TieringOnOpt"]
+__all__ = ["EXAMPLES", "LagOnOpt", "ListenOpt", "LivenessOnOpt", "MinIntervalOpt", "SpecOpt", "TieringOnOpt"]
 
 SERVE = "Serve"
 
@@ -20,6 +20,9 @@ EXAMPLES = """Examples:
 
 
   kafka-offsets serve --cluster prod --no-lag --tiering --warn-age 2h --crit-age 8d
+
+
+  kafka-offsets serve --spec checks.yaml --listen 0.0.0.0:9308
 
 An HTTP endpoint for Prometheus: GET /metrics reads the cluster on scrape and answers with the
 series lag, liveness and tiering write with -o prometheus (the same rules and renderers, the
@@ -93,5 +96,17 @@ StalenessFileOpt = Annotated[
         help="Keep --staleness's sights in lag's state file too (shared with lag runs, kept over a "
         "restart), not only in memory.",
         rich_help_panel=SERVE,
+    ),
+]
+
+SpecOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--spec",
+        metavar="FILE",
+        help="Serve the lag and liveness checks of a check spec file, every cluster it names at once "
+        "(labels cluster and check); not with the connection, selection or threshold options.",
+        rich_help_panel=SERVE,
+        show_default=False,
     ),
 ]

@@ -17,6 +17,8 @@ class under ``(?x)``).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -24,7 +26,18 @@ from typing import Any
 from ..errors import UsageError
 from .jre_grammar import JavaInvalid, Untranslatable, translate
 
-__all__ = ["JavaPattern", "compile_java_regex", "translate_java_regex"]
+__all__ = ["JavaPattern", "compile_java_regex", "names_and_patterns", "translate_java_regex"]
+
+#: A name given outright in a spec file's list (a group, a topic): no character a pattern needs.
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]+")
+
+
+def names_and_patterns(given: Sequence[str]) -> tuple[list[str], list[str]]:
+    """A spec file's list split into the names given outright and the Java patterns: a name has only
+    ``[A-Za-z0-9._-]`` (as ``lag --group``; its ``.`` is a dot), anything else is a pattern (as
+    ``--group-regex``)."""
+    names = [g for g in given if _PLAIN_NAME.fullmatch(g)]
+    return names, [g for g in given if not _PLAIN_NAME.fullmatch(g)]
 
 
 def translate_java_regex(pattern: str, what: str = "regex") -> str:

@@ -9,10 +9,12 @@ failure in the last collection and failures so far, and the age of the result a 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..render.monitoring import MetricFamily, Sample, prometheus_text
 from .collect import Collection
 
-__all__ = ["MEASURE_LABEL", "PREFIX", "exposition"]
+__all__ = ["MEASURE_LABEL", "PREFIX", "exposition", "merged"]
 
 #: The exporter's metric name prefix.
 PREFIX = "kafka_offsets"
@@ -62,10 +64,33 @@ def exporter_families(collection: Collection, index: int, age_s: float) -> list[
     ]
 
 
+def merged(texts: Iterable[str]) -> str:
+    """Exposition texts as one: each family's ``# HELP`` and ``# TYPE`` once, then every text's samples
+    of it, families in the order they first appear. Two clusters (or two checks of a spec) render the
+    same families; the text format allows a family's lines in one group only."""
+    headers: dict[str, list[str]] = {}
+    samples: dict[str, list[str]] = {}
+    for text in texts:
+        for line in text.splitlines():
+            if line.startswith("# "):
+                parts = line.split(" ", 3)
+                if len(parts) >= 3 and parts[1] in ("HELP", "TYPE"):
+                    seen = headers.setdefault(parts[2], [])
+                    samples.setdefault(parts[2], [])
+                    if not any(h.split(" ", 2)[1] == parts[1] for h in seen):
+                        seen.append(line)
+                continue
+            if line:
+                name = line.split("{", 1)[0].split(" ", 1)[0]
+                headers.setdefault(name, [])
+                samples.setdefault(name, []).append(line)
+    return "".join(f"{line}\n" for name in samples for line in (*headers[name], *samples[name]))
+
+
 def exposition(collection: Collection, age_s: float) -> str:
-    """The whole ``/metrics`` body: each cluster's measures' texts as their renderers wrote them,
-    then the exporter's families (one family per name, every cluster's samples under it)."""
-    texts = [text for outcome in collection.clusters for text in outcome.texts]
+    """The whole ``/metrics`` body: the clusters' measures' texts as their renderers wrote them, merged
+    (:func:`merged`), then the exporter's families (one family per name, every cluster's samples under it)."""
+    texts = [merged(text for outcome in collection.clusters for text in outcome.texts)]
     per_cluster = [exporter_families(collection, i, age_s) for i in range(len(collection.clusters))]
     for at, family in enumerate(per_cluster[0] if per_cluster else ()):
         samples = [

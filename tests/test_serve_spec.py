@@ -1,0 +1,82 @@
+"""``serve --spec FILE``: several clusters at once from a ``check`` spec file (issue 31.1), on a real broker.
+
+One scrape serves every cluster of the spec: a cluster that answers and one that cannot be reached
+(``up 0``, HTTP 200), each check's series under its own ``check`` label, one ``# HELP``/``# TYPE``
+per family (promtool accepts the whole body), and every lag value equal to ``lag -o json`` on the
+same data (a group named outright and one matched by a pattern, the rule ``check`` uses).
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+from pathlib import Path
+
+import pytest
+
+from dev.kafka_data import commit_group_offsets, create_topic, produce
+from kafka_offsets_cli.render.monitoring import parse_prometheus_text
+from tests.cli_runner import cli
+from tests.test_prometheus_lint import lint, uid
+from tests.test_serve import one, scrape, serve
+
+pytestmark = pytest.mark.broker
+
+
+def test_every_cluster_and_check_of_the_spec_in_one_scrape(bootstrap: str, tmp_path: Path) -> None:
+    topic, group = f"spec-{uid()}", f"spec-g-{uid()}"
+    create_topic(bootstrap, topic, 2, config={"retention.ms": "-1"})
+    produce(bootstrap, topic, [(p, None, None, b"x") for p in (0, 1) for _ in range(6)])
+    commit_group_offsets(bootstrap, group, {(topic, 0): 1, (topic, 1): 6})
+    with socket.socket() as closed:  # bound, never listening: connections are refused
+        closed.bind(("127.0.0.1", 0))
+        nowhere = f"127.0.0.1:{closed.getsockname()[1]}"
+        spec = tmp_path / "spec.json"
+        checks = [
+            {"name": "named", "type": "lag", "clusters": ["live", "gone"], "groups": [group], "warn_lag": 3,
+             "crit_lag": 9},
+            {"name": "pattern", "type": "lag", "cluster": "live", "groups": [group[:-3] + ".*"],
+             "topics": [topic]},
+            {"name": "alive", "type": "liveness", "cluster": "live", "topics": [topic], "warn": "1h",
+             "crit": "1d"},
+        ]  # fmt: skip
+        clusters = {"live": {"bootstrap_servers": bootstrap}, "gone": {"bootstrap_servers": nowhere}}
+        document = {"version": 1, "defaults": {"timeout": "3s"}, "clusters": clusters, "checks": checks}
+        spec.write_text(json.dumps(document))
+        s = serve("--spec", str(spec))
+        try:
+            _code, _ctype, body = scrape(s.url)
+        finally:
+            exit_code, err = s.stop(signal.SIGTERM)
+    assert exit_code == 0, err
+    lint(body)  # one HELP and TYPE per family though two clusters and three checks render them
+    assert one(body, "kafka_offsets_up", cluster="live") == 1
+    assert one(body, "kafka_offsets_up", cluster="gone") == 0
+    assert one(body, "kafka_offsets_lag_up", cluster="gone", check="named") == 0
+    assert one(body, "kafka_offsets_lag_status", cluster="live", check="named") == 1  # lag 5: warn 3, crit 9
+    assert one(body, "kafka_offsets_collection_failed", cluster="gone", measure="named") == 1
+    rows = {
+        (r["topic"], r["partition"]): r["lag"]
+        for r in cli("lag", "-b", bootstrap, "-g", group, "-o", "json").json()
+    }
+    assert rows == {(topic, 0): 5, (topic, 1): 0}
+    for check in ("named", "pattern"):
+        got = {
+            (labels["topic"], int(labels["partition"])): v
+            for labels, v in parse_prometheus_text(body)["kafka_offsets_lag_partition_lag"]
+            if labels.get("check") == check and labels["cluster"] == "live"
+        }
+        assert got == rows, check
+    assert one(body, "kafka_offsets_liveness_status", cluster="live", check="alive") == 0
+
+
+def test_options_the_spec_replaces_are_refused(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "version: 1\nclusters: {c: {bootstrap_servers: '127.0.0.1:1'}}\n"
+        "checks: [{name: l, type: lag, cluster: c, groups: [g]}]\n"
+    )
+    run = cli("serve", "--spec", str(spec), "-b", "127.0.0.1:9092", "--warn-lag", "5")
+    assert run.code == 2, run.stderr
+    assert "not with --bootstrap-server, --warn-lag" in run.stderr
