@@ -14,6 +14,7 @@ Then the same group is ``below-start`` with ETA 0. The test prints how late the 
 from __future__ import annotations
 
 import re
+import signal
 import time
 import uuid
 from typing import Any
@@ -24,6 +25,7 @@ from kafka_offsets_cli.render.monitoring import parse_prometheus_text
 from tests.cli_runner import cli
 from tests.kafka_helpers import wait_moved_to_remote
 from tests.test_prometheus_lint import lint
+from tests.test_serve import one, scrape, serve
 
 RETENTION_MS = 25_000
 SEGMENT_MS = 2_000
@@ -167,6 +169,14 @@ def test_thresholds_and_topics_without_an_eta(tiered_bootstrap: str) -> None:
     assert 0 <= etas[day] - soonest < 60_000, summary.stdout
     table = cli("lag", "-b", b, "-g", group, "--loss-eta", "-o", "table")
     assert "LOSS-ETA" in table.stdout, table.stdout
+    # serve: the same series and status from the same thresholds (the lag view's rules, not copies)
+    served = serve("-b", b, "-g", group, "-t", day, "--crit-loss-eta", "2d")
+    try:
+        _code, _ctype, body = scrape(served.url)
+    finally:
+        served.stop(signal.SIGTERM)
+    (served_s,) = [v for _, v in parse_prometheus_text(body)["kafka_offsets_lag_partition_loss_eta_seconds"]]
+    assert 0 <= part - served_s < 60 and one(body, "kafka_offsets_lag_status") == 2, body
 
 
 def test_a_tiered_topic_reads_remote_and_loses_by_total_retention(tiered_bootstrap: str) -> None:

@@ -64,6 +64,9 @@ def serve_cmd(
     crit_lag: lag_opts.CritLagOpt = None,
     warn_time_lag: lag_opts.WarnTimeLagOpt = None,
     crit_time_lag: lag_opts.CritTimeLagOpt = None,
+    loss_eta: lag_opts.LossEtaOpt = False,
+    warn_loss_eta: lag_opts.WarnLossEtaOpt = None,
+    crit_loss_eta: lag_opts.CritLossEtaOpt = None,
     staleness: lag_opts.StalenessOpt = False,
     warn_stale: lag_opts.WarnStaleOpt = None,
     crit_stale: lag_opts.CritStaleOpt = None,
@@ -96,7 +99,14 @@ def serve_cmd(
             )  # fmt: skip
         else:
             thresholds = parse_thresholds(
-                warn_lag, crit_lag, warn_time_lag, crit_time_lag, warn_stale=warn_stale, crit_stale=crit_stale
+                warn_lag,
+                crit_lag,
+                warn_time_lag,
+                crit_time_lag,
+                warn_loss_eta,
+                crit_loss_eta,
+                warn_stale,
+                crit_stale,
             )
             selection = target.selection()
             requests = Requests(
@@ -105,7 +115,7 @@ def serve_cmd(
                     exclude_internal_topics=exclude_internal_topics,
                     time_lag=time_lag, marker_check=marker_check, thresholds=thresholds, min_time_lag_ms=None,
                     members=members, clock=env.now_ms, types=lag_opts.group_types(group_type),
-                    staleness=staleness,
+                    staleness=staleness, loss_eta=loss_eta,
                 ) if lag else None,
                 lag_staleness_file=staleness_file,
                 lag_thresholds=thresholds,

@@ -75,6 +75,7 @@ def lag_measure(run: MonitoredRun, request: LagRequest, requests: Requests, name
         compat=requests.lag_compat,
         members=requests.lag_members,
         staleness=request.staleness is not None,
+        loss_eta=request.loss_eta,
     )
 
     def read(client: Any) -> str:

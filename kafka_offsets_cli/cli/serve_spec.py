@@ -47,7 +47,8 @@ BESIDE_SPEC = (
     "timeout", "group", "group_regex", "group_type", "exclude_internal_topics", "include_internal",
     "time_lag", "isolation", "lag", "liveness", "tiering", "warn_lag", "crit_lag", "warn_time_lag",
     "crit_time_lag", "warn", "crit", "min_alive", "future_tolerance", "empty_status", "future_status",
-    "warn_records", "crit_records", "warn_age", "crit_age", "warn_stale", "crit_stale",
+    "warn_records", "crit_records", "warn_age", "crit_age", "warn_stale", "crit_stale", "loss_eta",
+    "warn_loss_eta", "crit_loss_eta",
 )  # fmt: skip
 
 
