@@ -246,3 +246,65 @@ def test_history_written_where_the_driver_cannot_read_it_back_is_an_error(env: E
     assert json.loads(run.stdout)["status"], run.stdout  # the verdict is kept, whole (issue 27.5)
     line = assert_one_error_line(run.stderr, contains="sample(s) written, 0 read back")
     assert "not shared by the driver and every executor" in line
+
+
+#: A driver of the user's own: a classic session on the cluster, the data source registered on it,
+#: its rows (argv: master, bootstrap, topic, group, then the cluster's --conf items) as JSON lines.
+DATA_SOURCE_DRIVER = """
+import json, sys
+from pyspark.sql import SparkSession
+from kafka_offsets_cli.spark import register
+master, bootstrap, topic, group, *conf = sys.argv[1:]
+builder = SparkSession.builder.master(master).appName("kafka-offsets-data-source")
+for item in conf:
+    key, _, value = item.partition("=")
+    builder = builder.config(key, value)
+spark = builder.getOrCreate()
+register(spark)
+register(spark)  # again: shipped once
+def read():
+    return spark.read.format("kafka-offsets").option("bootstrap.servers", bootstrap)
+offsets = read().option("topics", topic).option("specs", "earliest,latest").load()
+lag = read().option("kind", "lag").option("groups", group).load()
+for kind, frame in (("offsets", offsets), ("lag", lag)):
+    for row in frame.collect():
+        print(json.dumps({"kind": kind, **row.asDict()}, default=str))
+spark.stop()
+"""
+
+
+#: what the executors' Python needs for the data source (docs/reference.md "PySpark data source")
+DATA_SOURCE_EXECUTOR = ("confluent-kafka", "pyarrow", "regex")
+
+
+def test_the_data_source_on_the_cluster_ships_the_package_and_equals_the_commands(
+    env: Env, bootstrap: str
+) -> None:
+    from kafka_offsets_cli.spark.deploy import SECURE_CONF
+
+    plain = env.topics[0]
+    group = f"g-{plain.removeprefix('plain-')}"
+    # the executors' Python as docs/reference.md says the data source needs it (regex: its read is
+    # planned with it); a path the driver and the workers both have
+    python = spark_cluster.executor_venv(env.cluster.state / "source-venv", (*DATA_SOURCE_EXECUTOR,))
+    conf = [c for c in env.cluster.spark_conf() if not c.startswith("spark.pyspark.python=")]
+    conf += [f"spark.pyspark.python={python}", *(f"{k}={v}" for k, v in SECURE_CONF)]
+    p = subprocess.run(
+        [sys.executable, "-c", DATA_SOURCE_DRIVER, env.cluster.master_url, bootstrap, plain, group, *conf],
+        # the read is planned by a Python worker beside the driver: PYSPARK_PYTHON's (docs/reference.md)
+        cwd=REPO_ROOT, env=child_env(PYSPARK_PYTHON=str(python)), stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=400,
+    )  # fmt: skip
+    causes = "\n".join(ln for ln in p.stderr.splitlines() if "Error" in ln and not ln.startswith("\tat "))
+    assert p.returncode == 0, causes[-4000:] + env.cluster.logs()[-2000:]
+    rows = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+    offsets = {(r["partition"], r["spec"]): r["offset"] for r in rows if r["kind"] == "offsets"}
+    listed = subprocess.run(
+        [sys.executable, "-m", "kafka_offsets_cli", "list", "-b", bootstrap, "-t", plain, "-s", "earliest",
+         "-s", "latest", "-o", "json"],
+        cwd=REPO_ROOT, env=child_env(), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert listed.returncode == 0, listed.stderr
+    assert offsets == {(r["partition"], r["spec"]): r["offset"] for r in json.loads(listed.stdout)}
+    lags = {r["partition"]: r["lag"] for r in rows if r["kind"] == "lag" and r["topic"] == plain}
+    assert lags == {0: 1, 1: 2, 2: 3}

@@ -34,7 +34,13 @@ def register(spark: Any) -> None:
     Then ``spark.read.format("kafka-offsets").option("bootstrap.servers", "HOST:PORT")
     .option("topics", "REGEX").option("specs", "earliest,latest").load()`` is the DataFrame of
     ``kafka-offsets list -o json`` (:mod:`.source`; options: :mod:`.source_options`).
+
+    On a cluster (a non-local master) and on Spark Connect the executors get the package as
+    ``check``'s do (:func:`.deploy.zip_package`: ``addPyFile``, or a session artifact), once per
+    session: they need only confluent-kafka and pyarrow of their own (docs/deployment.md).
     """
     from .source import KafkaOffsetsSource  # loads pyspark: only when a session asks for it
+    from .source_ship import ship_package
 
+    ship_package(spark)
     spark.dataSource.register(KafkaOffsetsSource)
