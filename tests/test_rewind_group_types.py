@@ -276,6 +276,17 @@ def test_delete_offsets_of_a_share_group_go_per_topic_and_come_back_with_the_und
     back = cli("rewind", "-b", bootstrap, "--from-file", str(undo), "--execute")
     assert back.code == 0, back.stderr
     assert start_offsets(bootstrap, group) == before
+    # Kafka's own kafka-share-groups --delete-offsets on the restored group: the same effect as ours
+    # (every share-partition of the topic gone), its per-topic table saying so
+    kafka = dev_kafka.run_tool(
+        SHARE_GROUP_COMMAND, "--bootstrap-server", bootstrap, "--delete-offsets", "--group", group,
+        "--topic", topic, timeout=120,
+    )  # fmt: skip
+    statuses = {
+        f[0]: " ".join(f[1:]) for f in map(str.split, kafka.stdout.splitlines()) if f and f[0] == topic
+    }
+    assert kafka.returncode == 0 and statuses == {topic: "Successful"}, kafka.stdout + kafka.stderr
+    assert start_offsets(bootstrap, group) == {}
     with KafkaClient(build_settings(bootstrap, timeout_ms=30_000)) as client:
         done = client.delete_share_group_offsets(group, ["no-such-topic"])
     assert done == {"no-such-topic": "UNKNOWN_TOPIC_OR_PARTITION"}
