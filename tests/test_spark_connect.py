@@ -1,8 +1,9 @@
 """``kafka-offsets check --remote sc://HOST:PORT`` against a real Spark Connect server.
 
 The server (dev/spark_connect.py) is the pyspark package's own ``SparkConnectServer`` on a free
-loopback port, master ``local[2]``; its Python workers run a venv holding only what docs/deployment.md
-says the server's Python needs (confluent-kafka and pyarrow): the ``kafka_offsets_cli`` package
+loopback port, master ``local[2]``; its Python workers run a venv holding only what docs/reference.md
+says the server's Python needs for the data source (confluent-kafka, pyarrow and regex; ``check``
+alone needs the first two, as tests/test_install_matrix.py shows): the ``kafka_offsets_cli`` package
 reaches them as a session artifact. Python workers are not reused (each task a fresh process), so
 hiding a package from that venv shows at the next task.
 
@@ -53,7 +54,7 @@ def connect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
     """A Spark Connect server for the module (its workers: a venv with confluent-kafka and pyarrow)."""
     state = tmp_path_factory.mktemp("spark-connect")
     try:
-        python = executor_venv(state / "worker-venv", spark_connect.EXECUTOR_DISTRIBUTIONS)
+        python = executor_venv(state / "worker-venv", (*spark_connect.EXECUTOR_DISTRIBUTIONS, "regex"))
         server = spark_connect.up(state, python=python, conf=["spark.python.worker.reuse=false"])
     except Exception as exc:
         unavailable(f"Spark Connect server could not be started: {exc}")
@@ -368,3 +369,52 @@ def test_check_over_connect_gives_the_records_of_local(
     lags = {p["partition"]: p["lag"] for p in doc["partitions"] if p["check"] == "lag"}
     assert lags == {0: 1, 1: 2, 2: 3}
     assert connect_server.server.accepts()  # the run released its session; the server goes on
+
+
+#: A client of the user's own on the server: the data source registered, its rows as JSON lines
+#: (argv: the server's URL, bootstrap, topic, group).
+CONNECT_SOURCE_DRIVER = """
+import json, sys
+from pyspark.sql import SparkSession
+from kafka_offsets_cli.spark import register
+url, bootstrap, topic, group = sys.argv[1:]
+spark = SparkSession.builder.remote(url).getOrCreate()
+register(spark)
+def read():
+    return spark.read.format("kafka-offsets").option("bootstrap.servers", bootstrap)
+offsets = read().option("topics", topic).option("specs", "earliest,latest").load()
+lag = read().option("kind", "lag").option("groups", group).load()
+for kind, frame in (("offsets", offsets), ("lag", lag)):
+    for row in frame.collect():
+        print(json.dumps({"kind": kind, **row.asDict()}, default=str))
+spark.stop()
+"""
+
+
+@pytest.mark.spark
+def test_the_data_source_over_connect_equals_the_commands(
+    connect_server: Server, bootstrap: str, topic_name: str
+) -> None:
+    import subprocess
+    import sys
+
+    from tests.fault_helpers import REPO_ROOT, child_env
+
+    group = f"g-{topic_name}"
+    create_topic(bootstrap, topic_name, partitions=2)
+    produce(bootstrap, topic_name, [(p, None, None, "x") for p in range(2) for _ in range(p + 3)])
+    commit_group_offsets(bootstrap, group, {(topic_name, p): 1 for p in range(2)})
+    p = subprocess.run(
+        [sys.executable, "-c", CONNECT_SOURCE_DRIVER, connect_server.url, bootstrap, topic_name, group],
+        cwd=REPO_ROOT, env=child_env(), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    causes = "\n".join(ln for ln in p.stderr.splitlines() if "Error" in ln)
+    assert p.returncode == 0, causes[-3000:] + connect_server.server.log_tail()
+    rows = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+    listed = run_timed(
+        "list", "-b", bootstrap, "-t", topic_name, "-s", "earliest", "-s", "latest", "-o", "json"
+    )
+    assert listed.code == 0, listed.stderr
+    want = {(r["partition"], r["spec"]): r["offset"] for r in json.loads(listed.stdout)}
+    assert {(r["partition"], r["spec"]): r["offset"] for r in rows if r["kind"] == "offsets"} == want
+    assert {r["partition"]: r["lag"] for r in rows if r["kind"] == "lag"} == {0: 2, 1: 3}
