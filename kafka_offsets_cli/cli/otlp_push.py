@@ -13,9 +13,7 @@ pushes ``up 0``, as it writes it.
 
 from __future__ import annotations
 
-import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated
@@ -109,6 +107,9 @@ def otlp_target(endpoint: str | None, headers: Sequence[str] | None) -> OtlpTarg
 def push(target: OtlpTarget, body: bytes, timeout_s: float) -> ResultNotWritten | None:
     """POST the export request ``body``; a failure is returned (the caller raises it after the run's
     output), never a header's value in it."""
+    import urllib.error  # with the push only: every command imports this module for its options
+    import urllib.request
+
     from ..render.otlp import rejected
 
     request = urllib.request.Request(target.url, data=body, method="POST")
