@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import typer
 
-from ..check.load import load_spec
 from ..lag.monitor import parse_thresholds
 from ..lag.run import request_of as lag_request
 from ..liveness.run import request_of as liveness_request
@@ -33,7 +32,6 @@ from .serve_options import (
     StalenessFileOpt,
     TieringOnOpt,
 )
-from .serve_spec import refuse_beside_spec, spec_jobs
 from .tiering_options import CritAgeOpt, CritRecordsOpt, WarnAgeOpt, WarnRecordsOpt
 
 
@@ -91,7 +89,10 @@ def serve_cmd(
         address = parse_listen(listen)
         interval_s = parse_duration(min_interval) / 1000
         compat = parse_compat(metrics_compat)
-        if spec is not None:  # every cluster of the spec file at once
+        if spec is not None:  # every cluster of the spec file at once (YAML and check's rules: loaded here)
+            from ..check.load import load_spec
+            from .serve_spec import refuse_beside_spec, spec_jobs
+
             refuse_beside_spec(ctx)
             jobs = spec_jobs(
                 ctx, load_spec(spec), label, members=members, staleness=staleness,
