@@ -195,6 +195,9 @@ def test_check_equals_direct_commands_partition_by_partition(
         else:  # M(c) is the same; the direct command's clock read it later
             assert -1000 <= d["time_lag_ms"] - m["time_lag_ms"] <= (t3 - t0) * 1000 + 1000, lag_key
     by_group = {g["group"]: g for g in checks["fleet-lag"]["groups"]}
+    # each group's type as `lag` lists it (classic, consumer, ...)
+    direct_types = {d["group"]: d["group_type"] for d in direct_lag.values()}
+    assert {x: by_group[x]["group_type"] for x in by_group} == {x: direct_types.get(x) for x in by_group}
     g = fleet.groups
     assert [by_group[x]["status"] for x in g] == (
         ["OK"] * 4 + ["WARNING"] * 3 + ["CRITICAL"] * 2 + ["OK", "WARNING", "WARNING"]
@@ -361,9 +364,13 @@ checks:
     metrics = parse_prometheus_text(prom.read_text())
     assert metrics["kafka_offsets_check_status"] == [({"cluster": "local"}, 1.0)]
     assert metrics["kafka_offsets_check_up"] == [({"cluster": "local"}, 1.0)]
-    assert ({"check": "lag", "cluster": "local", "group": f"pg-{i}"}, 1.0) in metrics[
-        "kafka_offsets_check_group_lag"
-    ]
+    # the group's series carry its type as `lag -o prometheus` labels it
+    lag_prom = parse_prometheus_text(cli("lag", "-b", bootstrap, "-g", f"pg-{i}", "-o", "prometheus").stdout)
+    [(lag_labels, _)] = lag_prom["kafka_offsets_lag_group_lag"]
+    assert "type" in lag_labels, lag_labels
+    typed = {"check": "lag", "cluster": "local", "group": f"pg-{i}", "type": lag_labels["type"]}
+    assert (typed, 1.0) in metrics["kafka_offsets_check_group_lag"]
+    assert {lab["type"] for lab, _ in metrics["kafka_offsets_check_partition_lag"]} == {lag_labels["type"]}
     ages = {lab["partition"]: v for lab, v in metrics["kafka_offsets_check_partition_age_seconds"]}
     assert ages["1"] > 19 * 60 and ages["0"] < 5 * 60
     csv_files = list((tmp_path / "csv").glob("part-*.csv"))

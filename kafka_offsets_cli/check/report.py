@@ -10,7 +10,8 @@ JSON document (``--output json``)::
 
     {"status": "OK|WARNING|CRITICAL|UNKNOWN",
      "checks": [{"name", "type", "status", "clusters", "partitions", "states",
-                 "summary", "problems", "topics": [...], "groups": [...]}],
+                 "summary", "problems", "topics": [...], "groups": [{"cluster", "group",
+                 "group_type", "status", ...}]}],
      "partitions": [{"check", "cluster", "topic", "partition", "group", "committed",
                      "end", "lag", "time_lag_ms", "timestamp", "age_ms", "state",
                      "status", "log_start", "offset", "history", "error"}]}
@@ -30,7 +31,7 @@ read in slices, are :mod:`.records`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import MonitoringStatus
@@ -87,12 +88,15 @@ class GroupResult:
     eta_ms: int | None = None
     trend: tuple[int | None, ...] = ()
     error: str | None = None
+    #: the group's type as the brokers list it (classic, consumer, share, streams; ``lag``'s ``group_type``)
+    group_type: str | None = None
 
     def to_record(self) -> dict[str, Any]:
         """JSON record of the group roll-up (rates in records per second)."""
         return {
             "cluster": self.cluster,
             "group": self.group,
+            "group_type": self.group_type,
             "status": self.status.name,
             "partitions": self.partitions,
             "lag": self.lag,
@@ -171,3 +175,12 @@ class CheckReport:
             "checks": [c.to_record() for c in self.checks],
             "partitions": [r for rs in record_slices(self.partitions) for r in rs],
         }
+
+    def with_group_types(self, types: Mapping[tuple[str, str], str]) -> CheckReport:
+        """The report with each group roll-up's ``group_type`` from ``types`` ((cluster, group) -> the
+        type planning listed; a group it did not list keeps ``None``)."""
+        checks = tuple(
+            replace(c, groups=tuple(replace(g, group_type=types.get((g.cluster, g.group))) for g in c.groups))
+            for c in self.checks
+        )
+        return replace(self, checks=checks)

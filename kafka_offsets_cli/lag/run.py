@@ -174,6 +174,17 @@ def _query(
         names = [g for g in names if g not in set(shared)]
     if update is not None:
         update(f"Reading {len(names)} group(s)…")
+    # a streams group's assignment is its members' active tasks over each subtopology's source
+    # topics (input and repartition topics), as kafka-streams-groups --describe --offsets lists them
+    streams = [g for g in names if types.get(g) == "streams"]
+    described = (
+        {
+            g: streams_members(d).description
+            for g, d in client.streams_group_descriptions(streams).groups.items()
+        }
+        if streams
+        else {}
+    )
     report = collect(
         client,
         names,
@@ -187,6 +198,7 @@ def _query(
         share=share.groups if share is not None else None,
         loss_eta=request.loss_eta,
         metadata=metadata.result(),
+        described=described,
     )
     # a group named that does not exist: the listed groups close to its name (did you mean)
     problems = tuple(

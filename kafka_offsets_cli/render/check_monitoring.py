@@ -19,10 +19,12 @@ from ..check.report import CheckReport, GroupResult, TopicResult
 from ..errors import MonitoringStatus
 from .monitoring import (
     CLUSTER_LABEL,
+    TYPE_LABEL,
     MetricFamily,
     PerfDatum,
     Sample,
     family_chunks,
+    group_labels,
     nagios_line,
     prometheus_text,
     status_families,
@@ -45,7 +47,7 @@ SERVICE = "KAFKA CHECK"
 PREFIX = "kafka_offsets_check"
 
 #: The labels the series use themselves (a ``--label`` may not take them).
-SERIES_LABELS = ("check", CLUSTER_LABEL, "group", "topic", "partition", "state")
+SERIES_LABELS = ("check", CLUSTER_LABEL, "group", TYPE_LABEL, "topic", "partition", "state")
 
 
 def clusters_label(names: Iterable[str]) -> str:
@@ -108,7 +110,7 @@ def prometheus_families(report: CheckReport) -> list[MetricFamily]:
     ``last_run_timestamp_seconds``; per cluster ``cluster_up``. Per check (label
     ``check``): ``check_status``. Per liveness topic (check, cluster, topic):
     ``topic_status``, ``topic_age_seconds``, ``topic_alive_partitions``. Per lag
-    group (check, cluster, group): ``group_status``, ``group_lag``,
+    group (check, cluster, group, type): ``group_status``, ``group_lag``,
     ``group_max_time_lag_seconds``, with history ``group_history_state`` (1, label
     ``state``) and ``group_catch_up_seconds``. Per partition: ``partition_status``;
     lag records also ``partition_lag`` and ``partition_time_lag_seconds`` (labels
@@ -123,7 +125,7 @@ def prometheus_families(report: CheckReport) -> list[MetricFamily]:
         return {"check": t.check, "cluster": t.cluster, "topic": t.topic}
 
     def gl(g: GroupResult) -> dict[str, str]:
-        return {"check": g.check, "cluster": g.cluster, "group": g.group}
+        return {"check": g.check, "cluster": g.cluster, **group_labels(g.group, g.group_type)}
 
     fams = [
         MetricFamily(
@@ -231,12 +233,16 @@ def _partition_rows(parts: Sequence[PartitionRecord]) -> Iterator[list[tuple[Any
 
 
 def _samples(
-    rows: Iterable[list[tuple[Any, ...]]], value: Callable[[tuple[Any, ...]], float | int | None]
+    rows: Iterable[list[tuple[Any, ...]]],
+    value: Callable[[tuple[Any, ...]], float | int | None],
+    types: Mapping[tuple[str, str, str], str] | None = None,
 ) -> Iterator[list[tuple[dict[str, str], float | int]]]:
     """Per slice, (labels, value) of each partition record with a value.
 
-    Labels: check, cluster, group (lag records), topic, partition.
+    Labels: check, cluster, group and type (lag records; ``types``: (check, cluster, group) -> the
+    group's type, as its group series have it), topic, partition.
     """
+    types = types or {}
     for batch in rows:
         out = []
         for r in batch:
@@ -247,7 +253,7 @@ def _samples(
                 continue
             labels = {"check": r[0], "cluster": r[1]}
             if r[2] is not None:
-                labels["group"] = r[2]
+                labels.update(group_labels(r[2], types.get((r[0], r[1], r[2]))))
             labels["topic"] = r[3]
             labels["partition"] = str(r[4])
             out.append((labels, v))
@@ -260,13 +266,16 @@ def prometheus_chunks(report: CheckReport, labels: Mapping[str, str] | None = No
     partitions at a time (never a sample object per partition, never the whole text at once).
 
     Per partition: ``partition_status``; lag records also ``partition_lag`` and
-    ``partition_time_lag_seconds`` (labels check, cluster, group, topic, partition); liveness
+    ``partition_time_lag_seconds`` (labels check, cluster, group, type, topic, partition); liveness
     records ``partition_age_seconds`` (check, cluster, topic, partition).
     """
     yield prometheus_text(prometheus_families(report), labels)
+    types = {
+        (g.check, g.cluster, g.group): g.group_type for c in report.checks for g in c.groups if g.group_type
+    }
     for name, help_text, value in PARTITION_FAMILIES:
         family = MetricFamily(name, help_text)
-        yield from family_chunks(family, _samples(_partition_rows(report.partitions), value), labels)
+        yield from family_chunks(family, _samples(_partition_rows(report.partitions), value, types), labels)
 
 
 def prometheus(report: CheckReport, labels: Mapping[str, str] | None = None) -> str:

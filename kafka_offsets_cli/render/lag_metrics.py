@@ -18,10 +18,12 @@ from ..models.groups import Member
 from ..parse.durations import format_duration
 from .lag_compat import Compat, compat_families
 from .monitoring import (
+    TYPE_LABEL,
     MetricFamily,
     PerfDatum,
     Sample,
     at_most,
+    group_labels,
     nagios_line,
     prometheus_text,
     status_families,
@@ -34,7 +36,7 @@ SERVICE = "KAFKA LAG"
 #: Prometheus metric name prefix.
 PREFIX = "kafka_offsets_lag"
 #: The labels the series use themselves (a ``--label`` may not take them).
-SERIES_LABELS = ("group", "type", "topic", "partition")
+SERIES_LABELS = ("group", TYPE_LABEL, "topic", "partition")
 
 
 def _group_totals(rows: Sequence[LagRow]) -> list[LagTotal]:
@@ -186,9 +188,7 @@ def prometheus_families(
     types = {r.group: r.group_type for r in rows if r.group_type is not None}
 
     def gl(group: str) -> dict[str, str]:
-        # the group's type (classic, consumer, share, streams) where the brokers listed it
-        kind = types.get(group)
-        return {"group": group} if kind is None else {"group": group, "type": kind}
+        return group_labels(group, types.get(group))
 
     def pl(r: LagRow) -> dict[str, str]:
         return {**gl(r.group), "topic": r.topic, "partition": str(r.partition)}

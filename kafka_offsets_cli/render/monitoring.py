@@ -167,6 +167,14 @@ def _value(v: float | int) -> str:
 
 #: The label that names the cluster on every series (the profile name, or the bootstrap servers).
 CLUSTER_LABEL = "cluster"
+#: The label of a group's type on its series (``lag`` and ``check`` alike).
+TYPE_LABEL = "type"
+
+
+def group_labels(group: str, group_type: str | None) -> dict[str, str]:
+    """A group's labels: ``group``, then ``type`` (classic, consumer, share, streams) where the
+    brokers listed one (a group they did not list has no ``type`` label)."""
+    return {"group": group} if group_type is None else {"group": group, TYPE_LABEL: group_type}
 
 
 def constant_labels(

@@ -138,7 +138,7 @@ def run(spec: CheckSpec, how: CheckRun, *, console: Any = None) -> CheckReport:
             report = replace(report, timings={"session": round(runtime.started_s, 3), **report.timings})
     times = {"plan": round(plan_s, 3), **report.timings, "total": round(time.monotonic() - t0, 3)}
 
-    return replace(report, timings=times)
+    return replace(report.with_group_types(plan.group_types), timings=times)
 
 
 def _start(how: CheckRun, step: Callable[[str], None]) -> SparkRuntime:

@@ -218,6 +218,7 @@ def collect(
     loss_eta: bool = False,
     metadata: ClusterMetadata | None = None,
     given: Mapping[str, GroupOffsets] | None = None,
+    described: Mapping[str, GroupDescription] | None = None,
 ) -> LagReport:
     """The whole ``lag`` use case for already resolved ``groups``.
 
@@ -236,7 +237,10 @@ def collect(
     and ``remote.storage.enable`` read in one DescribeConfigs. ``metadata``: the selection's, when the
     caller asked for it already (:func:`~kafka_offsets_cli.plan.queries.selection_metadata`).
     ``given``: committed offsets read elsewhere (a Spark checkpoint's), by group: not asked, not described.
+    ``described``: groups described elsewhere (a streams group by StreamsGroupDescribe: its assignment
+    is its active tasks' input and repartition partitions), not described again.
     """
+    described = described or {}
     share, given = share or {}, given or {}
     types = types or {}
     others = [g for g in groups if g not in share and g not in given]
@@ -245,7 +249,8 @@ def collect(
     committed = {g.group: g for g in source.committed_offsets(others)} if others else {}
     committed.update({g: share_committed(o) for g, o in share.items()})
     committed.update(given)
-    descriptions = source.describe_groups(others) if others else {}
+    plain = [g for g in others if g not in described]
+    descriptions = {**(source.describe_groups(plain) if plain else {}), **described}
     metadata = metadata if metadata is not None else selection_metadata(source, selection)
     index = partition_index(metadata, selection)  # the selection resolved once, for every group
     missing: tuple[Missing, ...] = ()

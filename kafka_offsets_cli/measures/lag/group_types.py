@@ -35,7 +35,12 @@ def streams_members(group: StreamsGroup) -> GroupMembers:
     """A streams group's description and members (each with its active tasks' partitions)."""
     if group.error is not None:
         return GroupMembers(GroupDescription(group.group, None, 0, (), group.error), (), "streams")
-    sources = {s.subtopology: s.source_topics for s in group.subtopologies or ()}
+    # a subtopology reads its input topics and the repartition topics it sources from (the topology
+    # lists them apart)
+    sources = {
+        s.subtopology: tuple(dict.fromkeys((*s.source_topics, *s.repartition_source_topics)))
+        for s in group.subtopologies or ()
+    }
     members = tuple(
         Member(
             member_id=m.member_id,

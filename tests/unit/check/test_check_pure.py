@@ -303,6 +303,24 @@ def test_nagios_line_and_prometheus_round_trip() -> None:
     assert down["kafka_offsets_check_status"] == [({"cluster": "a,b"}, 3.0)]
 
 
+def test_group_type_in_the_group_records_and_series_as_lag_labels_it() -> None:
+    typed = _report().with_group_types({("c", "g"): "share", ("c", "other"): "streams"})
+    doc = json.loads(render.json_document(typed))
+    groups = [g for c in doc["checks"] for g in c.get("groups", [])]
+    assert [(g["group"], g["group_type"]) for g in groups] == [("g", "share")]
+    assert [
+        g["group_type"]
+        for c in json.loads(render.json_document(_report()))["checks"]
+        for g in c.get("groups", [])
+    ] == [None]
+    m = parse_prometheus_text(check_monitoring.prometheus(typed))
+    lag = {"check": "lag", "cluster": "c", "group": "g", "type": "share"}
+    assert m["kafka_offsets_check_group_lag"] == [(lag, 50.0)]
+    assert ({**lag, "topic": "t1", "partition": "0"}, 50.0) in m["kafka_offsets_check_partition_lag"]
+    # the liveness series have no group, so no type
+    assert all("type" not in lab for lab, _ in m["kafka_offsets_check_partition_age_seconds"])
+
+
 def test_rich_summary_renders_sparkline_with_history() -> None:
     from dataclasses import replace
 
