@@ -8,7 +8,7 @@ client's isolation level is its own setting.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -176,15 +176,10 @@ def _query(
         update(f"Reading {len(names)} group(s)…")
     # a streams group's assignment is its members' active tasks over each subtopology's source
     # topics (input and repartition topics), as kafka-streams-groups --describe --offsets lists them
+    # (described once: --members reuses it)
     streams = [g for g in names if types.get(g) == "streams"]
-    described = (
-        {
-            g: streams_members(d).description
-            for g, d in client.streams_group_descriptions(streams).groups.items()
-        }
-        if streams
-        else {}
-    )
+    answered = client.streams_group_descriptions(streams).groups if streams else {}
+    streams_read = {g: streams_members(d) for g, d in answered.items()}
     report = collect(
         client,
         names,
@@ -198,7 +193,7 @@ def _query(
         share=share.groups if share is not None else None,
         loss_eta=request.loss_eta,
         metadata=metadata.result(),
-        described=described,
+        described={g: m.description for g, m in streams_read.items()},
     )
     # a group named that does not exist: the listed groups close to its name (did you mean)
     problems = tuple(
@@ -211,7 +206,7 @@ def _query(
     if not request.members:
         return report
     shown = sorted({r.group for r in report.rows})
-    typed = _typed_members(client, shown, types)
+    typed = _typed_members(client, shown, types, streams_read)
     members = client.group_members([g for g in shown if g not in typed]) if shown else {}
     members.update(typed)
     groups = {**report.groups, **{g: m.description for g, m in typed.items()}}
@@ -234,17 +229,15 @@ def with_staleness(
 
 
 def _typed_members(
-    client: LagRunSource, shown: Sequence[str], types: dict[str, str]
+    client: LagRunSource, shown: Sequence[str], types: dict[str, str], streams: Mapping[str, GroupMembers]
 ) -> dict[str, GroupMembers]:
-    """The shown share and streams groups' states and members, each through its own describe."""
+    """The shown share and streams groups' states and members: share groups through their describe,
+    streams groups from the run's StreamsGroupDescribe (``streams``)."""
     out: dict[str, GroupMembers] = {}
     shared = [g for g in shown if types.get(g) == "share"]
     if shared:
         out.update({g: share_members(d) for g, d in client.share_group_descriptions(shared).groups.items()})
-    streams = [g for g in shown if types.get(g) == "streams"]
-    if streams:
-        answer = client.streams_group_descriptions(streams).groups
-        out.update({g: streams_members(d) for g, d in answer.items()})
+    out.update({g: streams[g] for g in shown if types.get(g) == "streams" and g in streams})
     return out
 
 
