@@ -145,3 +145,42 @@ def test_file_options_and_commands_still_complete(bash: Bash) -> None:
     assert BAIT[2:] in bash.tab("kafka-offsets lag --prometheus-file or")
     assert BAIT[2:] in bash.tab("kafka-offsets check or")  # check SPEC: a spec file
     assert "pletion" in bash.tab("kafka-offsets com")
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_typers_install_and_show_options_give_these_scripts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shell: str
+) -> None:
+    # Typer's --install-completion wrote Typer's own bash script (complete -o default: file names
+    # wherever nothing completes); it writes the script `kafka-offsets completion SHELL` prints. Typer's
+    # own installer runs here for each shell (its option detects the shell it runs in: bash only here)
+    from typer import _completion_shared, completion
+
+    from kafka_offsets_cli.cli.complete import COMPLETE_VAR, PROG, completion_script, use_our_scripts
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    use_our_scripts()
+    ours = completion_script(shell)
+    shown = completion.get_completion_script(prog_name=PROG, complete_var=COMPLETE_VAR, shell=shell)  # type: ignore[attr-defined]
+    assert shown == ours  # --show-completion's
+    _, installed = _completion_shared.install(shell=shell, prog_name=PROG, complete_var=COMPLETE_VAR)
+    assert installed.read_text().strip() == ours.strip()
+    if shell == "bash":
+        assert (
+            "complete -F _kafka_offsets_completion kafka-offsets" in ours and "-o default kafka" not in ours
+        )
+
+
+def test_the_install_option_writes_the_script_for_the_shell_it_runs_in(tmp_path: Path) -> None:
+    env = {**os.environ, "HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        ["bash", "-c", f'"{sys.executable}" -m kafka_offsets_cli --install-completion'],
+        env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    written = tmp_path / ".bash_completions" / "kafka-offsets.sh"
+    ours = subprocess.run(
+        [sys.executable, "-m", "kafka_offsets_cli", "completion", "bash"],
+        env=env, capture_output=True, text=True, timeout=60,
+    ).stdout  # fmt: skip
+    assert "bash completion installed" in done.stdout and written.read_text().strip() == ours.strip()

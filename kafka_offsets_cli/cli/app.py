@@ -198,6 +198,10 @@ class LazyGroup(TyperGroup):
         kwargs["standalone_mode"] = False
         given = kwargs.get("args", args[0] if args else None)
         argv = list(sys.argv[1:] if given is None else given)
+        if any(a.startswith(("--install-completion", "--show-completion")) for a in argv):
+            from .complete import use_our_scripts  # Typer's options write our scripts
+
+            use_our_scripts()
         sys.exit(run_standalone(lambda: super(LazyGroup, self).main(*args, **kwargs), _parser_errors(), argv))
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:

@@ -106,12 +106,42 @@ COMPLETE_VAR = "_KAFKA_OFFSETS_COMPLETE"
 _ZSH_REGISTER = re.compile(r"^compdef (\S+) (\S+)$", re.M)
 
 
+#: Typer's own script maker, once :func:`use_our_scripts` has put :func:`completion_script` in its place
+_TYPERS_SCRIPT: list[Callable[..., str]] = []
+
+#: The shells :func:`completion_script` writes for (Typer's others, e.g. PowerShell, stay Typer's).
+OUR_SHELLS = ("bash", "zsh", "fish")
+
+
+def use_our_scripts() -> None:
+    """Typer's ``--install-completion`` and ``--show-completion`` write and print
+    :func:`completion_script`'s scripts, not Typer's (whose bash one keeps ``complete -o default``: file
+    names wherever nothing completes). Both call the module attribute ``get_completion_script`` of
+    ``typer._completion_shared`` (and ``typer.completion``, which imported the name); this puts a
+    function of the same signature there, once (tests/test_completion_shells.py installs and checks)."""
+    from typer import _completion_shared as shared
+    from typer import completion
+
+    if _TYPERS_SCRIPT:
+        return
+    _TYPERS_SCRIPT.append(shared.get_completion_script)
+
+    def ours(*, prog_name: str, complete_var: str, shell: str) -> str:
+        if shell in OUR_SHELLS:
+            return completion_script(shell)
+        return _TYPERS_SCRIPT[0](prog_name=prog_name, complete_var=complete_var, shell=shell)
+
+    shared.get_completion_script = ours
+    setattr(completion, "get_completion_script", ours)  # noqa: B010 - the name show_callback imported
+
+
 def completion_script(shell: str) -> str:
     """The completion script for ``shell``: Typer's, made to work when autoloaded (zsh), and for bash
     :mod:`.complete_shells`' (file names only where a value is a path)."""
     from typer._completion_shared import get_completion_script
 
-    script = get_completion_script(prog_name=PROG, complete_var=COMPLETE_VAR, shell=shell)
+    typers = _TYPERS_SCRIPT[0] if _TYPERS_SCRIPT else get_completion_script
+    script = typers(prog_name=PROG, complete_var=COMPLETE_VAR, shell=shell)
     if shell == "bash":  # Typer's falls back to file names (-o default) when nothing completes
         from .complete_shells import bash_script
 

@@ -15,8 +15,8 @@ nothing:
 * fish: the ``is-args`` question is answered "no" (exit 1: fish completes file names) only for a
   path.
 
-Typer's ``--install-completion`` writes Typer's bash script, which keeps ``-o default``: there an
-empty answer still falls back to file names (zsh's and fish's answers come from here either way).
+Typer's ``--install-completion`` and ``--show-completion`` write and print these scripts too
+(:func:`~.complete.use_our_scripts`).
 """
 
 from __future__ import annotations
