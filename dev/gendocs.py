@@ -331,8 +331,9 @@ consumed records per second from committed offsets where a command shows groups,
 of the last 30 s or five refreshes, since committed offsets move in steps). lag and liveness also draw
 each row's lag (LAG-TREND; with --summary beside CATCH-UP, the time to catch up while the group gains)
 or age (AGE-TREND) over the last 16 refreshes as a sparkline, on a terminal only. When standard output
-is not a terminal, or with a machine format, one block is printed per refresh (CSV repeats its header;
-JSON gives one array per refresh, which jq reads as a stream). One connection is reused and --timeout
+is not a terminal, or with a machine format, one block is printed per refresh (a CSV watch is one CSV
+stream: its header once, then each refresh's rows, told apart by refreshed_ms; JSON gives one array per
+refresh, which jq reads as a stream). One connection is reused and --timeout
 applies to each refresh; a failed refresh after the first is reported and the watch goes on.
 """
 
