@@ -29,7 +29,7 @@ import pytest
 
 from dev import kafka as dev_kafka
 from dev import streams as dev_streams
-from dev.kafka_data import create_topic, produce
+from dev.kafka_data import commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.connection.settings import build_settings
 from kafka_offsets_cli.kafka import KafkaClient
 from tests.cli_runner import cli
@@ -356,7 +356,33 @@ def test_a_streams_group_is_rewound_and_its_offsets_deleted_on_its_input_topics(
     assert {tp: o for tp, o in committed(bootstrap, group).items() if tp[0] == source} == dict.fromkeys(
         both, RECORDS
     )
+    _to_group_from_and_into_a_streams_group(bootstrap, group, source)
     _deletes_equal_kafka_streams_groups(bootstrap, group, source, tmp_path)
+
+
+def _to_group_from_and_into_a_streams_group(bootstrap: str, group: str, source: str) -> None:
+    """--to-group with the (Empty) streams group as the source (a new consumer group takes its input
+    topic's offsets, read back from the broker) and as the target (its input topic's offsets become a
+    consumer group's, then its undo plan puts them back)."""
+    both = [(source, 0), (source, 1)]
+    copy = f"rw-st-copy-{uid()}"
+    taken = cli("rewind", "-b", bootstrap, "-g", copy, "--to-group", group, "-t", source, "--execute")
+    assert taken.code == 0, taken.stderr
+    assert committed(bootstrap, copy) == dict.fromkeys(both, RECORDS)
+    other = f"rw-st-other-{uid()}"
+    commit_group_offsets(bootstrap, other, dict.fromkeys(both, 2))
+    given = cli("rewind", "-b", bootstrap, "-g", group, "--to-group", other, "-t", source, "--execute")
+    assert given.code == 0, given.stderr
+    assert {tp: o for tp, o in committed(bootstrap, group).items() if tp[0] == source} == dict.fromkeys(
+        both, 2
+    )
+    found = re.search(r"Undo plan written to (\S+);", given.stderr)
+    assert found, given.stderr
+    undo = cli("rewind", "-b", bootstrap, "--from-file", found.group(1), "--execute")
+    assert undo.code == 0, undo.stderr
+    assert {tp: o for tp, o in committed(bootstrap, group).items() if tp[0] == source} == dict.fromkeys(
+        both, RECORDS
+    )
 
 
 def committed(bootstrap: str, group: str) -> Offsets:
