@@ -112,3 +112,49 @@ def test_lag_watch_draws_the_lag_trend(bootstrap: str, cols: int) -> None:
     assert len(lags) >= 3 and lags[0] == 100 and lags[-1] == 400 and lags == sorted(lags), lags
     assert rows == totals == [sparkline(lags[:k]) for k in range(1, len(lags) + 1)], (rows, lags)
     assert rows[-1][0] == SPARK_CHARS[2] and rows[-1][-1] == SPARK_CHARS[-1]  # 100 of 400 ... 400
+
+
+@pytest.mark.parametrize("cols", [80, 200])
+def test_liveness_watch_draws_the_age_trend(bootstrap: str, cols: int) -> None:
+    # the topic is written once: its partition's age grows on every refresh, so AGE-TREND climbs to its
+    # top character, one character a refresh (at most 16), and the table fits the terminal
+    suffix = f"{time.monotonic_ns() % 10**6:06d}"
+    topic = f"wl-{suffix}"
+    kd.create_topic(bootstrap, topic, 1)
+    kd.produce(bootstrap, topic, [(0, None, None, b"x")] * 3)
+    env = {k: v for k, v in os.environ.items() if k not in ("KAFKA_BOOTSTRAP_SERVERS", "NO_COLOR")}
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
+    args = ["liveness", "-b", bootstrap, "-t", topic, "--warn", "1h", "--crit", "2h", "--watch", "1s"]
+    p = subprocess.Popen(
+        [sys.executable, "-m", "kafka_offsets_cli", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=slave,
+        stderr=subprocess.DEVNULL,
+        env={**env, "TERM": "xterm-256color"},
+    )
+    os.close(slave)
+    buf, deadline, shown = bytearray(), time.monotonic() + 60, 4
+    try:
+        _read(master, deadline, buf, f"refresh {shown + 1} at".encode())
+        p.send_signal(signal.SIGINT)
+        p.wait(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+        os.close(master)
+    assert p.returncode == 0
+    frames = _frames(_ANSI.sub("", buf.decode(errors="replace")))
+    trends = []
+    for k in range(1, shown + 1):
+        frame = frames[k]
+        head = next(ln.split() for ln in frame if ln.split()[:1] == ["TOPIC"])
+        assert "AGE-TREND" in head or "TREND" in head, frame
+        assert max(len(ln) for ln in frame) <= cols, frame
+        row = _cells(frame, [topic, "0"])
+        assert row is not None, frame
+        trends.append(_spark(row))
+    assert [len(t) for t in trends] == list(range(1, shown + 1)), trends
+    for t in trends[1:]:  # the age only grows: each sparkline climbs, and ends at its top
+        levels = [SPARK_CHARS.index(c) for c in t]
+        assert levels == sorted(levels) and t[-1] == SPARK_CHARS[-1], trends
