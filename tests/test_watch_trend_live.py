@@ -158,3 +158,58 @@ def test_liveness_watch_draws_the_age_trend(bootstrap: str, cols: int) -> None:
     for t in trends[1:]:  # the age only grows: each sparkline climbs, and ends at its top
         levels = [SPARK_CHARS.index(c) for c in t]
         assert levels == sorted(levels) and t[-1] == SPARK_CHARS[-1], trends
+
+
+@pytest.mark.parametrize("cols", [80, 200])
+def test_lag_summary_watch_gives_the_time_to_catch_up(bootstrap: str, cols: int) -> None:
+    # a group that commits 100 records after every refresh, with nothing produced: it gains, so
+    # CATCH-UP is its lag over its consumption rate (as the same frame's LAG and CONSUMED/S say)
+    from kafka_offsets_cli.parse.durations import parse_duration
+
+    suffix = f"{time.monotonic_ns() % 10**6:06d}"
+    topic, group = f"wc-{suffix}", f"wcg-{suffix}"
+    kd.create_topic(bootstrap, topic, 1)
+    kd.produce(bootstrap, topic, [(0, None, None, b"x")] * 2000)
+    kd.commit_group_offsets(bootstrap, group, {(topic, 0): 0})
+    env = {k: v for k, v in os.environ.items() if k not in ("KAFKA_BOOTSTRAP_SERVERS", "NO_COLOR")}
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
+    args = ["lag", "-b", bootstrap, "-g", group, "--summary", "--watch", "1s"]
+    p = subprocess.Popen(
+        [sys.executable, "-m", "kafka_offsets_cli", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=slave,
+        stderr=subprocess.DEVNULL,
+        env={**env, "TERM": "xterm-256color"},
+    )
+    os.close(slave)
+    buf, deadline, row, head = bytearray(), time.monotonic() + 90, None, []
+    try:
+        for n in range(1, 16):
+            _read(master, deadline, buf, f"refresh {n + 1} at".encode())
+            assert time.monotonic() < deadline, buf[-3000:]
+            frame = _frames(_ANSI.sub("", buf.decode(errors="replace"))).get(n, [])
+            row = _cells(frame, [group])
+            head = next((ln.split() for ln in frame if ln.split()[:1] == ["GROUP"]), [])
+            assert row is not None and ("CATCH-UP" in head), frame
+            assert max(len(ln) for ln in frame) <= cols, frame
+            assert len(row) == len(head), (head, row)  # one word a cell: read by the header
+            if re.fullmatch(r"\d+[hms].*", row[head.index("CATCH-UP")]):
+                break
+            kd.commit_group_offsets(bootstrap, group, {(topic, 0): 100 * n})
+        p.send_signal(signal.SIGINT)
+        p.wait(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+        os.close(master)
+    assert p.returncode == 0
+    assert row is not None
+    cell = dict(zip(head, row, strict=True))
+    shown_s = parse_duration(cell["CATCH-UP"]) / 1000
+    if "CONSUMED/S" in cell and "IN/S" in cell:  # wide enough for the rates: the rule, from the frame
+        lag, gain = int(cell["LAG"].replace(",", "")), float(cell["CONSUMED/S"]) - float(cell["IN/S"])
+        assert gain > 0 and abs(shown_s - lag / gain) <= 1 + 0.2 * lag / gain, cell
+        assert set(cell["LAG-TREND"]) <= set(SPARK_CHARS), cell
+    else:  # 80 columns: the rates and the picture give way to the time to catch up (named as hidden)
+        assert 0 < shown_s <= 2000, cell
