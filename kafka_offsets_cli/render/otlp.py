@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -180,18 +180,6 @@ def rejected(body: bytes) -> tuple[int, str]:
     response = pb.ExportMetricsServiceResponse.FromString(body)
     partial = response.partial_success
     return int(partial.rejected_data_points), str(partial.error_message)
-
-
-def points_of(body: bytes) -> Iterable[tuple[str, dict[str, Any], float]]:
-    """Each data point of a serialized request: (metric name, attributes, value) (tests, receivers)."""
-    pb = _proto()
-    request = pb.ExportMetricsServiceRequest.FromString(body)
-    for rm in request.resource_metrics:
-        for sm in rm.scope_metrics:
-            for m in sm.metrics:
-                for p in m.gauge.data_points:
-                    attrs = {a.key: getattr(a.value, a.value.WhichOneof("value")) for a in p.attributes}
-                    yield m.name, attrs, float(getattr(p, p.WhichOneof("value")))
 
 
 class _Proto:

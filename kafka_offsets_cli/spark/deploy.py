@@ -15,10 +15,16 @@ import sys
 import zipfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..errors import ConfigError
 
-__all__ = ["SECURE_CONF", "executor_python", "is_local", "secure_conf", "zip_package"]
+__all__ = ["SECURE_CONF", "executor_python", "is_connect", "is_local", "secure_conf", "zip_package"]
+
+
+def is_connect(spark: Any) -> bool:
+    """Whether ``spark`` is a Spark Connect session (pyspark's client classes, not the classic ones)."""
+    return type(spark).__module__.startswith("pyspark.sql.connect")
 
 
 def is_local(master: str) -> bool:

@@ -14,6 +14,7 @@ import os
 import shutil
 from typing import Any
 
+from .deploy import is_connect
 from .write import is_uri, local_path
 
 __all__ = ["lister"]
@@ -108,12 +109,8 @@ class _SparkListing:
 
 def lister(spark: Any, path: str) -> Any:
     """The lister of ``path`` for ``spark`` (a classic or a Spark Connect session)."""
-    if _is_connect(spark):
+    if is_connect(spark):
         return _SparkListing(spark, path)
     if not is_uri(path):
         return _Local(path)
     return _Hadoop(spark, path)
-
-
-def _is_connect(spark: Any) -> bool:
-    return type(spark).__module__.startswith("pyspark.sql.connect")

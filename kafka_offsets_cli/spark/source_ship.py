@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .deploy import is_local, zip_package
+from .deploy import is_connect, is_local, zip_package
 
 __all__ = ["ship_package", "shipped_to"]
 
@@ -28,12 +28,8 @@ _shipped: set[str] = set()
 _workdir: list[Path] = []
 
 
-def _is_connect(spark: Any) -> bool:
-    return type(spark).__module__.startswith("pyspark.sql.connect")
-
-
 def _session_key(spark: Any) -> str:
-    if _is_connect(spark):
+    if is_connect(spark):
         return f"connect:{spark.session_id}"
     return f"classic:{spark.sparkContext.applicationId}"
 
@@ -49,7 +45,7 @@ def _zip() -> Path:
 def shipped_to(spark: Any) -> str | None:
     """How the package reaches ``spark``'s executors: ``artifact`` (Connect), ``pyfile`` (a classic
     session on a cluster), or ``None`` (a local master: the driver's interpreter imports it)."""
-    if _is_connect(spark):
+    if is_connect(spark):
         return "artifact"
     return None if is_local(spark.sparkContext.master) else "pyfile"
 
