@@ -39,6 +39,30 @@ def _read(fd: int, until: float, buf: bytearray, want: bytes) -> None:
             buf += chunk
 
 
+def _on_pty(args: list[str], cols: int) -> tuple[subprocess.Popen[bytes], int]:
+    """``kafka-offsets ARGS`` on a pseudo-terminal of 40 rows and ``cols`` columns (a colour terminal):
+    the process and the terminal's side to read."""
+    env = {k: v for k, v in os.environ.items() if k not in ("KAFKA_BOOTSTRAP_SERVERS", "NO_COLOR")}
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
+    p = subprocess.Popen(
+        [sys.executable, "-m", "kafka_offsets_cli", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=slave,
+        stderr=subprocess.DEVNULL,
+        env={**env, "TERM": "xterm-256color"},
+    )
+    os.close(slave)
+    return p, master
+
+
+def _end(p: subprocess.Popen[bytes], master: int) -> None:
+    """The watch killed if it is still running (a failed test), and the terminal closed."""
+    if p.poll() is None:
+        p.kill()
+    os.close(master)
+
+
 def _frames(text: str) -> dict[int, list[str]]:
     """Each refresh's table (the lines drawn after its status line, up to the note on the rates),
     by refresh number."""
@@ -67,18 +91,7 @@ def test_lag_watch_draws_the_lag_trend(bootstrap: str, cols: int) -> None:
     kd.create_topic(bootstrap, topic, 1)
     kd.produce(bootstrap, topic, [(0, None, None, b"x")] * 100)
     kd.commit_group_offsets(bootstrap, group, {(topic, 0): 0})
-    env = {k: v for k, v in os.environ.items() if k not in ("KAFKA_BOOTSTRAP_SERVERS", "NO_COLOR")}
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
-    args = ["lag", "-b", bootstrap, "-g", group, "--watch", "1s"]
-    p = subprocess.Popen(
-        [sys.executable, "-m", "kafka_offsets_cli", *args],
-        stdin=subprocess.DEVNULL,
-        stdout=slave,
-        stderr=subprocess.DEVNULL,
-        env={**env, "TERM": "xterm-256color"},
-    )
-    os.close(slave)
+    p, master = _on_pty(["lag", "-b", bootstrap, "-g", group, "--watch", "1s"], cols)
     buf, deadline = bytearray(), time.monotonic() + 60
     try:
         for n in range(1, 20):  # refresh n is drawn whole once refresh n + 1 starts
@@ -93,9 +106,7 @@ def test_lag_watch_draws_the_lag_trend(bootstrap: str, cols: int) -> None:
         p.send_signal(signal.SIGINT)
         p.wait(timeout=30)
     finally:
-        if p.poll() is None:
-            p.kill()
-        os.close(master)
+        _end(p, master)
     assert p.returncode == 0
     frames = _frames(_ANSI.sub("", buf.decode(errors="replace")))
     lags, rows, totals = [], [], []
@@ -122,27 +133,16 @@ def test_liveness_watch_draws_the_age_trend(bootstrap: str, cols: int) -> None:
     topic = f"wl-{suffix}"
     kd.create_topic(bootstrap, topic, 1)
     kd.produce(bootstrap, topic, [(0, None, None, b"x")] * 3)
-    env = {k: v for k, v in os.environ.items() if k not in ("KAFKA_BOOTSTRAP_SERVERS", "NO_COLOR")}
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
-    args = ["liveness", "-b", bootstrap, "-t", topic, "--warn", "1h", "--crit", "2h", "--watch", "1s"]
-    p = subprocess.Popen(
-        [sys.executable, "-m", "kafka_offsets_cli", *args],
-        stdin=subprocess.DEVNULL,
-        stdout=slave,
-        stderr=subprocess.DEVNULL,
-        env={**env, "TERM": "xterm-256color"},
+    p, master = _on_pty(
+        ["liveness", "-b", bootstrap, "-t", topic, "--warn", "1h", "--crit", "2h", "--watch", "1s"], cols
     )
-    os.close(slave)
     buf, deadline, shown = bytearray(), time.monotonic() + 60, 4
     try:
         _read(master, deadline, buf, f"refresh {shown + 1} at".encode())
         p.send_signal(signal.SIGINT)
         p.wait(timeout=30)
     finally:
-        if p.poll() is None:
-            p.kill()
-        os.close(master)
+        _end(p, master)
     assert p.returncode == 0
     frames = _frames(_ANSI.sub("", buf.decode(errors="replace")))
     trends = []
@@ -171,18 +171,7 @@ def test_lag_summary_watch_gives_the_time_to_catch_up(bootstrap: str, cols: int)
     kd.create_topic(bootstrap, topic, 1)
     kd.produce(bootstrap, topic, [(0, None, None, b"x")] * 2000)
     kd.commit_group_offsets(bootstrap, group, {(topic, 0): 0})
-    env = {k: v for k, v in os.environ.items() if k not in ("KAFKA_BOOTSTRAP_SERVERS", "NO_COLOR")}
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, cols, 0, 0))
-    args = ["lag", "-b", bootstrap, "-g", group, "--summary", "--watch", "1s"]
-    p = subprocess.Popen(
-        [sys.executable, "-m", "kafka_offsets_cli", *args],
-        stdin=subprocess.DEVNULL,
-        stdout=slave,
-        stderr=subprocess.DEVNULL,
-        env={**env, "TERM": "xterm-256color"},
-    )
-    os.close(slave)
+    p, master = _on_pty(["lag", "-b", bootstrap, "-g", group, "--summary", "--watch", "1s"], cols)
     buf, deadline, row, head = bytearray(), time.monotonic() + 90, None, []
     try:
         for n in range(1, 16):
@@ -200,9 +189,7 @@ def test_lag_summary_watch_gives_the_time_to_catch_up(bootstrap: str, cols: int)
         p.send_signal(signal.SIGINT)
         p.wait(timeout=30)
     finally:
-        if p.poll() is None:
-            p.kill()
-        os.close(master)
+        _end(p, master)
     assert p.returncode == 0
     assert row is not None
     cell = dict(zip(head, row, strict=True))
