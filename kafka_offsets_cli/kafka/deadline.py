@@ -19,6 +19,11 @@ MIN_REQUEST_S = 0.5
 #: How much longer than a request's own timeout the tool waits for librdkafka's answer.
 ANSWER_SLACK_S = 5.0
 
+#: How far past the whole ``--timeout`` any wait may run: the command's one shared bound. On a
+#: loaded machine librdkafka's timers fire late; two requests waited on at once (lag reads the
+#: metadata while it lists the groups) would each add :data:`ANSWER_SLACK_S` otherwise.
+ANSWER_GRACE_S = 1.5
+
 #: The most one request may be given: librdkafka refuses an admin request timeout above one
 #: hour (``ValueError: request_timeout ... 0..3600000``), so a longer ``--timeout`` is spent
 #: in several requests of at most this.
@@ -47,6 +52,14 @@ class Deadline:
     def restart(self) -> None:
         """Start a new budget of the same length."""
         self._end = self.clock() + self.seconds
+
+    def answer_by(self, request_timeout: float) -> float:
+        """The clock time by which the answer to a request sent now with ``request_timeout`` is
+        given up on: :func:`answer_wait` from now, yet never more than :data:`ANSWER_GRACE_S` past
+        the later of ``--timeout`` and the request's own end."""
+        now = self.clock()
+        latest = max(self._end, now + request_timeout) + ANSWER_GRACE_S
+        return min(now + answer_wait(request_timeout), latest)
 
     def request_timeout(self, cap: float = math.inf) -> float:
         """Seconds one request may take: what remains (at least :data:`MIN_REQUEST_S`), at most

@@ -19,7 +19,7 @@ from confluent_kafka.admin import AdminClient
 
 from ..connection.settings import ClientSettings, redact
 from ..errors import AuthenticationFailed, ClusterUnreachable, ConfigError, KafkaOffsetsError
-from .deadline import FIRST_ATTEMPT_S, MIN_REQUEST_S, Deadline, answer_wait
+from .deadline import FIRST_ATTEMPT_S, MIN_REQUEST_S, Deadline
 from .errors import (
     CLUSTER_DOWN,
     auth_failure,
@@ -219,7 +219,7 @@ class Session:
         :class:`AuthenticationFailed` (exit 4) instead, and lets Ctrl-C through.
         Raises :class:`concurrent.futures.TimeoutError` when no answer came in time.
         """
-        deadline = self._clock() + answer_wait(request_timeout)
+        deadline = self.deadline.answer_by(request_timeout)
         while True:
             try:
                 answer = f.result(timeout=min(_POLL_S, max(0.0, deadline - self._clock())))

@@ -11,7 +11,13 @@ from confluent_kafka import KafkaError, KafkaException
 from kafka_offsets_cli.connection.settings import build_settings
 from kafka_offsets_cli.errors import ClusterUnreachable, ConfigError
 from kafka_offsets_cli.kafka import KafkaClient
-from kafka_offsets_cli.kafka.deadline import ANSWER_SLACK_S, MIN_REQUEST_S, Deadline, answer_wait
+from kafka_offsets_cli.kafka.deadline import (
+    ANSWER_GRACE_S,
+    ANSWER_SLACK_S,
+    MIN_REQUEST_S,
+    Deadline,
+    answer_wait,
+)
 from kafka_offsets_cli.kafka.errors import error_name
 from kafka_offsets_cli.kafka.session import Session
 from kafka_offsets_cli.kafka.settings import rdlog
@@ -64,6 +70,20 @@ def test_a_request_gets_what_remains_of_the_budget_within_its_floor_and_cap() ->
     assert spent.request_timeout() == MIN_REQUEST_S  # a request is still worth sending
     assert spent.request_timeout(0.1) == 0.1
     assert answer_wait(2.0) == 2.0 + ANSWER_SLACK_S
+
+
+def test_no_wait_runs_more_than_the_grace_past_the_whole_timeout() -> None:
+    now = [100.0]
+    d = Deadline(3.0, clock=lambda: now[0])
+    # a short request early on is waited for past its own end, but not past --timeout and the grace
+    assert d.answer_by(0.5) == 103.0 + ANSWER_GRACE_S < 100.0 + 0.5 + ANSWER_SLACK_S
+    assert Deadline(60.0, clock=lambda: now[0]).answer_by(0.5) == 100.0 + 0.5 + ANSWER_SLACK_S
+    # the request that spends all of --timeout waits only the grace after it
+    assert d.answer_by(d.request_timeout()) == 103.0 + ANSWER_GRACE_S
+    now[0] = 102.8  # two requests waited on at once, the second sent late: the same bound
+    assert d.answer_by(d.request_timeout()) == 102.8 + MIN_REQUEST_S + ANSWER_GRACE_S
+    now[0] = 101.0
+    assert d.answer_by(d.request_timeout()) == 103.0 + ANSWER_GRACE_S
 
 
 def test_an_item_failing_because_the_cluster_did_not_answer_fails_the_whole_request() -> None:
