@@ -337,8 +337,15 @@ def resolve_extra(lib: Path, pom_text: str, what: str) -> list[Path]:
     return jars
 
 
-def classpath() -> str:
-    """Java classpath of Kafka's broker, tools and logging jars (resolving them first if needed)."""
+def classpath(release: str | None = None) -> str:
+    """Java classpath of Kafka's broker, tools and logging jars (resolving them first if needed).
+
+    ``release``: an older Kafka release's broker instead of the pinned one (:mod:`dev.releases`).
+    """
+    if release is not None:
+        from dev import releases  # the pinned broker's runs never resolve another release
+
+        return os.pathsep.join(str(j) for j in releases.resolve(release))
     return os.pathsep.join(str(j) for j in resolve())
 
 
@@ -381,12 +388,19 @@ def _tools_log4j() -> Path:
     return TOOLS_LOG4J
 
 
-def _cds_archive(main_class: str) -> Path:
-    key = hashlib.sha256(f"{os.path.realpath(java_executable())}\0{classpath()}".encode()).hexdigest()[:12]
+def _cds_archive(main_class: str, release: str | None = None) -> Path:
+    cp = classpath(release)
+    key = hashlib.sha256(f"{os.path.realpath(java_executable())}\0{cp}".encode()).hexdigest()[:12]
     return CDS_DIR / f"{main_class.rsplit('.', 1)[-1]}-{key}.jsa"
 
 
-def _tool_argv(main_class: str, args: Sequence[str], jvm_flags: Sequence[str], cds: str | None) -> list[str]:
+def _tool_argv(
+    main_class: str,
+    args: Sequence[str],
+    jvm_flags: Sequence[str],
+    cds: str | None,
+    release: str | None = None,
+) -> list[str]:
     return [
         java_executable(),
         *jvm_flags,
@@ -396,33 +410,38 @@ def _tool_argv(main_class: str, args: Sequence[str], jvm_flags: Sequence[str], c
         "-Xlog:all=warning:stderr",
         f"-Dlog4j2.configurationFile={_tools_log4j()}",
         "-cp",
-        classpath(),
+        classpath(release),
         main_class,
         *args,
     ]
 
 
-def tool_command(main_class: str, *args: str, jvm_flags: Sequence[str] = TOOL_JVM_FLAGS) -> list[str]:
-    """argv that runs a Kafka command-line tool's ``main_class`` with light JVM settings.
+def tool_command(
+    main_class: str, *args: str, jvm_flags: Sequence[str] = TOOL_JVM_FLAGS, release: str | None = None
+) -> list[str]:
+    """argv that runs a Kafka command-line tool's ``main_class`` with light JVM settings (from the jars
+    of ``release``, an older Kafka release, when given).
 
     Uses the tool's class-data-sharing archive when ``run_tool`` has already made one.
     """
-    archive = _cds_archive(main_class)
+    archive = _cds_archive(main_class, release)
     cds = f"-XX:SharedArchiveFile={archive}" if archive.is_file() else None
-    return _tool_argv(main_class, args, jvm_flags, cds)
+    return _tool_argv(main_class, args, jvm_flags, cds, release)
 
 
 @contextlib.contextmanager
-def _tool_argv_recording(main_class: str, args: Sequence[str]) -> Iterator[list[str]]:
+def _tool_argv_recording(
+    main_class: str, args: Sequence[str], release: str | None = None
+) -> Iterator[list[str]]:
     """argv for a tool run; when the tool has no CDS archive yet, this run records one (at JVM exit)."""
-    archive = _cds_archive(main_class)
+    archive = _cds_archive(main_class, release)
     if archive.is_file():
-        yield _tool_argv(main_class, args, TOOL_JVM_FLAGS, f"-XX:SharedArchiveFile={archive}")
+        yield _tool_argv(main_class, args, TOOL_JVM_FLAGS, f"-XX:SharedArchiveFile={archive}", release)
         return
     CDS_DIR.mkdir(parents=True, exist_ok=True)
     tmp = archive.with_name(f"{archive.name}.{os.getpid()}.{uuid.uuid4().hex[:6]}.tmp")
     try:
-        yield _tool_argv(main_class, args, TOOL_JVM_FLAGS, f"-XX:ArchiveClassesAtExit={tmp}")
+        yield _tool_argv(main_class, args, TOOL_JVM_FLAGS, f"-XX:ArchiveClassesAtExit={tmp}", release)
         if tmp.is_file() and tmp.stat().st_size > 0:
             tmp.replace(archive)
     finally:
@@ -605,6 +624,8 @@ class Cluster:
     nodes: list[Node]
     heap: str = DEFAULT_HEAP
     owner_pid: int | None = None
+    #: an older Kafka release the nodes run (:mod:`dev.releases`); ``None``: the pinned one
+    release: str | None = None
 
     # -- derived -------------------------------------------------------------------------------
     @property
@@ -642,6 +663,7 @@ class Cluster:
             "cluster_id": self.cluster_id,
             "heap": self.heap,
             "owner_pid": self.owner_pid,
+            "release": self.release,
             "bootstrap": self.bootstrap,
             "nodes": [
                 {
@@ -675,6 +697,7 @@ class Cluster:
             nodes=nodes,
             heap=str(data.get("heap") or DEFAULT_HEAP),
             owner_pid=int(data["owner_pid"]) if data.get("owner_pid") else None,
+            release=str(data["release"]) if data.get("release") else None,
         )
 
     def save(self) -> None:
@@ -699,7 +722,7 @@ class Cluster:
             offset = node.log_file.stat().st_size
         except OSError:
             offset = 0
-        self._set_pid(node_id, _spawn_node(node, self.heap), offset)
+        self._set_pid(node_id, _spawn_node(node, self.heap, self.release), offset)
 
     # -- process control -----------------------------------------------------------------------
     def signal(self, node_id: int, sig: int) -> None:
@@ -816,7 +839,7 @@ def _start_timeout() -> float:
         return DEFAULT_START_TIMEOUT
 
 
-def _broker_command(node: Node, heap: str) -> list[str]:
+def _broker_command(node: Node, heap: str, release: str | None = None) -> list[str]:
     return [
         java_executable(),
         f"-Xmx{heap}",
@@ -831,15 +854,15 @@ def _broker_command(node: Node, heap: str) -> list[str]:
         f"-Dlog4j2.configurationFile={node.log4j_file}",
         f"-Dkafka.logs.dir={node.dir}",
         "-cp",
-        classpath(),
+        classpath(release),
         "kafka.Kafka",
         str(node.config_file),
     ]
 
 
-def _spawn_node(node: Node, heap: str) -> int:
+def _spawn_node(node: Node, heap: str, release: str | None = None) -> int:
     """Start ``node``'s JVM detached (new session, survives us); returns its pid."""
-    cmd = _broker_command(node, heap)
+    cmd = _broker_command(node, heap, release)
     with open(node.console_file, "ab") as out:
         proc = subprocess.Popen(
             cmd,
@@ -891,8 +914,11 @@ def _format_storage(cluster: Cluster) -> None:
         procs: list[tuple[Node, subprocess.Popen[str]]] = []
         for i, n in enumerate(cluster.nodes):
             args = ("format", "--cluster-id", cluster.cluster_id, "--config", str(n.config_file))
+            r = cluster.release
             argv = (
-                stack.enter_context(_tool_argv_recording(tool, args)) if i == 0 else tool_command(tool, *args)
+                stack.enter_context(_tool_argv_recording(tool, args, r))
+                if i == 0
+                else tool_command(tool, *args, release=r)
             )
             proc = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
@@ -956,6 +982,7 @@ def up(
     broker_config: Mapping[str, str] | None = None,
     owner_pid: int | None = None,
     node_config: Callable[[Node], Mapping[str, str]] | None = None,
+    release: str | None = None,
 ) -> Cluster:
     """Start (or reuse) the ``nodes``-node cluster ``name`` and return it once metadata lists every node.
 
@@ -963,8 +990,9 @@ def up(
     restarted).  ``broker_config`` overrides server.properties entries; ``heap`` is the broker -Xmx
     (default $KAFKA_DEV_HEAP or 768m); ``owner_pid`` marks the cluster for ``reap_orphans`` once that
     process is gone.  ``node_config(node)`` adds per-node server.properties entries to a new cluster (extra
-    listeners, see dev/secure.py).  Raises ClusterStartError with the tail of the broker log if it does not
-    come up.
+    listeners, see dev/secure.py).  ``release``: run an older Kafka release (one of
+    :data:`dev.releases.OLDER`) instead of the pinned one.  Raises ClusterStartError with the tail of
+    the broker log if it does not come up.
     """
     _check_name(name)
     if nodes < 1:
@@ -974,9 +1002,10 @@ def up(
         existing = get(name)
         if existing is not None:
             alive = existing.alive_nodes()
-            if alive and len(existing.nodes) != nodes:
+            if alive and (len(existing.nodes) != nodes or existing.release != release):
                 raise KafkaHarnessError(
-                    f"cluster {name!r} is running with {len(existing.nodes)} node(s), not {nodes}; "
+                    f"cluster {name!r} is running with {len(existing.nodes)} node(s) of Kafka "
+                    f"{existing.release or 'pinned'}, not {nodes} of {release or 'pinned'}; "
                     f"run `python -m dev.kafka down --name {name}` first"
                 )
             if alive:
@@ -995,6 +1024,7 @@ def up(
             broker_config=broker_config,
             owner_pid=owner_pid,
             node_config=node_config,
+            release=release,
         )
 
 
@@ -1007,8 +1037,10 @@ def _create(
     broker_config: Mapping[str, str] | None,
     owner_pid: int | None,
     node_config: Callable[[Node], Mapping[str, str]] | None = None,
+    release: str | None = None,
 ) -> Cluster:
     resolve()
+    classpath(release)  # an older release's jars are fetched before any port is taken
     attempts = 3
     for attempt in range(1, attempts + 1):
         t0 = time.monotonic()
@@ -1032,6 +1064,7 @@ def _create(
             ],
             heap=heap,
             owner_pid=owner_pid,
+            release=release,
         )
         for n in cluster.nodes:
             n.dir.mkdir(parents=True, exist_ok=True)
@@ -1174,6 +1207,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_up.add_argument(
         "--owner-pid", type=int, default=None, help="`reap` tears the cluster down once this process is gone"
     )
+    p_up.add_argument(
+        "--release", default=None, help="an older Kafka release (dev/releases.py OLDER), plain listeners only"
+    )
     p_down = sub.add_parser("down", help="stop a cluster and delete its data")
     p_down.add_argument("--name", default=DEFAULT_NAME)
     p_down.add_argument("--all", action="store_true", help="every cluster under dev/.state")
@@ -1185,6 +1221,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     try:
+        if args.cmd == "up" and args.release and (args.sasl or args.tls or args.mtls or args.tiered):
+            raise KafkaHarnessError(
+                "--release runs plain listeners only (no --sasl, --tls, --mtls, --tiered)"
+            )
         if args.cmd == "up" and (args.sasl or args.tls or args.mtls):
             from dev import secure  # SASL/TLS listeners, users and ACLs (see dev/secure.py)
 
@@ -1219,7 +1259,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(cluster.bootstrap, flush=True)
         elif args.cmd == "up":
             cluster = up(
-                args.name, args.nodes, timeout=args.timeout, heap=args.heap, owner_pid=args.owner_pid
+                args.name,
+                args.nodes,
+                timeout=args.timeout,
+                heap=args.heap,
+                owner_pid=args.owner_pid,
+                release=args.release,
             )
             print(cluster.bootstrap, flush=True)
         elif args.cmd == "down":

@@ -9,7 +9,7 @@ implements just those.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from .models.group_types import GroupListing, GroupTypeAnswer, ShareGroup, ShareGroupOffsets, StreamsGroup
@@ -80,6 +80,14 @@ class GroupTypeLister(Protocol):
 
     def group_types(self) -> GroupListing:
         """Each group id with ``classic``, ``consumer``, ``share`` or ``streams``, as the brokers say."""
+        ...
+
+
+class GroupTypeSupport(Protocol):
+    """Which group types the cluster cannot have (``lag --type`` asking for one)."""
+
+    def group_type_support(self, group_types: Collection[str]) -> dict[str, str]:
+        """Each of ``group_types`` the cluster cannot have, with the line that says why."""
         ...
 
 

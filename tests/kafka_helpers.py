@@ -140,9 +140,11 @@ def get_offset_shell(bootstrap: str, *args: str, timeout: float = 120.0) -> Offs
 
 
 @contextlib.contextmanager
-def reading(bootstrap: str, topic: str, group: str) -> Iterator[None]:
-    """A real classic consumer of ``group`` subscribed to ``topic`` (assigned before this yields)."""
-    c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False})
+def reading(bootstrap: str, topic: str, group: str, protocol: str = "classic") -> Iterator[None]:
+    """A real consumer of ``group`` (``group.protocol``: classic, or consumer for KIP-848) subscribed
+    to ``topic`` (assigned before this yields)."""
+    conf = {"bootstrap.servers": bootstrap, "group.id": group, "group.protocol": protocol}
+    c = Consumer({**conf, "enable.auto.commit": False})
     c.subscribe([topic])
     deadline = time.monotonic() + 60
     while not c.assignment() and time.monotonic() < deadline:
@@ -160,12 +162,13 @@ def consumer_groups(bootstrap: str, *args: str, timeout: float = 120.0) -> subpr
 
 
 @contextlib.contextmanager
-def own_broker(name: str, what: str) -> Iterator[dev_kafka.Cluster]:
+def own_broker(name: str, what: str, release: str | None = None) -> Iterator[dev_kafka.Cluster]:
     """A single-node broker of a test's own, named ``name-PID``, stopped after; ``what`` names it in
-    the line given when it cannot start (a skip locally, a failure under CI=true)."""
+    the line given when it cannot start (a skip locally, a failure under CI=true). ``release``: an
+    older Kafka release (:mod:`dev.releases`) in place of the pinned one."""
     full = f"{name}-{os.getpid()}"
     try:
-        cluster = dev_kafka.up(full, nodes=1, owner_pid=os.getpid())
+        cluster = dev_kafka.up(full, nodes=1, owner_pid=os.getpid(), release=release)
     except Exception as exc:
         with contextlib.suppress(Exception):
             dev_kafka.down(full, grace=0)

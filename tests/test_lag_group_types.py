@@ -252,3 +252,12 @@ def test_a_cluster_with_share_groups_disabled_says_so_in_one_line() -> None:
         only = cli("lag", "-b", bootstrap, "-g", share, "-o", "json")
         assert only.code == 0 and only.stdout.strip() in ("", "[]"), (only.stdout, only.stderr)
         assert "share groups are not enabled on this cluster (share.version)" in only.stderr
+        # a type disabled before any group of it was made is never listed: lag asks the features
+        kafka_tool(
+            FEATURE_COMMAND, "--bootstrap-server", bootstrap, "disable", "--feature", "streams.version"
+        )
+        streams = cli("lag", "-b", bootstrap, "--type", "classic,streams", "-o", "json")
+        assert streams.code == 0 and {r["group"] for r in streams.json()} == {consumer}, streams.stderr
+        assert streams.stderr.splitlines() == [
+            "kafka-offsets: warning: streams groups are not enabled on this cluster (streams.version)"
+        ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 import confluent_kafka
@@ -170,6 +170,15 @@ class KafkaClient:
         if error is not None and not found:  # librdkafka's, as before
             return GroupListing(types=dict(sorted(self._groups.group_types_rdkafka().items())))
         return GroupListing(types=dict(sorted(found.items())), unanswered=error)
+
+    def group_type_support(self, group_types: Collection[str]) -> dict[str, str]:
+        """Each of ``group_types`` the cluster lacks (an older release, the feature disabled), with the
+        one line that says so (:mod:`.group_support`); empty when kafka-python cannot be used."""
+        if not self._groups.kafka_python_fits():
+            return {}
+        from .group_support import group_type_support
+
+        return group_type_support(self._session.kafka_python(), self._session.deadline, group_types)
 
     def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
         """State, member count and assigned partitions of each group (all described at once)."""

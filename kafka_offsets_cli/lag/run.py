@@ -22,16 +22,26 @@ from ..parse.command_selection import optional_selection
 from ..parse.selection import Selection
 from ..parse.times import now_ms
 from ..plan.queries import close_names, selection_metadata
-from ..sources import GroupLister, GroupMemberSource, GroupTypeLister, LagSource, TypedGroupReader
+from ..sources import (
+    GroupLister,
+    GroupMemberSource,
+    GroupTypeLister,
+    GroupTypeSupport,
+    LagSource,
+    TypedGroupReader,
+)
 from .checkpoint import checkpoint_report
 from .monitor import LagThresholds
 from .stale_state import FileStore, StaleStore, cluster_key
 from .summary import SortKey, sort_measures
 
 
-class LagRunSource(LagSource, GroupLister, GroupMemberSource, GroupTypeLister, TypedGroupReader, Protocol):
+class LagRunSource(
+    LagSource, GroupLister, GroupMemberSource, GroupTypeLister, GroupTypeSupport, TypedGroupReader, Protocol
+):
     """What a lag run needs of a client: offsets, groups (listed with their types, read, their
-    members; share groups' start offsets), configs, the cluster id (commit staleness's key)."""
+    members; share groups' start offsets), the types the cluster cannot have, configs, the cluster
+    id (commit staleness's key)."""
 
     def cluster_id(self) -> str | None:
         """The Kafka cluster id; ``None`` when the cluster does not give it."""
@@ -156,14 +166,20 @@ def _query(
         names = resolve_groups(ListedGroups(types), request.groups, request.regexes)
     else:
         names = sorted(types)
+    lacking: tuple[str, ...] = ()
     if request.types is not None:
         names = [g for g in names if types.get(g, "consumer") in request.types]
+        # a type asked for and never listed: is it that the cluster cannot have it (older, disabled)?
+        unseen = request.types - set(types.values())
+        lacking = tuple(client.group_type_support(unseen).values()) if unseen else ()
     if not names:
+        if lacking:
+            raise NotFound("; ".join(lacking))
         kinds = ", ".join(sorted(request.types)) if request.types is not None else "consumer"
         raise NotFound(f"the cluster has no {kinds} group" + (" of those selected" if request.groups else ""))
     shared = [g for g in names if types.get(g) == "share"]
     share = client.share_start_offsets(shared) if shared else None
-    unavailable: tuple[str, ...] = ()
+    unavailable: tuple[str, ...] = lacking
     if listing.unanswered is not None and (request.regexes or not request.groups):
         # a broker that did not answer ListGroups: the groups it coordinates are not in this run
         unavailable += (f"a broker did not list its groups ({listing.unanswered}): its groups are missing",)

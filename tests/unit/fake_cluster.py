@@ -37,12 +37,15 @@ class FakeCluster:
         markers: Collection[tuple[TopicPartition, int]] = (),
         share: Sequence[ShareGroupOffsets] = (),
         share_disabled: bool = False,
+        lacking: Collection[str] = (),
     ) -> None:
         self.md = metadata
         self.logs = logs
         self.groups = {g.group: g for g in groups}
         self.share = {o.group: o for o in share}
         self.share_disabled = share_disabled
+        #: the group types this cluster is too old for (group_type_support)
+        self.lacking = frozenset(lacking)
         self.share_asked: list[tuple[str, ...]] = []
         self.markers = set(markers)
         self.marker_points: list[tuple[TopicPartition, int]] = []
@@ -82,6 +85,13 @@ class FakeCluster:
         return GroupListing(
             types={**dict.fromkeys(self.groups, "consumer"), **dict.fromkeys(self.share, "share")}
         )
+
+    def group_type_support(self, group_types: Collection[str]) -> dict[str, str]:
+        return {
+            t: f"{t} groups are not supported by this cluster"
+            for t in sorted(group_types)
+            if t in self.lacking
+        }
 
     def share_start_offsets(
         self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
