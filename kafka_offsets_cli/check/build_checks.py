@@ -217,10 +217,21 @@ class CheckReader:
         )
 
     def _lag(self, m: dict[str, Node], node: Node, path: str, common: _Common) -> LagCheck | None:
-        groups = None
-        if "groups" not in m:
+        groups: tuple[str, ...] | None = None
+        checkpoints: tuple[str, ...] = ()
+        if "spark_checkpoints" in m:
+            found = self.v.string_list(
+                m["spark_checkpoints"], child(path, "spark_checkpoints"), what="paths", item="checkpoint path"
+            )
+            checkpoints = tuple(s for s, _, _ in found or ())
+            groups = () if found else None
+            if "groups" in m:
+                self.p.add(child(path, "groups"), "not with spark_checkpoints (one or the other)", node.line)
+        elif "groups" not in m:
             self.p.add(
-                child(path, "groups"), "missing: list the consumer groups (names or regexes)", node.line
+                child(path, "groups"),
+                "missing: list the consumer groups (names or regexes) or spark_checkpoints",
+                node.line,
             )
         else:
             groups = self.v.regexes(
@@ -240,6 +251,7 @@ class CheckReader:
             name=common.name,
             clusters=common.clusters,
             groups=groups,
+            spark_checkpoints=checkpoints,
             topics=common.topics,
             warn_lag=values["warn_lag"],
             crit_lag=values["crit_lag"],

@@ -124,8 +124,9 @@ def _lag_rows(source: CheckLagSource, unit: WorkUnit) -> tuple[LagRow, ...]:
     :func:`kafka_offsets_cli.measures.lag.collect.lag_rows`.
     """
     shared = [g for g, _ in unit.groups if unit.types.get(g) == "share"]
-    others = [g for g, _ in unit.groups if unit.types.get(g) != "share"]
+    others = [g for g, _ in unit.groups if unit.types.get(g) != "share" and g not in unit.given]
     committed = {o.group: o for o in source.committed_offsets(others)} if others else {}
+    committed.update(unit.given)  # Spark checkpoints: their offsets, read by the driver
     share = read_share_groups(source, shared)  # start offsets, as `lag` reads share groups
     committed.update(share.committed)
     plans = [planned_rows(g, committed.get(g), tps, unit.gone, unit.types.get(g)) for g, tps in unit.groups]

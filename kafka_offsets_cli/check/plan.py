@@ -28,19 +28,22 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 
-from ..errors import KafkaOffsetsError, MonitoringStatus, NotFound, UsageError
+from ..errors import KafkaOffsetsError, NotFound, UsageError
 from ..measures.lag.collect import ListedGroups, resolve_groups
 from ..measures.lag.plan import PartitionIndex, partition_index, plan_group
-from ..measures.lag.rows import GroupProblem
 from ..measures.lag.share import read_share_groups
 from ..measures.liveness import TIMESTAMP_TYPE_KEY
+from ..models.group_types import GroupListing
+from ..models.groups import GroupOffsets
 from ..models.topics import ClusterMetadata, TopicPartition
 from ..parse.java_regex import names_and_patterns
 from ..parse.selection import Selection, TopicRule
 from ..plan.queries import with_named_errors
-from ..plan.resolve import UNKNOWN_TOPIC_OR_PARTITION, resolve
+from ..plan.resolve import resolve
 from ..sources import PlanSource
+from .plan_checkpoints import checkpoint_groups
 from .plan_model import CheckPlan, each_at_once, merge_plans
+from .plan_records import error_record, problem_record
 from .records import PartitionRecord
 from .spec import CheckSpec, LagCheck, LivenessCheck
 from .units import WorkUnit, chunk_selection, cluster_units, unit_chunks
@@ -80,6 +83,8 @@ class _Planner:
         self.units: list[WorkUnit] = []
         self.down: list[str] = []
         self.indexes: dict[tuple[tuple[str, ...], bool], PartitionIndex] = {}
+        #: this cluster's groups that are Spark checkpoints, with the offsets read from them
+        self.given: dict[str, GroupOffsets] = {}
 
     def index(
         self, md: ClusterMetadata, topics: Sequence[str], exclude_internal: bool = False
@@ -101,6 +106,7 @@ class _Planner:
             return
         md = with_named_errors(source, source.metadata(), _literal_topics(checks))
         self.indexes = {}  # this cluster's: each check's topics resolved once (shared by equal checks)
+        self.given = {}
         live: set[TopicPartition] = set()
         for c in checks:
             if isinstance(c, LivenessCheck):
@@ -134,6 +140,7 @@ class _Planner:
             gone=gone,
             time_lag=time_lag,
             types={g: t for (c, g), t in self.group_types.items() if c == name},
+            given=self.given,
         )
 
     def _liveness(self, cluster: str, check: LivenessCheck, md: ClusterMetadata) -> set[TopicPartition]:
@@ -145,7 +152,7 @@ class _Planner:
             return set()
         for m in res.missing:
             self.records.append(
-                _error_record(check.name, "liveness", cluster, m.topic, m.partition, None, m.error)
+                error_record(check.name, "liveness", cluster, m.topic, m.partition, None, m.error)
             )
         for topic in res.topics:
             self.live_routes.setdefault((cluster, topic), []).append(check.name)
@@ -162,8 +169,20 @@ class _Planner:
     ) -> None:
         chosen: dict[str, list[str]] = {}
         named: dict[str, set[str]] = {}  # per check, the groups given by name (as `lag --group`)
-        listing = source.group_types()  # every type's groups, as `lag` lists them
+        # every type's groups, as `lag` lists them (not asked when every check reads checkpoints)
+        listing = source.group_types() if any(c.groups for c in checks) else GroupListing(types={})
+        given = self.given  # emptied for each cluster
         for c in checks:
+            if c.spark_checkpoints:  # Spark queries: their checkpoints' offsets, as `lag` reads them
+                read = checkpoint_groups(c.spark_checkpoints)
+                if isinstance(read, KafkaOffsetsError):
+                    self.problem(c.name, f"{cluster}: {read.message}")
+                    self.records.append(error_record(c.name, "lag", cluster, "", None, None, read.name))
+                    read = []
+                given.update({g.group: g for g in read})
+                chosen[c.name] = [g.group for g in read]
+                named[c.name] = set(chosen[c.name])
+                continue
             names, regexes = names_and_patterns(c.groups)
             named[c.name] = set(names)
             try:
@@ -184,10 +203,11 @@ class _Planner:
         for g in everyone:
             if g in listing.types:
                 self.group_types[(cluster, g)] = listing.types[g]
-        others = [g for g in everyone if g not in share.committed]
+        others = [g for g in everyone if g not in share.committed and g not in given]
         # committed offsets first: a group whose coordinator did not answer is not described (kafka/groups)
         committed = {g.group: g for g in source.committed_offsets(others)} if others else {}
         committed.update(share.committed)
+        committed.update(given)
         descriptions = source.describe_groups(others) if others else {}
         for g, d in descriptions.items():
             for tp in d.assigned:
@@ -211,16 +231,16 @@ class _Planner:
                     group_type=self.group_types.get((cluster, g)),
                 )
                 if plan.error is not None and (problem := plan.problem) is not None:
-                    self.records.append(_problem_record(c.name, cluster, problem))
+                    self.records.append(problem_record(c.name, cluster, problem))
                     continue
                 # the check's named topics (and partitions) that do not exist or may not be read:
                 # the group's lag there is unknown, as `kafka-offsets lag` reports them
                 for m in res.missing if res is not None else ():
-                    rec = _error_record(c.name, "lag", cluster, m.topic, m.partition, g, m.error)
+                    rec = error_record(c.name, "lag", cluster, m.topic, m.partition, g, m.error)
                     self.records.append(rec)
                 if plan.empty:  # a named group with nothing in the selection (WARNING); else left out
                     if (problem := plan.problem) is not None:
-                        self.records.append(_problem_record(c.name, cluster, problem))
+                        self.records.append(problem_record(c.name, cluster, problem))
                     continue
                 planned = (*plan.partitions, *plan.gone)
                 group_parts.setdefault(g, set()).update(planned)
@@ -239,7 +259,7 @@ class _Planner:
             if cluster in c.clusters:
                 self.problem(c.name, f"{cluster}: {_message(e)}")
                 kind = "lag" if isinstance(c, LagCheck) else "liveness"
-                self.records.append(_error_record(c.name, kind, cluster, "", None, None, name))
+                self.records.append(error_record(c.name, kind, cluster, "", None, None, name))
 
     def plan(self) -> CheckPlan:
         return CheckPlan(
@@ -264,40 +284,6 @@ def _literal_topics(checks: Sequence[LivenessCheck | LagCheck]) -> list[str]:
         for rule in check_selection(c.topics, c.exclude_internal).rules
         for n in rule.literal_names
     ]
-
-
-def _error_record(
-    check: str, kind: str, cluster: str, topic: str, partition: int | None, group: str | None, error: str
-) -> PartitionRecord:
-    return PartitionRecord(
-        check=check,
-        kind=kind,
-        cluster=cluster,
-        topic=topic,
-        partition=partition,
-        group=group,
-        state="error",
-        status=MonitoringStatus.UNKNOWN,
-        error=error or UNKNOWN_TOPIC_OR_PARTITION,
-    )
-
-
-def _problem_record(check: str, cluster: str, problem: GroupProblem) -> PartitionRecord:
-    """The record of a group without rows, as ``lag`` reports it (:class:`GroupProblem`): the same
-    state, error and status (a group that does not exist: ``error``, ``GROUP_ID_NOT_FOUND``, UNKNOWN;
-    a named group with nothing committed in the selection: ``no-commit``, WARNING)."""
-    rec = problem.to_record()
-    return PartitionRecord(
-        check=check,
-        kind="lag",
-        cluster=cluster,
-        topic="",
-        partition=None,
-        group=problem.group,
-        state=rec["state"],
-        status=problem.status,
-        error=rec["error"],
-    )
 
 
 #: clusters discovered at once (each a client with its own librdkafka threads and sockets)

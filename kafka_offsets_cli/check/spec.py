@@ -56,7 +56,16 @@ CLUSTER_KEYS = (
 )
 COMMON_CHECK_KEYS = ("name", "type", "description", "cluster", "clusters", "topics", "exclude_internal")
 LIVENESS_KEYS = ("warn", "crit", "min_alive", "future_tolerance")
-LAG_KEYS = ("groups", "warn_lag", "crit_lag", "warn_time_lag", "crit_time_lag", "time_lag", "history")
+LAG_KEYS = (
+    "groups",
+    "spark_checkpoints",
+    "warn_lag",
+    "crit_lag",
+    "warn_time_lag",
+    "crit_time_lag",
+    "time_lag",
+    "history",
+)
 
 #: Default allowance for record timestamps ahead of now before a partition counts as "future".
 DEFAULT_FUTURE_TOLERANCE_MS = 60_000
@@ -112,6 +121,8 @@ class LivenessCheck:
 class LagCheck:
     """Groups matching ``groups`` must not lag more than the thresholds on the matching topics.
 
+    ``spark_checkpoints`` (in place of ``groups``): Structured Streaming queries' checkpoints, each
+    query's Kafka sources measured as groups ``spark:<query id>``, as ``lag --spark-checkpoint``.
     ``topics`` empty means every topic the group has committed offsets for.
     ``time_lag`` says whether the time lag is looked up (ListOffsets bisection);
     it is on when a time threshold is set, unless the spec says otherwise.
@@ -121,6 +132,7 @@ class LagCheck:
     name: str
     clusters: tuple[str, ...]
     groups: tuple[str, ...]
+    spark_checkpoints: tuple[str, ...] = ()
     topics: tuple[str, ...] = ()
     warn_lag: int | None = None
     crit_lag: int | None = None

@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..connection.settings import ClientSettings
+from ..models.groups import GroupOffsets
 from ..models.topics import TopicPartition
 from ..parse.selection import PartitionRange, Selection, TopicRule
 from ..plan.requests import chunked
@@ -30,7 +31,9 @@ class WorkUnit:
     planning metadata, so the task does not describe the cluster again: ``gone``,
     the planned partitions that did not exist; ``leaders``, each partition's leader
     (to send each ListOffsets request to one broker); ``types``, each group's type as the brokers
-    list it (share groups are read by their start offsets, with the broker's lag).
+    list it (share groups are read by their start offsets, with the broker's lag); ``given``, the
+    offsets of the groups that are Spark checkpoints (read on the driver: its paths), in place of
+    OffsetFetch's.
     """
 
     cluster: str
@@ -43,6 +46,7 @@ class WorkUnit:
     gone: frozenset[TopicPartition] = frozenset()
     leaders: Mapping[TopicPartition, int] = field(default_factory=dict)
     types: Mapping[str, str] = field(default_factory=dict)
+    given: Mapping[str, GroupOffsets] = field(default_factory=dict)
 
     @property
     def size(self) -> int:
@@ -118,6 +122,7 @@ def cluster_units(
     gone: Collection[TopicPartition],
     time_lag: bool,
     types: Mapping[str, str] | None = None,
+    given: Mapping[str, GroupOffsets] | None = None,
 ) -> list[WorkUnit]:
     """The units of one cluster's ``partitions`` (``sizes``: parallelism, task size, chunk size).
 
@@ -146,6 +151,7 @@ def cluster_units(
             gone=frozenset(tp for tp in chunk if tp in gone_set),
             leaders={tp: leaders[tp] for tp in chunk if tp in leaders},
             types={g: types[g] for g in mine if g in types} if types else {},
+            given={g: given[g] for g in mine if g in given} if given else {},
         )
         for i, (chunk, mine) in enumerate(zip(chunks, per_chunk, strict=True))
     ]

@@ -153,9 +153,10 @@ def _query_id(root: Path) -> str | None:
     return query if isinstance(query, str) and query else None
 
 
-def read_checkpoint(path: str) -> SparkCheckpoint:
+def read_checkpoint(path: str, option: str = "--spark-checkpoint") -> SparkCheckpoint:
     """The Kafka positions of the checkpoint at ``path`` (a local directory) at its newest committed
-    batch: offsets files newer than it (batches in flight or cut short) are passed over.
+    batch: offsets files newer than it (batches in flight or cut short) are passed over. ``option``
+    names where the path was given, in the messages (a spec file's key, the command's option).
 
     Raises :class:`UsageError` for a path that is not a checkpoint, a committed batch without its
     offsets file, an unreadable or newer-format offsets file, or a batch without a Kafka source; and
@@ -163,17 +164,17 @@ def read_checkpoint(path: str) -> SparkCheckpoint:
     root = Path(path)
     offsets_dir, commits_dir = root / "offsets", root / "commits"
     if not root.is_dir():
-        raise UsageError(f"--spark-checkpoint {path}: no such directory")
+        raise UsageError(f"{option} {path}: no such directory")
     if not offsets_dir.is_dir():
-        raise UsageError(f"--spark-checkpoint {path}: not a Structured Streaming checkpoint (no offsets/)")
+        raise UsageError(f"{option} {path}: not a Structured Streaming checkpoint (no offsets/)")
     try:
         written = _batches(offsets_dir)
         committed = _batches(commits_dir) if commits_dir.is_dir() else set()
     except OSError as exc:
-        raise UsageError(f"--spark-checkpoint {path}: {exc.strerror or exc}") from exc
+        raise UsageError(f"{option} {path}: {exc.strerror or exc}") from exc
     if not committed:
         what = f"offsets/{max(written)} without its commit" if written else "no batch"
-        raise NotFound(f"--spark-checkpoint {path}: the query has committed no batch yet ({what})")
+        raise NotFound(f"{option} {path}: the query has committed no batch yet ({what})")
     batch = max(committed)
     where = f"{offsets_dir / str(batch)}"
     if batch not in written:

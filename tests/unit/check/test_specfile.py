@@ -427,7 +427,9 @@ def test_schema_required_keys_match_the_minimal_form() -> None:
     defs = s["$defs"]
     assert set(s["required"]) == {"clusters", "checks"}
     assert set(defs["livenessCheck"]["required"]) == {"name", "type", "topics", "warn", "crit"}
-    assert set(defs["lagCheck"]["required"]) == {"name", "type", "groups"}
+    assert set(defs["lagCheck"]["required"]) == {"name", "type"}
+    # groups, or spark_checkpoints in their place: exactly one of them
+    assert defs["lagCheck"]["oneOf"] == [{"required": ["groups"]}, {"required": ["spark_checkpoints"]}]
     doc = yaml.safe_load(MINIMAL)
     for check in doc["checks"]:
         d = defs["livenessCheck" if check["type"] == "liveness" else "lagCheck"]
