@@ -13,6 +13,7 @@ mid-batch leaves) changes nothing.
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
 import uuid
@@ -25,7 +26,7 @@ from dev import kafka as dev_kafka
 from dev import spark_stream
 from dev.kafka_data import create_topic, produce
 from tests.availability import unavailable
-from tests.cli_runner import cli
+from tests.cli_runner import cli, subprocess_cli
 from tests.kafka_helpers import get_offset_shell
 
 pytestmark = [pytest.mark.broker, pytest.mark.spark]
@@ -99,6 +100,32 @@ def test_lag_of_a_structured_streaming_query(bootstrap: str, tmp_path: Path) -> 
     prom = cli("lag", "-b", bootstrap, "--spark-checkpoint", str(checkpoint), "-o", "prometheus")
     assert prom.code == 0, prom.stderr
     assert f'group="spark:{spark["id"]}"' in prom.stdout
+
+    # a check spec naming the checkpoint (the driver's path): lag's rows, as check's records
+    spec = tmp_path / "etl.yaml"
+    spec.write_text(
+        f"clusters: {{local: {{bootstrap_servers: '{bootstrap}'}}}}\n"
+        "checks:\n"
+        f"  - {{name: etl, type: lag, cluster: local, spark_checkpoints: ['{checkpoint}'], crit_lag: 2,"
+        " time_lag: true}\n"
+    )
+    before = int(time.time() * 1000)
+    check = subprocess_cli("check", str(spec), "--master", "local[1]", "-o", "json", timeout=240)
+    after = int(time.time() * 1000)
+    assert check.code == 2, check.stderr  # CRITICAL, as lag --crit-lag 2 says
+    records = {(p["topic"], p["partition"]): p for p in json.loads(check.stdout)["partitions"]}
+    assert set(records) == set(committed)
+    for r in rows:
+        p = records[r["topic"], r["partition"]]
+        assert (p["group"], p["committed"], p["end"], p["lag"]) == (
+            r["group"],
+            r["committed"],
+            r["end"],
+            r["lag"],
+        )
+        first_unread = stamp(r["partition"], READ)
+        assert before - first_unread <= p["time_lag_ms"] <= after - first_unread
+        assert p["status"] == ("CRITICAL" if r["lag"] > 2 else "OK")
 
     # no committed batch at all: one line, exit 5 (UNKNOWN in a monitoring run)
     shutil.rmtree(checkpoint / "commits")
