@@ -59,7 +59,7 @@ def _failed(unit: WorkUnit, error: str) -> list[Sample]:
         for tp in unit.live
     ]
     for g, tps in unit.groups:
-        out += [LagSample(unit.cluster, error_row(g, tp, error)) for tp in tps]
+        out += [LagSample(unit.cluster, error_row(g, tp, error, unit.types.get(g))) for tp in tps]
     return out
 
 

@@ -46,6 +46,7 @@ RECORD_COLUMNS = (
     ("topic", "string"),
     ("partition", "int"),
     ("group", "string"),
+    ("group_type", "string"),
     ("committed", "bigint"),
     ("end", "bigint"),
     ("lag", "bigint"),
@@ -68,6 +69,7 @@ SAMPLE_COLUMNS = (
     ("topic", "string"),
     ("partition", "int"),
     ("group", "string"),
+    ("group_type", "string"),
     ("offset", "bigint"),
     ("timestamp", "bigint"),
     ("leader_epoch", "int"),
@@ -136,12 +138,12 @@ def _sample_row(s: Sample, route: int) -> tuple[Any, ...]:
     if isinstance(s, LiveSample):
         r = s.result
         return (
-            "live", s.cluster, r.topic, r.partition, None, r.offset, r.timestamp, r.leader_epoch,
+            "live", s.cluster, r.topic, r.partition, None, None, r.offset, r.timestamp, r.leader_epoch,
             None, None, None, None, None, None, None, None, r.error, route,
         )  # fmt: skip
     w = s.row
     return (
-        "lag", s.cluster, w.topic, w.partition, w.group, None, None, None,
+        "lag", s.cluster, w.topic, w.partition, w.group, w.group_type, None, None, None,
         w.committed, w.log_start, w.end, w.lag, w.time_lag_ms, w.resume_timestamp, w.taken_at_ms,
         w.state.value, w.error, route,
     )  # fmt: skip
@@ -189,7 +191,7 @@ def batch_samples(batch: Any) -> Iterator[Sample]:
 def record_row(r: PartitionRecord) -> tuple[Any, ...]:
     """A record as a row of :data:`RECORD_COLUMNS` (``status`` by name)."""
     return (
-        r.check, r.kind, r.cluster, r.topic, r.partition, r.group, r.committed, r.end, r.lag,
+        r.check, r.kind, r.cluster, r.topic, r.partition, r.group, r.group_type, r.committed, r.end, r.lag,
         r.time_lag_ms, r.timestamp, r.age_ms, r.state, r.status.name, r.log_start, r.offset,
         r.history, r.error,
     )  # fmt: skip

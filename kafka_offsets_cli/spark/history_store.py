@@ -2,7 +2,8 @@
 
 Layout: ``DIR/date=YYYY-MM-DD/run=RUN_MS/part-*.parquet`` (the run's UTC date and start time in
 epoch ms) with ``_SUCCESS`` once the run's samples are all there; the files hold :data:`COLUMNS`
-but ``date``. Each run appends its lag samples (every (cluster, group, topic, partition) a lag
+but ``date``. ``group_type`` (the group's type as the brokers list it) came later: files written
+before it lack the column and read it as null (every read names the columns). Each run appends its lag samples (every (cluster, group, topic, partition) a lag
 check evaluated) into a new run directory; liveness partitions are not sampled.
 
 Reading (:func:`load_window`) lists the date directories newest first and reads only the newest
@@ -58,6 +59,7 @@ COLUMNS = (
     ("end", "bigint"),
     ("lag", "bigint"),
     ("state", "string"),
+    ("group_type", "string"),
     ("date", "string"),
 )
 _KEY = ("cluster", "group", "topic", "partition")
