@@ -38,7 +38,8 @@ __all__ = [
     "verdicts",
 ]
 
-#: (column, Spark SQL type) of the per-partition table, in record order plus ``kind``.
+#: (column, Spark SQL type) of the per-partition table, in record order plus ``kind``, but
+#: ``group_type`` last: it came later, and the columns of the ``--write`` CSV before it keep their places.
 RECORD_COLUMNS = (
     ("check", "string"),
     ("kind", "string"),
@@ -46,7 +47,6 @@ RECORD_COLUMNS = (
     ("topic", "string"),
     ("partition", "int"),
     ("group", "string"),
-    ("group_type", "string"),
     ("committed", "bigint"),
     ("end", "bigint"),
     ("lag", "bigint"),
@@ -59,6 +59,7 @@ RECORD_COLUMNS = (
     ("offset", "bigint"),
     ("history", "string"),
     ("error", "string"),
+    ("group_type", "string"),
 )
 
 #: (column, Spark SQL type) of a collected sample; ``kind`` is ``live`` or ``lag``; ``route`` the
@@ -191,9 +192,9 @@ def batch_samples(batch: Any) -> Iterator[Sample]:
 def record_row(r: PartitionRecord) -> tuple[Any, ...]:
     """A record as a row of :data:`RECORD_COLUMNS` (``status`` by name)."""
     return (
-        r.check, r.kind, r.cluster, r.topic, r.partition, r.group, r.group_type, r.committed, r.end, r.lag,
+        r.check, r.kind, r.cluster, r.topic, r.partition, r.group, r.committed, r.end, r.lag,
         r.time_lag_ms, r.timestamp, r.age_ms, r.state, r.status.name, r.log_start, r.offset,
-        r.history, r.error,
+        r.history, r.error, r.group_type,
     )  # fmt: skip
 
 
