@@ -7,6 +7,7 @@ rows are the rows ``kafka-offsets lag`` shows for the same groups and topics.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 
 import pytest
 
@@ -99,7 +100,9 @@ def test_a_task_that_cannot_read_its_groups_keeps_each_groups_type_on_its_error_
     source = share_cluster()
     [unit] = plan_checks(SHARE, lambda _name: source).units
 
-    def unreachable(groups: object) -> list[GroupOffsets]:
+    def unreachable(
+        groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
+    ) -> list[GroupOffsets]:
         raise ClusterUnreachable("c: no broker answered")
 
     source.committed_offsets = unreachable  # type: ignore[method-assign]
