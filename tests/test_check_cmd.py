@@ -16,6 +16,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -26,10 +27,13 @@ from confluent_kafka import TopicPartition as CTP
 from dev.kafka_data import commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
 from tests.cli_runner import cli, subprocess_cli
+from tests.kafka_helpers import read_as_share_group
 
 KEEP = {"retention.ms": "-1"}
 MIN = 60_000
 MASTER = ("--master", "local[2]")
+#: the fields of a lag record that check and `lag -o json` give alike (group_type: as the brokers list it)
+LAG_FIELDS = ("committed", "log_start", "end", "lag", "state", "error", "group_type")
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +51,8 @@ def write_spec(path: Path, text: str) -> str:
 
 
 class Fleet:
-    """Topics a (800 partitions, 4 records each), b (700, 2), c (500, 1 old record), d (4, empty)."""
+    """Topics a (800 partitions, 4 records each), b (700, 2), c (500, 1 old record), d (4, empty);
+    twelve groups with offsets committed and a share group that read 2 records of b."""
 
     def __init__(self, bootstrap: str) -> None:
         self.id = uuid.uuid4().hex[:6]
@@ -55,6 +60,7 @@ class Fleet:
         self.prefix = f"fleet-{self.id}"
         self.a, self.b, self.c, self.d = (f"{self.prefix}-{x}" for x in "abcd")
         self.groups = [f"fg-{self.id}-{i:02d}" for i in range(12)]
+        self.share = f"fg-{self.id}-share"  # a share group: its records' group_type is "share"
         self.now = int(time.time() * 1000)
 
     def build(self) -> Fleet:
@@ -78,6 +84,7 @@ class Fleet:
         )
         commit_group_offsets(b, g[10], {(self.a, 0): 1})  # one partition: the rest of a is no-commit
         commit_group_offsets(b, g[11], {(self.a, 5): 9, (self.a, 6): 4})  # ahead of the end on a:5
+        read_as_share_group(b, self.b, self.share, 2)  # Kafka's console share consumer: 2 records of b
         return self
 
     def spec(self) -> str:
@@ -161,6 +168,7 @@ def test_check_equals_direct_commands_partition_by_partition(
         ), key
         if d["age_ms"] is not None:  # the same timestamp, measured later by the direct command
             assert -1000 <= d["age_ms"] - m["age_ms"] <= (t2 - t0) * 1000 + 1000, key
+    assert {m["group_type"] for m in mine_live.values()} == {None}  # a liveness record has no group
     states = checks["fleet-alive"]["states"]
     assert states == {"ok": 1500, "warning": 500, "empty": 4}
     topic_status = {t["topic"]: t["status"] for t in checks["fleet-alive"]["topics"]}
@@ -187,16 +195,15 @@ def test_check_equals_direct_commands_partition_by_partition(
     assert mine_lag.keys() == direct_lag.keys()
     for lag_key, d in direct_lag.items():
         m = mine_lag[lag_key]
-        assert [m[k] for k in ("committed", "log_start", "end", "lag", "state", "error")] == [
-            d[k] for k in ("committed", "log_start", "end", "lag", "state", "error")
-        ], lag_key
+        assert [m[k] for k in LAG_FIELDS] == [d[k] for k in LAG_FIELDS], lag_key
         if d["time_lag_ms"] is None:
             assert m["time_lag_ms"] is None, lag_key
         else:  # M(c) is the same; the direct command's clock read it later
             assert -1000 <= d["time_lag_ms"] - m["time_lag_ms"] <= (t3 - t0) * 1000 + 1000, lag_key
     by_group = {g["group"]: g for g in checks["fleet-lag"]["groups"]}
-    # each group's type as `lag` lists it (classic, consumer, ...)
+    # each group's type as `lag` lists it (classic, consumer, share, ...), on its roll-up and records
     direct_types = {d["group"]: d["group_type"] for d in direct_lag.values()}
+    assert direct_types[fleet.share] == "share" and direct_types[fleet.groups[0]] == "classic"
     assert {x: by_group[x]["group_type"] for x in by_group} == {x: direct_types.get(x) for x in by_group}
     g = fleet.groups
     assert [by_group[x]["status"] for x in g] == (
@@ -219,6 +226,13 @@ def test_check_equals_direct_commands_partition_by_partition(
     table = pq.read_table(out)
     assert table.num_rows == len(doc["partitions"])
     assert set(table.column_names) >= {"check", "cluster", "topic", "partition", "group", "lag", "state"}
+    # group_type: a nullable string column, each row's the JSON record's
+    assert table.schema.field("group_type").type == "string" and table.schema.field("group_type").nullable
+    keys = ("check", "group", "topic", "partition", "group_type")
+    assert Counter(zip(*(table.column(k).to_pylist() for k in keys), strict=True)) == Counter(
+        tuple(p[k] for k in keys) for p in doc["partitions"]
+    )
+    assert {p["group_type"] for p in _records(doc, "fleet-lag")} == set(direct_types.values()) != {None}
 
 
 # --------------------------------------------------------------------------- history
@@ -317,7 +331,14 @@ checks:
     # the dataset: partitioned by date, one sample per group and run
     dates = [p.name for p in hist.iterdir() if p.name.startswith("date=")]
     assert len(dates) >= 1
-    assert pq.read_table(hist).num_rows == 5 * 5
+    samples = pq.read_table(hist)
+    assert samples.num_rows == 5 * 5
+    # each sample with its group's type, as the run's records have it
+    typed = {p["group"]: p["group_type"] for p in docs[-1]["partitions"]}
+    assert set(
+        zip(samples.column("group").to_pylist(), samples.column("group_type").to_pylist(), strict=True)
+    ) == (set(typed.items()))
+    assert None not in typed.values()
     assert docs[-1]["checks"][0]["groups"][0]["history"] is not None
 
 
@@ -377,6 +398,7 @@ checks:
     assert len(csv_files) == 1
     rows = csv_files[0].read_text().splitlines()
     assert rows[0].startswith("check,kind,cluster,topic,partition,group,committed,end,lag")
+    assert rows[0].endswith(",error,group_type")  # added last: the columns before keep their places
     assert len(rows) == 1 + 4
 
 

@@ -47,6 +47,7 @@ def record(draw: st.DrawFn) -> PartitionRecord:
         topic=draw(NAME),
         partition=draw(st.none() | st.integers(-1, 2**31 - 1)),
         group=draw(NAME) if lag else draw(st.none() | st.just("")),
+        group_type=draw(st.sampled_from([None, "classic", "consumer", "share", "streams"])) if lag else None,
         committed=draw(INT),
         log_start=draw(INT),
         end=draw(INT),

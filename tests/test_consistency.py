@@ -149,7 +149,7 @@ def _lag_direct(w: World, *args: str) -> tuple[int, dict[tuple[Any, ...], dict[s
     return run.code, {(r["group"], r["topic"], r["partition"]): r for r in run.json()}
 
 
-LAG_FIELDS = ("committed", "log_start", "end", "lag", "state", "status", "error")
+LAG_FIELDS = ("committed", "log_start", "end", "lag", "state", "status", "error", "group_type")
 
 
 def _v(record: dict[str, Any], field: str) -> Any:
@@ -197,6 +197,8 @@ def test_check_and_the_direct_commands_agree_record_by_record(
     assert {rec("nocommit", w.empty, p)[0] for p in range(2)} == {"no-commit"}
     types = cli("lag", "-b", w.b, "-g", g("kip848"), "-g", g("active"), "--summary", "-o", "json").json()
     assert {r["group"]: r["group_type"] for r in types} == {g("kip848"): "consumer", g("active"): "classic"}
+    # and check's records of them (compared with lag's above, field by field) carry the same
+    assert {checked[(g(x), w.data, 0)]["group_type"] for x in ("kip848", "active")} == {"consumer", "classic"}
 
     # a lag check without topics: Kafka's system topics left out, as `lag` without --topic ----------
     code, bare = _lag_direct(w)
@@ -214,6 +216,7 @@ def test_check_and_the_direct_commands_agree_record_by_record(
         assert [checked_live[lkey][f] for f in LIVE_FIELDS] == [d[f] for f in LIVE_FIELDS], lkey
     assert {t for t, _ in direct_live} == {w.data, w.empty, w.trim, w.mine}  # no system topic
     assert {r["status"] for r in checked_live.values()} == {"OK"}
+    assert {r["group_type"] for r in checked_live.values()} == {None}  # no group, no type
 
     # the unreachable cluster: the direct commands exit 3 (UNKNOWN); check has a record per check ----
     down = [p for p in doc["partitions"] if p["cluster"] == "down"]

@@ -28,7 +28,7 @@ from kafka_offsets_cli.measures.lag.rows import LagRow, LagState
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.plan.settle import PENDING
 from kafka_offsets_cli.spark.decide import sql_rule
-from kafka_offsets_cli.spark.frames import SAMPLE_DDL, record_row, sample_batches
+from kafka_offsets_cli.spark.frames import RECORD_COLUMNS, SAMPLE_DDL, record_row, sample_batches
 from kafka_offsets_cli.spark.stages import records_frame
 from kafka_offsets_cli.tally import Pred, PredOp
 
@@ -106,6 +106,7 @@ def _samples(seed: int) -> list[Sample]:
                     cluster,
                     LagRow(
                         group=rnd.choice(["g1", "g2"]),
+                        group_type=rnd.choice([None, "classic", "consumer", "share", "streams"]),
                         topic=topic,
                         partition=i,
                         committed=rnd.choice([None, 5]),
@@ -135,7 +136,11 @@ def test_jvm_records_equal_the_python_ones(spark_runtime: Any, seed: int) -> Non
     got = records_frame(frame, routes, check_rules(CHECKS, NOW), NO_TIME_LAG).collect()
     want = [record_row(r) for s in samples for r in evaluate_sample(s, CTX)]
     assert {r[0] for r in want} == {c.name for c in CHECKS}  # every check has records
-    assert {r[12] for r in want} >= {"ok", "warning", "critical", "empty", "pending", "future", "error"}
+    names = [n for n, _ in RECORD_COLUMNS]
+    assert {r[names.index("state")] for r in want} >= {
+        "ok", "warning", "critical", "empty", "pending", "future", "error",
+    }  # fmt: skip
+    assert {r[names.index("group_type")] for r in want} == {None, "classic", "consumer", "share", "streams"}
     assert Counter(tuple(r) for r in got) == Counter(want)
 
 

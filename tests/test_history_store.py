@@ -6,6 +6,8 @@
   DataFrame's input files are theirs alone; a run without ``_SUCCESS`` is not read;
 * a history written in the layout before (``date=D/part-*.parquet``, every run of a day together)
   is still read, alone and beside new runs;
+* a history written before samples had ``group_type`` is still read (its ``group_type`` null), and
+  beside runs that have it;
 * compaction deletes the days older than the lookback and keeps the verdicts.
 
 Under CI=true a Spark session that cannot start fails the tests.
@@ -28,6 +30,7 @@ DAY = 86_400_000
 RUN = 300_000  # a run every 5 minutes
 T0 = 1_764_000_000_000 - 1_764_000_000_000 % DAY + DAY - 4 * RUN  # 20 minutes before a UTC midnight
 KEYS = [("c1", "g1", "t", 0), ("c1", "g1", "t", 1), ("c1", "g2", "t", 0), ("c2", "g1", "u", 3)]
+TYPES = {"g1": "consumer", "g2": "share"}  # each group's type as the brokers list it
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +60,7 @@ def sample_row(key: tuple[str, str, str, int], run: int) -> tuple[Any, ...]:
         end,
         end - committed,
         "STABLE",
+        TYPES[group],
         utc_date(run_ms),
     )
 
@@ -159,6 +163,28 @@ def test_a_history_of_the_layout_before_is_still_read(spark: Any, tmp_path: Path
         assert loaded(spark, hist, now, DAY, window) == reference(range(6), now, DAY, window)
     got = loaded(spark, hist, now, DAY, 5)
     assert verdicts(got, now, 5) == verdicts(reference(range(6), now, DAY, 5), now, 5)
+
+
+def test_a_history_written_before_group_type_is_read_with_it_null(spark: Any, tmp_path: Path) -> None:
+    from kafka_offsets_cli.spark.history_store import COLUMNS, run_dir
+
+    hist = str(tmp_path / "h")
+    names = [n for n, _ in COLUMNS]
+    assert names[-2:] == ["group_type", "date"]  # an older version's files: the columns before these
+    before = ", ".join(f"`{n}` {t}" for n, t in COLUMNS[:-2])
+    for run in range(3):
+        target = run_dir(hist, T0 + run * RUN)
+        rows = [sample_row(k, run)[:-2] for k in KEYS]
+        spark.createDataFrame(rows, before).coalesce(1).write.parquet(target)
+        (Path(target) / "_SUCCESS").touch()
+    assert "group_type" not in spark.read.parquet(run_dir(hist, T0)).columns
+    write_runs(spark, hist, range(3, 5))  # this version's runs beside them
+    now = T0 + 4 * RUN
+    got = loaded(spark, hist, now, DAY, 10)
+    want = reference(range(5), now, DAY, 10)
+    # the same samples; group_type null in the older runs' only
+    assert {r[:-2]: r[-2] for r in got} == {r[:-2]: r[-2] if r[0] >= T0 + 3 * RUN else None for r in want}
+    assert verdicts(got, now, 5) == verdicts(reference(range(5), now, DAY, 5), now, 5)
 
 
 def test_compaction_deletes_days_older_than_the_lookback_and_keeps_the_verdicts(

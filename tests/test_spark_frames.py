@@ -34,6 +34,7 @@ def _samples() -> list[Sample]:
             "b",
             LagRow(
                 group="billing",
+                group_type="share",
                 topic="orders",
                 partition=2,
                 committed=10,
@@ -70,6 +71,11 @@ def test_samples_round_trip_through_arrow_batches_in_schema() -> None:
     assert [b.num_rows for b in batches] == [3, 1]
     assert all(b.schema == arrow_schema(SAMPLE_COLUMNS) for b in batches)
     assert [s for b in batches for s in batch_samples(b)] == samples
+    assert batches[0].column(batches[0].schema.get_field_index("group_type")).to_pylist() == [
+        None,
+        None,
+        "share",
+    ]
 
 
 def test_records_round_trip_with_status_by_name() -> None:
@@ -94,6 +100,7 @@ def test_records_round_trip_with_status_by_name() -> None:
             topic="gone",
             partition=None,
             group="billing",
+            group_type="streams",
             state="error",
             status=MonitoringStatus.UNKNOWN,
             error="UNKNOWN_TOPIC_OR_PARTITION",
@@ -104,6 +111,7 @@ def test_records_round_trip_with_status_by_name() -> None:
     assert batch.schema == arrow_schema(RECORD_COLUMNS)
     assert batch.column(batch.schema.get_field_index("status")).to_pylist() == ["OK", "UNKNOWN"]
     assert list(records(batch.to_pylist())) == recs
+    assert batch.column(batch.schema.get_field_index("group_type")).to_pylist() == [None, "streams"]
     empty = record_batch([])
     assert empty.num_rows == 0 and empty.schema == batch.schema
 

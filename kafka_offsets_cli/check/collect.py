@@ -16,7 +16,7 @@ be read, or a partition without an answer is never silently missing.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import KafkaOffsetsError
 from ..measures.lag.collect import lag_rows
@@ -59,7 +59,7 @@ def _failed(unit: WorkUnit, error: str) -> list[Sample]:
         for tp in unit.live
     ]
     for g, tps in unit.groups:
-        out += [LagSample(unit.cluster, error_row(g, tp, error)) for tp in tps]
+        out += [LagSample(unit.cluster, error_row(g, tp, error, unit.types.get(g))) for tp in tps]
     return out
 
 
@@ -92,18 +92,7 @@ def unit_samples(source: CheckLagSource, unit: WorkUnit) -> list[Sample]:
         try:
             rows = _lag_rows(source, unit)
         except KafkaOffsetsError as e:
-            out += _failed(
-                WorkUnit(
-                    cluster=unit.cluster,
-                    index=unit.index,
-                    settings=unit.settings,
-                    live=(),
-                    groups=unit.groups,
-                    time_lag=False,
-                    chunk_size=1,
-                ),
-                e.name,
-            )
+            out += _failed(replace(unit, live=()), e.name)  # the live samples are in already
             return out
         out += [LagSample(unit.cluster, row) for row in rows]
     return out

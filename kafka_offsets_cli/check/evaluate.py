@@ -145,6 +145,7 @@ def evaluate_sample(sample: CollectSample, ctx: EvalContext) -> list[PartitionRe
                 topic=r2.topic,
                 partition=r2.partition,
                 group=r2.group,
+                group_type=r2.group_type,
                 committed=r2.committed,
                 log_start=r2.log_start,
                 end=r2.end,

@@ -2,8 +2,8 @@
 
 ``kafka-offsets check --history DIR`` stores one sample per run for every
 (cluster, group, topic, partition): the run time, committed offset, end
-offset and lag. Over the last ``window`` samples of a partition, LinkedIn
-Burrow's rules decide a status without thresholds (Burrow's
+offset and lag (and the group's type, which the rules do not read). Over the
+last ``window`` samples of a partition, LinkedIn Burrow's rules decide a status without thresholds (Burrow's
 ``calculatePartitionStatus``, evaluated in the same order)::
 
     OK        the lag was <= allowed_lag in some sample of the window (rule 1),

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from ..errors import KafkaOffsetsError, NotFound, UsageError
 from ..measures.lag.collect import ListedGroups, resolve_groups
@@ -237,7 +238,7 @@ class _Planner:
                 # the group's lag there is unknown, as `kafka-offsets lag` reports them
                 for m in res.missing if res is not None else ():
                     rec = error_record(c.name, "lag", cluster, m.topic, m.partition, g, m.error)
-                    self.records.append(rec)
+                    self.records.append(replace(rec, group_type=plan.group_type))
                 if plan.empty:  # a named group with nothing in the selection (WARNING); else left out
                     if (problem := plan.problem) is not None:
                         self.records.append(problem_record(c.name, cluster, problem))

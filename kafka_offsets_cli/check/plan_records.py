@@ -39,6 +39,7 @@ def problem_record(check: str, cluster: str, problem: GroupProblem) -> Partition
         topic="",
         partition=None,
         group=problem.group,
+        group_type=problem.group_type,
         state=rec["state"],
         status=problem.status,
         error=rec["error"],

@@ -27,6 +27,7 @@ RECORD_KEYS = (
     "topic",
     "partition",
     "group",
+    "group_type",
     "committed",
     "end",
     "lag",
@@ -52,6 +53,9 @@ class PartitionRecord:
     topic: str
     partition: int | None
     group: str | None
+    #: the group's type as the brokers list it (classic, consumer, share, streams; ``lag``'s
+    #: ``group_type``); None for a liveness record and where the type is unknown
+    group_type: str | None = None
     # what was read; None where nothing was (an error, or planning decided without reading)
     committed: int | None = None
     log_start: int | None = None
@@ -74,6 +78,7 @@ class PartitionRecord:
             "topic": self.topic,
             "partition": self.partition,
             "group": self.group,
+            "group_type": self.group_type,
             "committed": self.committed,
             "end": self.end,
             "lag": self.lag,

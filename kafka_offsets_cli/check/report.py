@@ -12,11 +12,11 @@ JSON document (``--output json``)::
      "checks": [{"name", "type", "status", "clusters", "partitions", "states",
                  "summary", "problems", "topics": [...], "groups": [{"cluster", "group",
                  "group_type", "status", ...}]}],
-     "partitions": [{"check", "cluster", "topic", "partition", "group", "committed",
-                     "end", "lag", "time_lag_ms", "timestamp", "age_ms", "state",
+     "partitions": [{"check", "cluster", "topic", "partition", "group", "group_type",
+                     "committed", "end", "lag", "time_lag_ms", "timestamp", "age_ms", "state",
                      "status", "log_start", "offset", "history", "error"}]}
 
-Partition records hold ``null`` where a field does not apply (``group``,
+Partition records hold ``null`` where a field does not apply (``group``, ``group_type``,
 ``committed``, ``lag``, ``time_lag_ms`` on liveness records; ``timestamp``,
 ``age_ms`` on lag records); ``state`` is a liveness state (``ok``, ``warning``,
 ``critical``, ``empty``, ``pending``, ``future``, ``error``) or a lag state (``ok``,

@@ -38,7 +38,8 @@ __all__ = [
     "verdicts",
 ]
 
-#: (column, Spark SQL type) of the per-partition table, in record order plus ``kind``.
+#: (column, Spark SQL type) of the per-partition table, in record order plus ``kind``, but
+#: ``group_type`` last: it came later, and the columns of the ``--write`` CSV before it keep their places.
 RECORD_COLUMNS = (
     ("check", "string"),
     ("kind", "string"),
@@ -58,6 +59,7 @@ RECORD_COLUMNS = (
     ("offset", "bigint"),
     ("history", "string"),
     ("error", "string"),
+    ("group_type", "string"),
 )
 
 #: (column, Spark SQL type) of a collected sample; ``kind`` is ``live`` or ``lag``; ``route`` the
@@ -68,6 +70,7 @@ SAMPLE_COLUMNS = (
     ("topic", "string"),
     ("partition", "int"),
     ("group", "string"),
+    ("group_type", "string"),
     ("offset", "bigint"),
     ("timestamp", "bigint"),
     ("leader_epoch", "int"),
@@ -136,12 +139,12 @@ def _sample_row(s: Sample, route: int) -> tuple[Any, ...]:
     if isinstance(s, LiveSample):
         r = s.result
         return (
-            "live", s.cluster, r.topic, r.partition, None, r.offset, r.timestamp, r.leader_epoch,
+            "live", s.cluster, r.topic, r.partition, None, None, r.offset, r.timestamp, r.leader_epoch,
             None, None, None, None, None, None, None, None, r.error, route,
         )  # fmt: skip
     w = s.row
     return (
-        "lag", s.cluster, w.topic, w.partition, w.group, None, None, None,
+        "lag", s.cluster, w.topic, w.partition, w.group, w.group_type, None, None, None,
         w.committed, w.log_start, w.end, w.lag, w.time_lag_ms, w.resume_timestamp, w.taken_at_ms,
         w.state.value, w.error, route,
     )  # fmt: skip
@@ -191,7 +194,7 @@ def record_row(r: PartitionRecord) -> tuple[Any, ...]:
     return (
         r.check, r.kind, r.cluster, r.topic, r.partition, r.group, r.committed, r.end, r.lag,
         r.time_lag_ms, r.timestamp, r.age_ms, r.state, r.status.name, r.log_start, r.offset,
-        r.history, r.error,
+        r.history, r.error, r.group_type,
     )  # fmt: skip
 
 

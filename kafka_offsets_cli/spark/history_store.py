@@ -3,7 +3,9 @@
 Layout: ``DIR/date=YYYY-MM-DD/run=RUN_MS/part-*.parquet`` (the run's UTC date and start time in
 epoch ms) with ``_SUCCESS`` once the run's samples are all there; the files hold :data:`COLUMNS`
 but ``date``. Each run appends its lag samples (every (cluster, group, topic, partition) a lag
-check evaluated) into a new run directory; liveness partitions are not sampled.
+check evaluated) into a new run directory; liveness partitions are not sampled. ``group_type``
+(the group's type as the brokers list it) came later: files written before it lack the column,
+and every read names the columns, so there it reads as null.
 
 Reading (:func:`load_window`) lists the date directories newest first and reads only the newest
 ``window`` complete run directories within the lookback, never the rest of the history. Days
@@ -58,6 +60,7 @@ COLUMNS = (
     ("end", "bigint"),
     ("lag", "bigint"),
     ("state", "string"),
+    ("group_type", "string"),
     ("date", "string"),
 )
 _KEY = ("cluster", "group", "topic", "partition")

@@ -7,6 +7,7 @@ rows are the rows ``kafka-offsets lag`` shows for the same groups and topics.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 
 import pytest
 
@@ -61,11 +62,19 @@ def test_the_plan_has_each_groups_rows_and_problems_as_lag_decides_them() -> Non
         ("g", (tp("audit", 0), tp("gone", 0), tp("orders", 0), tp("orders", 1))),
         ("idle", (tp("audit", 0), tp("orders", 0), tp("orders", 1))),
     )
-    assert sorted((r.check, r.group, r.topic, r.state, r.error) for r in plan.records) == [
-        ("lag", "g", "gone", "error", "UNKNOWN_TOPIC_OR_PARTITION"),  # a named topic that does not exist
-        ("lag", "idle", "gone", "error", "UNKNOWN_TOPIC_OR_PARTITION"),
-        ("lag", "lost", "", "error", "NO_ANSWER"),  # offsets not read: one record, no rows
-        ("pay", "g", "", "no-commit", None),  # as lag records a named group with nothing committed
+    assert sorted((r.check, r.group, r.topic, r.state, r.error, r.group_type) for r in plan.records) == [
+        # a named topic that does not exist; each record with its group's listed type
+        ("lag", "g", "gone", "error", "UNKNOWN_TOPIC_OR_PARTITION", "consumer"),
+        ("lag", "idle", "gone", "error", "UNKNOWN_TOPIC_OR_PARTITION", "consumer"),
+        ("lag", "lost", "", "error", "NO_ANSWER", None),  # offsets not read: one record; not listed
+        (
+            "pay",
+            "g",
+            "",
+            "no-commit",
+            None,
+            "consumer",
+        ),  # as lag records a named group with nothing committed
     ]
     assert plan.lag_routes[("c", "g", "orders")] == ("lag",)
 
@@ -84,6 +93,24 @@ def test_a_task_makes_the_planned_rows_with_the_lag_shell() -> None:
         ("idle", "orders", 1, None, None, "no-commit", None),
     ]
     assert source.marker_points == [(tp("orders", 1), 9)]
+    assert {r.group_type for r in rows} == {"consumer"}  # the type planning listed, on every row
+
+
+def test_a_task_that_cannot_read_its_groups_keeps_each_groups_type_on_its_error_rows() -> None:
+    source = share_cluster()
+    [unit] = plan_checks(SHARE, lambda _name: source).units
+
+    def unreachable(
+        groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
+    ) -> list[GroupOffsets]:
+        raise ClusterUnreachable("c: no broker answered")
+
+    source.committed_offsets = unreachable  # type: ignore[method-assign]
+    rows = [s.row for s in unit_samples(source, unit) if isinstance(s, LagSample)]
+    assert {(r.group, r.group_type, r.error) for r in rows} == {
+        ("g", "consumer", "CLUSTER_UNREACHABLE"),
+        ("q1", "share", "CLUSTER_UNREACHABLE"),
+    }
 
 
 def test_a_task_whose_group_cannot_be_read_any_more_has_its_error_on_every_planned_row() -> None:

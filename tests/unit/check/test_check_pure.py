@@ -321,6 +321,30 @@ def test_group_type_in_the_group_records_and_series_as_lag_labels_it() -> None:
     assert all("type" not in lab for lab, _ in m["kafka_offsets_check_partition_age_seconds"])
 
 
+def test_a_partition_record_carries_its_groups_type_after_the_group() -> None:
+    from dataclasses import replace
+
+    sample = lag_sample(0, 50, 2 * MIN)
+    typed = LagSample(sample.cluster, replace(sample.row, group_type="share"))
+    assert {r.check: r.group_type for r in evaluate_sample(typed, CTX)} == {
+        "lag": "share",
+        "lag-no-time": "share",
+    }
+    assert {r.group_type for r in evaluate_sample(sample, CTX)} == {None}  # a type nobody listed
+    [live] = evaluate_sample(max_ts(0, NOW), CTX)
+    assert live.group_type is None  # a liveness record has no group
+    assert RECORD_KEYS[RECORD_KEYS.index("group") + 1] == "group_type"
+    report = _report()
+    typed_lag = [r for r in evaluate_sample(typed, CTX) if r.check == "lag"]
+    doc = json.loads(render.json_document(replace(report, partitions=(*report.partitions[:2], *typed_lag))))
+    assert [(p["check"], p["group"], p["group_type"]) for p in doc["partitions"]] == [
+        ("live", None, None),
+        ("live", None, None),
+        ("lag", "g", "share"),
+    ]
+    assert PartitionRecord.from_row({**typed_lag[0].to_record(), "kind": "lag"}) == typed_lag[0]
+
+
 def test_rich_summary_renders_sparkline_with_history() -> None:
     from dataclasses import replace
 
