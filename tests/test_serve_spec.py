@@ -20,6 +20,7 @@ from kafka_offsets_cli.render.monitoring import parse_prometheus_text
 from tests.cli_runner import cli
 from tests.test_prometheus_lint import lint, uid
 from tests.test_serve import one, scrape, serve
+from tests.unit.parse.test_spark_checkpoint import QUERY, checkpoint, offsets_file
 
 pytestmark = pytest.mark.broker
 
@@ -33,6 +34,8 @@ def test_every_cluster_and_check_of_the_spec_in_one_scrape(bootstrap: str, tmp_p
         closed.bind(("127.0.0.1", 0))
         nowhere = f"127.0.0.1:{closed.getsockname()[1]}"
         spec = tmp_path / "spec.json"
+        # a Structured Streaming query at offsets 2 and 4: its checkpoint, in a group's place
+        query = checkpoint(tmp_path / "etl", {0: offsets_file(f'{{"{topic}":{{"0":2,"1":4}}}}')}, [0])
         checks = [
             {"name": "named", "type": "lag", "clusters": ["live", "gone"], "groups": [group], "warn_lag": 3,
              "crit_lag": 9},
@@ -40,6 +43,7 @@ def test_every_cluster_and_check_of_the_spec_in_one_scrape(bootstrap: str, tmp_p
              "topics": [topic]},
             {"name": "alive", "type": "liveness", "cluster": "live", "topics": [topic], "warn": "1h",
              "crit": "1d"},
+            {"name": "etl", "type": "lag", "cluster": "live", "spark_checkpoints": [query], "crit_lag": 3},
         ]  # fmt: skip
         clusters = {"live": {"bootstrap_servers": bootstrap}, "gone": {"bootstrap_servers": nowhere}}
         document = {"version": 1, "defaults": {"timeout": "3s"}, "clusters": clusters, "checks": checks}
@@ -69,6 +73,14 @@ def test_every_cluster_and_check_of_the_spec_in_one_scrape(bootstrap: str, tmp_p
         }
         assert got == rows, check
     assert one(body, "kafka_offsets_liveness_status", cluster="live", check="alive") == 0
+    # the query's lag only (lag --spark-checkpoint's rows), never every group's
+    etl = {
+        (labels["group"], labels["topic"], int(labels["partition"])): v
+        for labels, v in parse_prometheus_text(body)["kafka_offsets_lag_partition_lag"]
+        if labels.get("check") == "etl"
+    }
+    assert etl == {(f"spark:{QUERY}", topic, 0): 4, (f"spark:{QUERY}", topic, 1): 2}
+    assert one(body, "kafka_offsets_lag_status", cluster="live", check="etl") == 2  # lag 4 > crit 3
 
 
 def test_options_the_spec_replaces_are_refused(tmp_path: Path) -> None:
