@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from .deploy import zip_package
+from .deploy import add_pyfile_artifact, zip_package
 from .runtime import SessionOptions, SparkRuntime, SparkUnavailable
 
 __all__ = ["CONNECT_TIMEOUT_S", "DEBUG_CONF", "RETRIES", "Remote", "parse_remote", "start_connect"]
@@ -180,7 +180,7 @@ def start_connect(options: SessionOptions) -> SparkRuntime:
         for key, value in settings:
             spark.conf.set(key, value)
         # the executor side, for the server's Python workers (the session's own sys.path entry)
-        spark.addArtifacts(str(zip_package(workdir)), pyfile=True)
+        add_pyfile_artifact(spark, str(zip_package(workdir)))
     except Exception as e:
         if mode_set:
             os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)

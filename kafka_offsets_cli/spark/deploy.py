@@ -97,3 +97,18 @@ def _kafka_python() -> Path:
     if not locations:
         raise ConfigError("kafka-python is not installed (the executors need it for committed offsets)")
     return Path(locations[0])
+
+
+def add_pyfile_artifact(spark: Any, path: str) -> None:
+    """``path`` (a zip) on a Spark Connect session's executors, as a pyfile artifact.
+
+    pyspark's Connect client also puts a local pyfile zip on this process's ``sys.path``, ahead of
+    site-packages: this process would then import kafka-python from the zip, and fail once the zip
+    is deleted with its session (measured: ``FileNotFoundError`` from zipimport on the next import
+    after ``check --remote`` ran in-process). This process has the package installed; the entry
+    is taken out again.
+    """
+    before = list(sys.path)
+    spark.addArtifacts(path, pyfile=True)
+    sys.path[:] = [p for p in sys.path if p in before or p != path]
+

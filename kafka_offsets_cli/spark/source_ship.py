@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from .deploy import is_connect, is_local, zip_package
+from .deploy import add_pyfile_artifact, is_connect, is_local, zip_package
 
 __all__ = ["ship_package", "shipped_to"]
 
@@ -61,7 +61,7 @@ def ship_package(spark: Any) -> None:
             return
         path = str(_zip())
         if how == "artifact":
-            spark.addArtifacts(path, pyfile=True)
+            add_pyfile_artifact(spark, path)
         else:
             spark.sparkContext.addPyFile(path)
         _shipped.add(key)

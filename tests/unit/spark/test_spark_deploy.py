@@ -17,7 +17,7 @@ from kafka_offsets_cli.connection.properties import Setting
 from kafka_offsets_cli.connection.settings import ClientSettings
 from kafka_offsets_cli.errors import ConfigError, UsageError
 from kafka_offsets_cli.models.topics import TopicPartition
-from kafka_offsets_cli.spark.deploy import executor_python, is_local, secure_conf
+from kafka_offsets_cli.spark.deploy import add_pyfile_artifact, executor_python, is_local, secure_conf
 from kafka_offsets_cli.spark.failure import job_failure
 from kafka_offsets_cli.spark.history_store import require_shared
 from kafka_offsets_cli.spark.ship import SHIPPED, check_files, localized, strip_units
@@ -130,3 +130,24 @@ def test_history_with_a_cluster_master_needs_a_shared_uri() -> None:
     require_shared("file:///mnt/shared/h", local_master=False)
     with pytest.raises(UsageError, match="give a URI every node shares"):
         require_shared("/var/lib/h", local_master=False)
+
+
+class _ConnectClient:
+    """What pyspark's Connect client does with a local pyfile zip (pyspark/sql/connect/client/artifact.py)."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def addArtifacts(self, path: str, pyfile: bool = False) -> None:  # pyspark's name
+        assert pyfile
+        sys.path.insert(1, path)
+        self.sent.append(path)
+
+
+def test_a_pyfile_artifact_goes_to_the_executors_and_leaves_this_process_path(tmp_path: Path) -> None:
+    path = str(tmp_path / "kafka_offsets_cli.zip")
+    before = list(sys.path)
+    spark = _ConnectClient()
+    add_pyfile_artifact(spark, path)
+    assert spark.sent == [path]
+    assert sys.path == before  # kafka-python is not imported from a zip deleted with the session
