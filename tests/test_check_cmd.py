@@ -30,6 +30,7 @@ from tests.cli_runner import cli, subprocess_cli
 from tests.kafka_helpers import read_as_share_group
 
 KEEP = {"retention.ms": "-1"}
+DAY = {"retention.ms": str(86_400_000)}
 MIN = 60_000
 MASTER = ("--master", "local[2]")
 #: the fields of a lag record that check and `lag -o json` give alike (group_type: as the brokers list it)
@@ -66,7 +67,8 @@ class Fleet:
     def build(self) -> Fleet:
         b = self.bootstrap
         for topic, n in ((self.a, 800), (self.b, 700), (self.c, 500), (self.d, 4)):
-            create_topic(b, topic, n, config=KEEP, timeout=180)
+            # c keeps a day: its unread records have a data-loss ETA (check c-loss)
+            create_topic(b, topic, n, config=DAY if topic == self.c else KEEP, timeout=180)
         fresh = self.now - 20_000
         produce(b, self.a, [(p, fresh + i, None, b"a") for p in range(800) for i in range(4)], timeout=120)
         produce(b, self.b, [(p, fresh + i, None, b"b") for p in range(700) for i in range(2)], timeout=120)
@@ -106,6 +108,8 @@ checks:
     crit_time_lag: 2h
   - {{name: committed-only, type: lag, cluster: local, groups: ['fg-{i}-0[0-3]', 'fg-{i}-09'], crit_lag: 100}}
   - {{name: missing-topic, type: liveness, cluster: local, topics: [fleet-{i}-nosuch], warn: 1m, crit: 2m}}
+  - {{name: c-loss, type: lag, cluster: local, groups: [fg-{i}-09], topics: [fleet-{i}-c], warn_loss_eta: 2d,
+     crit_loss_eta: 1h}}
 """
 
 
@@ -136,6 +140,7 @@ def test_check_equals_direct_commands_partition_by_partition(
         "fleet-lag": "CRITICAL",  # groups 07, 08 lag 4 > 3
         "committed-only": "OK",
         "missing-topic": "UNKNOWN",
+        "c-loss": "WARNING",  # retention deletes group 09's next record of c in 23h50m: within 2d
     }
 
     # liveness: the same rows as `kafka-offsets liveness` -----------------------------------
@@ -219,6 +224,19 @@ def test_check_equals_direct_commands_partition_by_partition(
     committed_only = {(r["group"], r["topic"]) for r in _records(doc, "committed-only")}
     assert committed_only == {(x, fleet.a) for x in g[:4]} | {(g[9], fleet.b), (g[9], fleet.c)}
     assert "UNKNOWN_TOPIC_OR_PARTITION" in [r["error"] for r in _records(doc, "missing-topic")]
+
+    # the data-loss ETA: lag --loss-eta's, the same record's, measured a little later there ----------
+    loss = cli("lag", "-b", fleet.bootstrap, "-g", g[9], "-t", fleet.c, "--loss-eta", "-o", "json")
+    t4 = time.time()
+    assert loss.code == 0, loss.stderr
+    direct_eta = {r["partition"]: r["loss_eta_ms"] for r in loss.json()}
+    mine_eta = {r["partition"]: r["loss_eta_ms"] for r in _records(doc, "c-loss")}
+    assert mine_eta.keys() == direct_eta.keys() == set(range(500))
+    for p, eta in mine_eta.items():
+        assert 0 <= eta - direct_eta[p] <= (t4 - t0) * 1000 + 1000, p
+        assert 86_400_000 - 15 * MIN < eta < 86_400_000 - 10 * MIN + 1000, p  # record c is 10 min old
+    assert {r["status"] for r in _records(doc, "c-loss")} == {"WARNING"}
+    assert {r["loss_eta_ms"] for r in _records(doc, "fleet-lag")} == {None}  # a check that does not ask
 
     # --write parquet: the full table --------------------------------------------------------
     import pyarrow.parquet as pq
@@ -398,7 +416,7 @@ checks:
     assert len(csv_files) == 1
     rows = csv_files[0].read_text().splitlines()
     assert rows[0].startswith("check,kind,cluster,topic,partition,group,committed,end,lag")
-    assert rows[0].endswith(",error,group_type")  # added last: the columns before keep their places
+    assert rows[0].endswith(",error,group_type,loss_eta_ms")  # added last: the columns before stay
     assert len(rows) == 1 + 4
 
 

@@ -57,6 +57,15 @@ CHECKS: list[CheckDefinition] = [
         name="untimed", clusters=("c",), groups=("g1",), crit_lag=0, crit_time_lag_ms=MIN, time_lag=False
     ),
     LagCheck(name="bare", clusters=("d",), groups=("g.*",)),
+    LagCheck(
+        name="losing",
+        clusters=("c",),
+        groups=("g.*",),
+        warn_loss_eta_ms=10 * MIN,
+        crit_loss_eta_ms=MIN,
+        loss_eta=True,
+        time_lag=True,
+    ),
 ]
 LIVE_ROUTES = {
     ("c", "t1"): ("alive", "same", "zero"),
@@ -65,13 +74,14 @@ LIVE_ROUTES = {
     ("d", "t2"): ("it's",),
 }
 LAG_ROUTES = {
-    ("c", "g1", "t1"): ("lag", "timed", "untimed"),
-    ("c", "g2", "t1"): ("lag", "timed"),
+    ("c", "g1", "t1"): ("lag", "timed", "untimed", "losing"),
+    ("c", "g2", "t1"): ("lag", "timed", "losing"),
     ("d", "g1", "t1"): ("lag", "bare"),
     ("d", "g2", "t2"): (),
 }
 CTX = EvalContext({c.name: c for c in CHECKS}, LIVE_ROUTES, LAG_ROUTES, NOW)
 NO_TIME_LAG = [c.name for c in CHECKS if isinstance(c, LagCheck) and not c.time_lag]
+NO_LOSS_ETA = [c.name for c in CHECKS if isinstance(c, LagCheck) and not c.loss_eta]
 
 
 def _edges() -> list[int | None]:
@@ -85,7 +95,7 @@ def _edges() -> list[int | None]:
 
 
 def _samples(seed: int) -> list[Sample]:
-    rnd = random.Random(seed)
+    rnd, etas = random.Random(seed), random.Random(-seed)
     spec = OffsetSpec.max_timestamp()
     edges = _edges()
     out: list[Sample] = []
@@ -119,6 +129,9 @@ def _samples(seed: int) -> list[Sample]:
                         resume_timestamp=rnd.choice([None, NOW]),
                         taken_at_ms=rnd.choice([None, NOW]),
                     ),
+                    # on and next to the loss-ETA thresholds (an ETA at or below one alerts); a draw
+                    # of its own, so the seeds' other draws stay as they were
+                    etas.choice([None, 0, MIN - 1, MIN, MIN + 1, 10 * MIN, 10 * MIN + 1]),
                 )
             )
     return out
@@ -133,7 +146,7 @@ def test_jvm_records_equal_the_python_ones(spark_runtime: Any, seed: int) -> Non
         tuple(d.values()) for b in sample_batches(samples, size=97, route=routes.route) for d in b.to_pylist()
     ]
     frame = spark.createDataFrame(rows, SAMPLE_DDL).repartition(3)
-    got = records_frame(frame, routes, check_rules(CHECKS, NOW), NO_TIME_LAG).collect()
+    got = records_frame(frame, routes, check_rules(CHECKS, NOW), NO_TIME_LAG, NO_LOSS_ETA).collect()
     want = [record_row(r) for s in samples for r in evaluate_sample(s, CTX)]
     assert {r[0] for r in want} == {c.name for c in CHECKS}  # every check has records
     names = [n for n, _ in RECORD_COLUMNS]
@@ -141,6 +154,9 @@ def test_jvm_records_equal_the_python_ones(spark_runtime: Any, seed: int) -> Non
         "ok", "warning", "critical", "empty", "pending", "future", "error",
     }  # fmt: skip
     assert {r[names.index("group_type")] for r in want} == {None, "classic", "consumer", "share", "streams"}
+    losing = [r for r in want if r[0] == "losing" and r[names.index("state")] == "ok"]
+    assert {r[names.index("status")] for r in losing} == {"OK", "WARNING", "CRITICAL"}
+    assert {r[names.index("loss_eta_ms")] for r in want if r[0] != "losing"} == {None}
     assert Counter(tuple(r) for r in got) == Counter(want)
 
 

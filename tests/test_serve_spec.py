@@ -30,6 +30,10 @@ def test_every_cluster_and_check_of_the_spec_in_one_scrape(bootstrap: str, tmp_p
     create_topic(bootstrap, topic, 2, config={"retention.ms": "-1"})
     produce(bootstrap, topic, [(p, None, None, b"x") for p in (0, 1) for _ in range(6)])
     commit_group_offsets(bootstrap, group, {(topic, 0): 1, (topic, 1): 6})
+    kept, late = f"spec-day-{uid()}", f"spec-late-{uid()}"  # retention a day: a data-loss ETA
+    create_topic(bootstrap, kept, 1, config={"retention.ms": str(86_400_000)})
+    produce(bootstrap, kept, [(0, None, None, b"x") for _ in range(3)])
+    commit_group_offsets(bootstrap, late, {(kept, 0): 1})
     with socket.socket() as closed:  # bound, never listening: connections are refused
         closed.bind(("127.0.0.1", 0))
         nowhere = f"127.0.0.1:{closed.getsockname()[1]}"
@@ -44,6 +48,7 @@ def test_every_cluster_and_check_of_the_spec_in_one_scrape(bootstrap: str, tmp_p
             {"name": "alive", "type": "liveness", "cluster": "live", "topics": [topic], "warn": "1h",
              "crit": "1d"},
             {"name": "etl", "type": "lag", "cluster": "live", "spark_checkpoints": [query], "crit_lag": 3},
+            {"name": "losing", "type": "lag", "cluster": "live", "groups": [late], "crit_loss_eta": "2d"},
         ]  # fmt: skip
         clusters = {"live": {"bootstrap_servers": bootstrap}, "gone": {"bootstrap_servers": nowhere}}
         document = {"version": 1, "defaults": {"timeout": "3s"}, "clusters": clusters, "checks": checks}
@@ -81,6 +86,11 @@ def test_every_cluster_and_check_of_the_spec_in_one_scrape(bootstrap: str, tmp_p
     }
     assert etl == {(f"spark:{QUERY}", topic, 0): 4, (f"spark:{QUERY}", topic, 1): 2}
     assert one(body, "kafka_offsets_lag_status", cluster="live", check="etl") == 2  # lag 4 > crit 3
+    # the spec's loss-ETA threshold: the ETA (about a day) at or below 2d is CRITICAL
+    assert one(body, "kafka_offsets_lag_status", cluster="live", check="losing") == 2
+    [direct] = cli("lag", "-b", bootstrap, "-g", late, "--loss-eta", "-o", "json").json()
+    served = one(body, "kafka_offsets_lag_partition_loss_eta_seconds", check="losing", topic=kept)
+    assert 0 <= served - direct["loss_eta_ms"] / 1000 < 60  # the same record's, served a little earlier
 
 
 def test_options_the_spec_replaces_are_refused(tmp_path: Path) -> None:

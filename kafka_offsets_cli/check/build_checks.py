@@ -241,7 +241,8 @@ class CheckReader:
                 item="group name or pattern",
             )
         values = self._thresholds(m, path)
-        time_lag = self._time_lag(m, path, values["warn_time_lag"], values["crit_time_lag"])
+        loss_eta = self._loss_eta(m, path, values)
+        time_lag = self._time_lag(m, path, values["warn_time_lag"], values["crit_time_lag"]) or loss_eta
         history = self.defaults.history
         if "history" in m:
             history = read_history(self.v, m["history"], child(path, "history"), self.defaults.history)
@@ -258,6 +259,9 @@ class CheckReader:
             warn_time_lag_ms=values["warn_time_lag"],
             crit_time_lag_ms=values["crit_time_lag"],
             time_lag=time_lag,
+            warn_loss_eta_ms=values["warn_loss_eta"],
+            crit_loss_eta_ms=values["crit_loss_eta"],
+            loss_eta=loss_eta,
             exclude_internal=common.exclude_internal,
             history=history,
             description=common.description,
@@ -265,16 +269,33 @@ class CheckReader:
         )
 
     def _thresholds(self, m: dict[str, Node], path: str) -> dict[str, int | None]:
-        """The four lag thresholds by key (None: not set, or a problem); warn must not exceed crit."""
+        """The lag, time-lag and loss-ETA thresholds by key (None: not set, or a problem); warn must not
+        exceed crit (for the ETA, lower is worse: crit must not exceed warn)."""
         values: dict[str, int | None] = {}
         for key in ("warn_lag", "crit_lag"):
             values[key] = self.v.integer(m[key], child(path, key)) if key in m else None
-        for key in ("warn_time_lag", "crit_time_lag"):
+        for key in ("warn_time_lag", "crit_time_lag", "warn_loss_eta", "crit_loss_eta"):
             values[key] = self.v.duration(m[key], child(path, key)) if key in m else None
         for lo, hi in (("warn_lag", "crit_lag"), ("warn_time_lag", "crit_time_lag")):
             if warn_above_crit(values[lo], values[hi]):
                 self.p.add(child(path, lo), f"must not exceed {hi}", m[lo].line)
+        # lower is worse: the critical ETA is the shorter one
+        if warn_above_crit(values["crit_loss_eta"], values["warn_loss_eta"]):
+            self.p.add(child(path, "crit_loss_eta"), "must not exceed warn_loss_eta", m["crit_loss_eta"].line)
         return values
+
+    def _loss_eta(self, m: dict[str, Node], path: str, values: dict[str, int | None]) -> bool:
+        """Whether the data-loss ETA is computed: on with a loss-ETA threshold (``loss_eta: false``
+        cannot undo it)."""
+        has = values["warn_loss_eta"] is not None or values["crit_loss_eta"] is not None
+        if "loss_eta" not in m:
+            return has
+        b = self.v.boolean(m["loss_eta"], child(path, "loss_eta"))
+        if b is False and has:
+            self.p.add(
+                child(path, "loss_eta"), "cannot be false with a loss-ETA threshold", m["loss_eta"].line
+            )
+        return bool(b) or has
 
     def _time_lag(self, m: dict[str, Node], path: str, warn_ms: int | None, crit_ms: int | None) -> bool:
         """Whether the time lag is looked up: on with a time threshold (``time_lag: false`` cannot undo)."""

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import KafkaOffsetsError
 from ..measures.lag.collect import lag_rows
+from ..measures.lag.loss import loss_etas
 from ..measures.lag.plan import planned_rows
 from ..measures.lag.rows import LagRow, error_row
 from ..measures.lag.share import read_share_groups, with_broker_lags
@@ -43,10 +44,12 @@ class LiveSample:
 
 @dataclass(frozen=True)
 class LagSample:
-    """A group's lag row on a partition (for lag checks and the history)."""
+    """A group's lag row on a partition (for lag checks and the history), with its data-loss ETA
+    (:mod:`kafka_offsets_cli.measures.lag.loss`) when a check on its cluster computes it."""
 
     cluster: str
     row: LagRow
+    loss_eta_ms: int | None = None
 
 
 Sample = LiveSample | LagSample
@@ -94,7 +97,12 @@ def unit_samples(source: CheckLagSource, unit: WorkUnit) -> list[Sample]:
         except KafkaOffsetsError as e:
             out += _failed(replace(unit, live=()), e.name)  # the live samples are in already
             return out
-        out += [LagSample(unit.cluster, row) for row in rows]
+        if not unit.loss_configs:
+            out += [LagSample(unit.cluster, row) for row in rows]
+            return out
+        # the ETA by lag's rule, from the rows' time-lag search and the retention planning read
+        etas, _ = loss_etas(rows, unit.loss_configs)
+        out += [LagSample(unit.cluster, r, etas.get((r.group, r.topic, r.partition))) for r in rows]
     return out
 
 

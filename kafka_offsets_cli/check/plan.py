@@ -31,6 +31,7 @@ from dataclasses import replace
 
 from ..errors import KafkaOffsetsError, NotFound, UsageError
 from ..measures.lag.collect import ListedGroups, resolve_groups
+from ..measures.lag.loss import LOSS_KEYS
 from ..measures.lag.plan import PartitionIndex, partition_index, plan_group
 from ..measures.lag.share import read_share_groups
 from ..measures.liveness import TIMESTAMP_TYPE_KEY
@@ -115,10 +116,15 @@ class _Planner:
         group_parts: dict[str, set[TopicPartition]] = {}
         gone: set[TopicPartition] = set()
         time_lag = False
+        loss: dict[str, dict[str, str]] = {}
         lag_checks = [c for c in checks if isinstance(c, LagCheck)]
         if lag_checks:
             time_lag = any(c.time_lag for c in lag_checks)
             self._lag(name, lag_checks, md, source, group_parts, gone)
+        if any(c.loss_eta for c in lag_checks) and group_parts:
+            # the retention the data-loss ETA needs: one DescribeConfigs for the groups' topics
+            topics = sorted({tp.topic for tps in group_parts.values() for tp in tps})
+            loss = source.topic_configs(topics, LOSS_KEYS)
         if live:
             topics = sorted({tp.topic for tp in live})
             configs = source.topic_configs(topics, [TIMESTAMP_TYPE_KEY])
@@ -142,6 +148,7 @@ class _Planner:
             time_lag=time_lag,
             types={g: t for (c, g), t in self.group_types.items() if c == name},
             given=self.given,
+            loss_configs=loss,
         )
 
     def _liveness(self, cluster: str, check: LivenessCheck, md: ClusterMetadata) -> set[TopicPartition]:

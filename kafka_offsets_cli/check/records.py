@@ -32,6 +32,7 @@ RECORD_KEYS = (
     "end",
     "lag",
     "time_lag_ms",
+    "loss_eta_ms",
     "timestamp",
     "age_ms",
     "state",
@@ -62,6 +63,8 @@ class PartitionRecord:
     end: int | None = None
     lag: int | None = None
     time_lag_ms: int | None = None
+    #: the data-loss ETA (a lag check that computes it, :mod:`kafka_offsets_cli.measures.lag.loss`)
+    loss_eta_ms: int | None = None
     offset: int | None = None
     timestamp: int | None = None
     age_ms: int | None = None
@@ -83,6 +86,7 @@ class PartitionRecord:
             "end": self.end,
             "lag": self.lag,
             "time_lag_ms": self.time_lag_ms,
+            "loss_eta_ms": self.loss_eta_ms,
             "timestamp": self.timestamp,
             "age_ms": self.age_ms,
             "state": self.state,

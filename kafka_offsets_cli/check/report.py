@@ -13,14 +13,15 @@ JSON document (``--output json``)::
                  "summary", "problems", "topics": [...], "groups": [{"cluster", "group",
                  "group_type", "status", ...}]}],
      "partitions": [{"check", "cluster", "topic", "partition", "group", "group_type",
-                     "committed", "end", "lag", "time_lag_ms", "timestamp", "age_ms", "state",
-                     "status", "log_start", "offset", "history", "error"}]}
+                     "committed", "end", "lag", "time_lag_ms", "loss_eta_ms", "timestamp", "age_ms",
+                     "state", "status", "log_start", "offset", "history", "error"}]}
 
 Partition records hold ``null`` where a field does not apply (``group``, ``group_type``,
-``committed``, ``lag``, ``time_lag_ms`` on liveness records; ``timestamp``,
-``age_ms`` on lag records); ``state`` is a liveness state (``ok``, ``warning``,
-``critical``, ``empty``, ``pending``, ``future``, ``error``) or a lag state (``ok``,
-``no-commit``, ``below-start``, ``ahead``, ``marker``, ``error``); ``history`` is
+``committed``, ``lag``, ``time_lag_ms``, ``loss_eta_ms`` on liveness records; ``timestamp``,
+``age_ms`` on lag records; ``loss_eta_ms`` on the records of a lag check that does not compute
+it); ``state`` is a liveness state (``ok``, ``warning``, ``critical``, ``empty``, ``pending``,
+``future``, ``error``) or a lag state (``ok``, ``no-commit``, ``below-start``, ``ahead``,
+``marker``, ``error``); ``history`` is
 the Burrow status with ``--history`` (else ``null``). A topic or group that could
 not be read is a record with ``partition`` ``null`` and state ``error``.
 

@@ -64,6 +64,9 @@ LAG_KEYS = (
     "warn_time_lag",
     "crit_time_lag",
     "time_lag",
+    "warn_loss_eta",
+    "crit_loss_eta",
+    "loss_eta",
     "history",
 )
 
@@ -139,6 +142,11 @@ class LagCheck:
     warn_time_lag_ms: int | None = None
     crit_time_lag_ms: int | None = None
     time_lag: bool = False
+    #: the data-loss ETA's thresholds (an ETA at or below one alerts), and whether it is computed
+    #: (on with a threshold; it is measured from the time lag's search, which it turns on)
+    warn_loss_eta_ms: int | None = None
+    crit_loss_eta_ms: int | None = None
+    loss_eta: bool = False
     exclude_internal: bool = True
     history: HistoryRules = field(default_factory=HistoryRules)
     description: str | None = None

@@ -33,7 +33,8 @@ class WorkUnit:
     (to send each ListOffsets request to one broker); ``types``, each group's type as the brokers
     list it (share groups are read by their start offsets, with the broker's lag); ``given``, the
     offsets of the groups that are Spark checkpoints (read on the driver: its paths), in place of
-    OffsetFetch's.
+    OffsetFetch's; ``loss_configs``, the retention configs of the unit's topics when a check on its
+    cluster computes the data-loss ETA (read once by planning; empty otherwise).
     """
 
     cluster: str
@@ -47,6 +48,7 @@ class WorkUnit:
     leaders: Mapping[TopicPartition, int] = field(default_factory=dict)
     types: Mapping[str, str] = field(default_factory=dict)
     given: Mapping[str, GroupOffsets] = field(default_factory=dict)
+    loss_configs: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def size(self) -> int:
@@ -123,6 +125,7 @@ def cluster_units(
     time_lag: bool,
     types: Mapping[str, str] | None = None,
     given: Mapping[str, GroupOffsets] | None = None,
+    loss_configs: Mapping[str, Mapping[str, str]] | None = None,
 ) -> list[WorkUnit]:
     """The units of one cluster's ``partitions`` (``sizes``: parallelism, task size, chunk size).
 
@@ -152,6 +155,14 @@ def cluster_units(
             leaders={tp: leaders[tp] for tp in chunk if tp in leaders},
             types={g: types[g] for g in mine if g in types} if types else {},
             given={g: given[g] for g in mine if g in given} if given else {},
+            loss_configs=_topics_of(loss_configs, chunk) if loss_configs else {},
         )
         for i, (chunk, mine) in enumerate(zip(chunks, per_chunk, strict=True))
     ]
+
+
+def _topics_of(
+    configs: Mapping[str, Mapping[str, str]], chunk: Sequence[TopicPartition]
+) -> dict[str, Mapping[str, str]]:
+    """The configs of the topics in ``chunk``."""
+    return {t: configs[t] for t in sorted({tp.topic for tp in chunk}) if t in configs}

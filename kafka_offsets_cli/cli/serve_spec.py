@@ -136,12 +136,15 @@ def _measure(
         crit_lag=check.crit_lag,
         warn_time_lag_ms=check.warn_time_lag_ms,
         crit_time_lag_ms=check.crit_time_lag_ms,
+        warn_loss_eta_ms=check.warn_loss_eta_ms,
+        crit_loss_eta_ms=check.crit_loss_eta_ms,
     )
     lag = lag_request(
         groups=names, regexes=patterns, topics=None, partitions=None, topic_partitions=None,
         exclude_internal_topics=False, time_lag=check.time_lag, marker_check=True, thresholds=thresholds,
         min_time_lag_ms=None, members=common.lag_members, clock=run.env.now_ms, staleness=staleness,
         checkpoints=check.spark_checkpoints or None,  # Spark queries in the groups' place, as in `lag`
+        loss_eta=check.loss_eta,
     )  # fmt: skip
     if check.topics:  # check's topic rule; without topics, the groups' own partitions as in `lag`
         lag = replace(lag, selection=check_selection(check.topics, check.exclude_internal))

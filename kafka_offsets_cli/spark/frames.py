@@ -39,7 +39,8 @@ __all__ = [
 ]
 
 #: (column, Spark SQL type) of the per-partition table, in record order plus ``kind``, but
-#: ``group_type`` last: it came later, and the columns of the ``--write`` CSV before it keep their places.
+#: ``group_type`` and ``loss_eta_ms`` last: they came later, and the columns of the ``--write`` CSV
+#: before them keep their places.
 RECORD_COLUMNS = (
     ("check", "string"),
     ("kind", "string"),
@@ -60,6 +61,7 @@ RECORD_COLUMNS = (
     ("history", "string"),
     ("error", "string"),
     ("group_type", "string"),
+    ("loss_eta_ms", "bigint"),
 )
 
 #: (column, Spark SQL type) of a collected sample; ``kind`` is ``live`` or ``lag``; ``route`` the
@@ -83,6 +85,7 @@ SAMPLE_COLUMNS = (
     ("taken_at_ms", "bigint"),
     ("state", "string"),
     ("error", "string"),
+    ("loss_eta_ms", "bigint"),
     ("route", "int"),
 )
 
@@ -140,13 +143,13 @@ def _sample_row(s: Sample, route: int) -> tuple[Any, ...]:
         r = s.result
         return (
             "live", s.cluster, r.topic, r.partition, None, None, r.offset, r.timestamp, r.leader_epoch,
-            None, None, None, None, None, None, None, None, r.error, route,
+            None, None, None, None, None, None, None, None, r.error, None, route,
         )  # fmt: skip
     w = s.row
     return (
         "lag", s.cluster, w.topic, w.partition, w.group, w.group_type, None, None, None,
         w.committed, w.log_start, w.end, w.lag, w.time_lag_ms, w.resume_timestamp, w.taken_at_ms,
-        w.state.value, w.error, route,
+        w.state.value, w.error, s.loss_eta_ms, route,
     )  # fmt: skip
 
 
@@ -183,7 +186,7 @@ def batch_samples(batch: Any) -> Iterator[Sample]:
                 ),
             )
         else:
-            yield LagSample(d["cluster"], LagRow.from_record(d))
+            yield LagSample(d["cluster"], LagRow.from_record(d), d.get("loss_eta_ms"))
 
 
 # --- records ---------------------------------------------------------------------------------
@@ -194,7 +197,7 @@ def record_row(r: PartitionRecord) -> tuple[Any, ...]:
     return (
         r.check, r.kind, r.cluster, r.topic, r.partition, r.group, r.committed, r.end, r.lag,
         r.time_lag_ms, r.timestamp, r.age_ms, r.state, r.status.name, r.log_start, r.offset,
-        r.history, r.error, r.group_type,
+        r.history, r.error, r.group_type, r.loss_eta_ms,
     )  # fmt: skip
 
 

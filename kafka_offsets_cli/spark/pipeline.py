@@ -171,7 +171,8 @@ def _stages(
     # 2. evaluate (per-record rules in the JVM, history, roll-ups) ----------------------------
     prog.set("evaluating")
     no_time_lag = [c.name for c in lag_checks if not c.time_lag]
-    recs = records_frame(samples, routes, check_rules(spec.checks, run_ms), no_time_lag)
+    no_loss_eta = [c.name for c in lag_checks if not c.loss_eta]
+    recs = records_frame(samples, routes, check_rules(spec.checks, run_ms), no_time_lag, no_loss_eta)
     if plan.records:
         recs = recs.unionByName(spark.createDataFrame([record_row(r) for r in plan.records], RECORD_DDL))
     trends: dict[tuple[str, str], list[int | None]] | None = None

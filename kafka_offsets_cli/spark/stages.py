@@ -116,14 +116,16 @@ def collect_frame(
 
 
 def record_sql(
-    routes: Sequence[Sequence[str]], rules: Mapping[str, Rule], no_time_lag: Sequence[str]
-) -> tuple[str, str, list[str]]:
+    routes: Sequence[Sequence[str]],
+    rules: Mapping[str, Rule],
+    no_time_lag: Sequence[str],
+    no_loss_eta: Sequence[str] = (),
+) -> tuple[str, dict[str, str], list[str]]:
     """The SQL of :func:`records_frame` (pure): the ``check`` of each route (exploded), the
-    record's ``time_lag_ms``, and the record columns (:data:`.frames.RECORD_COLUMNS`)."""
-    time_lag = "`time_lag_ms`"
-    if no_time_lag:
-        names = ", ".join(sql_literal(n) for n in no_time_lag)
-        time_lag = f"CASE WHEN `check` IN ({names}) THEN NULL ELSE `time_lag_ms` END"
+    record's ``time_lag_ms`` and ``loss_eta_ms`` (null for the checks that do not measure them),
+    and the record columns (:data:`.frames.RECORD_COLUMNS`)."""
+    measured = {"time_lag_ms": no_time_lag, "loss_eta_ms": no_loss_eta}
+    per_check = {column: _null_for(column, checks) for column, checks in measured.items()}
     decided = {
         "kind": "CASE WHEN `kind` = 'live' THEN 'liveness' ELSE 'lag' END",
         "age_ms": sql_by_check(rules, "age_ms"),
@@ -133,21 +135,34 @@ def record_sql(
         "error": sql_by_check(rules, "error", "`error`"),
     }
     cols = [f"CAST({decided.get(n, quote_name(n))} AS {t}) AS {quote_name(n)}" for n, t in RECORD_COLUMNS]
-    return f"explode({sql_routes(routes)}) AS `check`", time_lag, cols
+    return f"explode({sql_routes(routes)}) AS `check`", per_check, cols
+
+
+def _null_for(column: str, checks: Sequence[str]) -> str:
+    """``column``, null in the records of ``checks``."""
+    if not checks:
+        return quote_name(column)
+    names = ", ".join(sql_literal(n) for n in checks)
+    return f"CASE WHEN `check` IN ({names}) THEN NULL ELSE {quote_name(column)} END"
 
 
 def records_frame(
-    samples: Any, routes: RouteIndex, rules: Mapping[str, Rule], no_time_lag: Sequence[str]
+    samples: Any,
+    routes: RouteIndex,
+    rules: Mapping[str, Rule],
+    no_time_lag: Sequence[str],
+    no_loss_eta: Sequence[str] = (),
 ) -> Any:
     """The records of ``samples`` (:data:`.frames.RECORD_COLUMNS`): each sample once per check of
     its route, decided by the check's rule (:func:`kafka_offsets_cli.check.evaluate.check_rules`),
     as JVM expressions (:mod:`.decide`): no Python pass over the samples. ``no_time_lag``: the lag
-    checks whose records carry no time lag (``time_lag: false``, the rule reads it null too)."""
+    checks whose records carry no time lag (``time_lag: false``, the rule reads it null too);
+    ``no_loss_eta``, those without the data-loss ETA."""
     from pyspark.sql import functions as F
 
-    explode, time_lag, cols = record_sql(routes.names, rules, no_time_lag)
+    explode, per_check, cols = record_sql(routes.names, rules, no_time_lag, no_loss_eta)
     # selectExpr: all the SQL text in one call to the JVM (an F.expr each is a round trip each)
-    exploded = samples.selectExpr(explode, "*").withColumn("time_lag_ms", F.expr(time_lag))
+    exploded = samples.selectExpr(explode, "*").withColumns({c: F.expr(e) for c, e in per_check.items()})
     return exploded.selectExpr(*cols)
 
 
