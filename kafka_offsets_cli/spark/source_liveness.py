@@ -1,10 +1,12 @@
-"""``.option("kind", "liveness")``'s options: the request of ``kafka-offsets liveness``, by its code.
+"""``.option("kind", "liveness")``: the data source's rows of ``kafka-offsets liveness -o json``.
 
 The options are the CLI's names without dashes (``warn``, ``crit``, ``min.alive``,
 ``future.tolerance``, ``empty.status``, ``future.status``, ``include.internal``), their defaults the
 CLI's, and the request is :func:`kafka_offsets_cli.liveness.run.request_of`'s, so a value the CLI
-refuses is refused with the same :class:`~kafka_offsets_cli.errors.UsageError` text. Not yet a
-kind of the data source: the planning and the tasks are still to come. No pyspark.
+refuses is refused with the same :class:`~kafka_offsets_cli.errors.UsageError` text (``isolation``
+is the connection's, as ``--isolation``). The rows are the report's records
+(:meth:`kafka_offsets_cli.liveness.report.LivenessReport.records`), in :data:`LIVENESS_DDL`'s order.
+No pyspark.
 """
 
 from __future__ import annotations
@@ -13,38 +15,37 @@ from collections.abc import Mapping
 
 from ..errors import MonitoringStatus, UsageError
 from ..liveness.collect import LivenessRequest
+from ..liveness.report import LivenessReport
 from ..liveness.run import request_of
 from ..measures.liveness import DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
+from .source_options import KIND_OPTIONS, flag
+from .source_plan import Row
 
-__all__ = ["LIVENESS_OPTIONS", "liveness_request"]
+__all__ = ["LIVENESS_DDL", "LIVENESS_OPTIONS", "liveness_request", "liveness_rows"]
+
+#: The columns of ``liveness -o json`` (:data:`kafka_offsets_cli.measures.liveness.COLUMNS`), typed:
+#: ``partition`` is null on the row of a selected topic that could not be listed (state ``error``).
+LIVENESS_DDL = (
+    "topic STRING NOT NULL, partition INT, offset BIGINT, timestamp BIGINT, age_ms BIGINT, "
+    "state STRING NOT NULL, timestamp_type STRING, error STRING"
+)
 
 #: The options of kind ``liveness`` beyond the connection's, ``topics`` and ``partitions``.
-LIVENESS_OPTIONS = (
-    "warn",
-    "crit",
-    "min.alive",
-    "future.tolerance",
-    "empty.status",
-    "future.status",
-    "include.internal",
-)
+LIVENESS_OPTIONS = KIND_OPTIONS["liveness"]
 
 
 def liveness_request(options: Mapping[str, str]) -> LivenessRequest:
     """The ``liveness`` request of the read's options, as ``kafka-offsets liveness`` builds it."""
     given = {k.lower(): v for k, v in options.items()}
-    for name in ("specs", "groups", "time.lag", "isolation"):
+    for name in ("specs", "groups", "time.lag"):
         if given.get(name):
             raise UsageError(f"option {name!r} is not one of kind 'liveness'")
-    include = (given.get("include.internal") or "false").strip().lower()
-    if include not in ("true", "false"):
-        raise UsageError(f"include.internal {given['include.internal']!r}: expected true or false")
     topics = given.get("topics")
     return request_of(
         topics=[topics] if topics else None,
         partitions=given.get("partitions") or None,
         topic_partitions=None,
-        include_internal=include == "true",
+        include_internal=flag(given, "include.internal"),
         exclude_internal_topics=False,
         warn=given.get("warn") or "5m",
         crit=given.get("crit") or "15m",
@@ -53,6 +54,11 @@ def liveness_request(options: Mapping[str, str]) -> LivenessRequest:
         empty=_status("empty.status", given.get("empty.status"), DEFAULT_EMPTY_STATUS),
         future=_status("future.status", given.get("future.status"), MonitoringStatus.WARNING),
     )
+
+
+def liveness_rows(report: LivenessReport) -> tuple[Row, ...]:
+    """The rows of ``report``: the records of ``liveness -o json``, their values in order."""
+    return tuple(tuple(r.values()) for r in report.records())
 
 
 def _min_alive(text: str | None) -> int | None:

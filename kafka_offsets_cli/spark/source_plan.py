@@ -27,7 +27,7 @@ from ..sources import OffsetSource
 from .ship import localized, strip_units
 from .source_options import SourceRequest
 
-__all__ = ["CLUSTER", "ReadPlan", "Row", "plan_read", "unit_rows"]
+__all__ = ["CLUSTER", "AnsweredPlan", "ReadPlan", "Row", "plan_read", "unit_rows"]
 
 #: The name of the read's one cluster in its units (where ``check`` names each cluster of its spec).
 CLUSTER = "source"
@@ -45,6 +45,16 @@ class ReadPlan:
     #: rows answered by planning: the selected topics and partitions that do not exist
     known: tuple[Row, ...]
     secrets: Mapping[str, Mapping[str, str]] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class AnsweredPlan:
+    """A read its feature's one call answered while it was planned (kinds ``liveness``, ``tiering``:
+    the call reads the whole selection, its roll-ups need every partition): the rows, no units."""
+
+    known: tuple[Row, ...]
+    units: tuple[WorkUnit, ...] = ()
+    secrets: Mapping[str, Mapping[str, str]] = field(default_factory=dict, repr=False)
 
 
 def _row(record: Mapping[str, object]) -> Row:

@@ -1,13 +1,19 @@
-"""Kind ``liveness``'s options: the request ``kafka-offsets liveness`` builds, its errors its text."""
+"""Kind ``liveness``'s options: the request ``kafka-offsets liveness`` builds, its errors its text;
+its rows: the records of ``liveness -o json`` in the schema's order."""
 
 from __future__ import annotations
 
 import pytest
 
 from kafka_offsets_cli.errors import MonitoringStatus, UsageError
+from kafka_offsets_cli.liveness.report import build_report
 from kafka_offsets_cli.liveness.run import request_of
-from kafka_offsets_cli.measures.liveness import DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
-from kafka_offsets_cli.spark.source_liveness import liveness_request
+from kafka_offsets_cli.measures.liveness import COLUMNS, DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
+from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
+from kafka_offsets_cli.render.liveness import records as render_records
+from kafka_offsets_cli.spark.source_liveness import LIVENESS_DDL, liveness_request, liveness_rows
+
+BASE = 1_700_000_000_000
 
 
 def test_defaults_are_the_clis() -> None:
@@ -48,3 +54,26 @@ def test_refused_in_one_line(options: dict[str, str], message: str) -> None:
         liveness_request(options)
     assert str(e.value) == message
     assert "\n" not in str(e.value)
+
+
+def test_isolation_is_the_connections() -> None:
+    assert liveness_request({"isolation": "read_committed"}) == liveness_request({})
+
+
+def test_rows_are_the_reports_records_in_the_schemas_order() -> None:
+    now = BASE + 600_000
+    results = [
+        OffsetResult("t", 0, OffsetSpec.max_timestamp(), 4, timestamp=BASE),
+        OffsetResult("t", 1, OffsetSpec.max_timestamp(), None, error="NOT_LEADER_OR_FOLLOWER"),
+    ]
+    report = build_report(
+        results, now, 300_000, 900_000, timestamp_types={"t": "CreateTime"}, missing_topics=[("gone", "NO")]
+    )
+    rows = liveness_rows(report)
+    names = tuple(f.split()[0] for f in LIVENESS_DDL.split(", "))
+    assert names == COLUMNS
+    assert [dict(zip(names, r, strict=True)) for r in rows] == render_records(report)
+    by = {(r[0], r[1]): dict(zip(names, r, strict=True)) for r in rows}
+    assert by[("t", 0)]["age_ms"] == 600_000 and by[("t", 0)]["state"] == "warning"
+    assert by[("gone", None)]["state"] == "error" and by[("gone", None)]["error"] == "NO"
+    assert by[("t", 1)]["timestamp_type"] == "CreateTime"
