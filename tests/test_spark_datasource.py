@@ -194,12 +194,13 @@ def _tp_key(r: dict[str, Any]) -> tuple[str, int]:
 
 def test_kind_liveness_rows_equal_liveness_json(spark_runtime: Any, bootstrap: str, topic: str) -> None:
     register(spark_runtime.spark)
+    gone = f"sds-gone-{uuid.uuid4().hex[:6]}"  # not a topic: the command's error row of it
     started = time.time()
     df = (
         spark_runtime.spark.read.format("kafka-offsets")
         .option("bootstrap.servers", bootstrap)
         .option("kind", "liveness")
-        .option("topics", topic)
+        .option("topics", f"{topic}|{gone}")
         .option("partitions", "0,1,2,3")  # partition 3 does not exist: its error row
         .option("warn", "1h")
         .option("crit", "3650d")
@@ -209,7 +210,7 @@ def test_kind_liveness_rows_equal_liveness_json(spark_runtime: Any, bootstrap: s
     assert tuple(df.columns) == LIVENESS_COLUMNS
     got = sorted((r.asDict() for r in df.collect()), key=_tp_key)
     run = cli(
-        "liveness", "-b", bootstrap, "-t", topic, "--partitions", "0,1,2,3", "--warn", "1h",
+        "liveness", "-b", bootstrap, "-t", f"{topic}|{gone}", "--partitions", "0,1,2,3", "--warn", "1h",
         "--crit", "3650d", "--isolation", "read_committed", "-o", "json",
     )  # fmt: skip
     took_ms = int((time.time() - started) * 1000) + 1
@@ -223,15 +224,17 @@ def test_kind_liveness_rows_equal_liveness_json(spark_runtime: Any, bootstrap: s
     assert by[(topic, 0)]["offset"] == 2 and by[(topic, 0)]["timestamp"] == BASE + 9000  # max-timestamp
     assert by[(topic, 0)]["state"] == "warning" and by[(topic, 2)]["state"] == "empty"
     assert by[(topic, 3)]["error"] == "UNKNOWN_TOPIC_OR_PARTITION"
+    assert (by[(gone, -1)]["state"], by[(gone, -1)]["error"]) == ("error", "UNKNOWN_TOPIC_OR_PARTITION")
 
 
 def test_kind_tiering_rows_equal_tiering_json(spark_runtime: Any, bootstrap: str, topic: str) -> None:
     register(spark_runtime.spark)
+    gone = f"sds-gone-{uuid.uuid4().hex[:6]}"  # not a topic: no record (the command warns on stderr)
     df = (
         spark_runtime.spark.read.format("kafka-offsets")
         .option("bootstrap.servers", bootstrap)
         .option("kind", "tiering")
-        .option("topics", topic)
+        .option("topics", f"{topic}|{gone}")
         .option("warn.records", "1")
         .option("crit.age", "1d")
         .load()
@@ -239,9 +242,10 @@ def test_kind_tiering_rows_equal_tiering_json(spark_runtime: Any, bootstrap: str
     assert tuple(df.columns) == TIERING_COLUMNS
     got = sorted((r.asDict() for r in df.collect()), key=_tp_key)
     run = cli(
-        "tiering", "-b", bootstrap, "-t", topic, "--warn-records", "1", "--crit-age", "1d", "-o", "json"
-    )
-    assert run.code == 0, run.stderr
+        "tiering", "-b", bootstrap, "-t", f"{topic}|{gone}", "--warn-records", "1", "--crit-age", "1d",
+        "-o", "json",
+    )  # fmt: skip
+    assert run.code == 3 and f"{gone}: UNKNOWN_TOPIC_OR_PARTITION" in run.stderr, run.stderr
     assert got == sorted(run.json(), key=_tp_key)
     # the topic is not tiered: its local offsets, no backlog
     assert [(r["latest"], r["local_records"], r["state"]) for r in got] == [

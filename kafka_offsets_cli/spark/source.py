@@ -34,10 +34,10 @@ from ..models.offsets import OffsetSpec
 from ..parse.times import now_ms
 from ..tiering.run import run as run_tiering
 from .source_lag import LAG_DDL, LagPlan, lag_groups, lag_unit_rows, plan_lag
-from .source_liveness import LIVENESS_DDL, liveness_request, liveness_rows
+from .source_liveness import LIVENESS_DDL, liveness_request
 from .source_options import SCHEMA_DDL, source_request
-from .source_plan import AnsweredPlan, ReadPlan, Row, plan_read, unit_rows
-from .source_tiering import TIERING_DDL, tiering_request, tiering_rows
+from .source_plan import AnsweredPlan, ReadPlan, Row, plan_read, rows_of, unit_rows
+from .source_tiering import TIERING_DDL, tiering_request
 
 __all__ = ["NAME", "KafkaOffsetsSource", "SourceOptionError"]
 
@@ -123,9 +123,9 @@ class KafkaOffsetsSource(DataSource):  # type: ignore[misc]
 
             with KafkaClient(settings) as client:
                 if live is not None:
-                    return _Reader(AnsweredPlan(liveness_rows(run_liveness(client, live))))
+                    return _Reader(AnsweredPlan(rows_of(run_liveness(client, live).records())))
                 if tiers is not None:
-                    return _Reader(AnsweredPlan(tiering_rows(run_tiering(client, tiers))))
+                    return _Reader(AnsweredPlan(rows_of(run_tiering(client, tiers).records())))
                 if read.kind == "lag":
                     groups = lag_groups(dict(self.options))
                     return _Reader(plan_lag(client, read, settings, groups, time_lag=read.time_lag))

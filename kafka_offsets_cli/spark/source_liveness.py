@@ -5,7 +5,8 @@ The options are the CLI's names without dashes (``warn``, ``crit``, ``min.alive`
 CLI's, and the request is :func:`kafka_offsets_cli.liveness.run.request_of`'s, so a value the CLI
 refuses is refused with the same :class:`~kafka_offsets_cli.errors.UsageError` text (``isolation``
 is the connection's, as ``--isolation``). The rows are the report's records
-(:meth:`kafka_offsets_cli.liveness.report.LivenessReport.records`), in :data:`LIVENESS_DDL`'s order.
+(:meth:`kafka_offsets_cli.liveness.report.LivenessReport.records`) in :data:`LIVENESS_DDL`'s order
+(:func:`.source_plan.rows_of`).
 No pyspark.
 """
 
@@ -15,13 +16,11 @@ from collections.abc import Mapping
 
 from ..errors import MonitoringStatus, UsageError
 from ..liveness.collect import LivenessRequest
-from ..liveness.report import LivenessReport
 from ..liveness.run import request_of
 from ..measures.liveness import DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
-from .source_options import KIND_OPTIONS, flag
-from .source_plan import Row
+from .source_options import KIND_OPTIONS, kind_options, monitored_selection
 
-__all__ = ["LIVENESS_DDL", "LIVENESS_OPTIONS", "liveness_request", "liveness_rows"]
+__all__ = ["LIVENESS_DDL", "LIVENESS_OPTIONS", "liveness_request"]
 
 #: The columns of ``liveness -o json`` (:data:`kafka_offsets_cli.measures.liveness.COLUMNS`), typed:
 #: ``partition`` is null on the row of a selected topic that could not be listed (state ``error``).
@@ -36,16 +35,9 @@ LIVENESS_OPTIONS = KIND_OPTIONS["liveness"]
 
 def liveness_request(options: Mapping[str, str]) -> LivenessRequest:
     """The ``liveness`` request of the read's options, as ``kafka-offsets liveness`` builds it."""
-    given = {k.lower(): v for k, v in options.items()}
-    for name in ("specs", "groups", "time.lag"):
-        if given.get(name):
-            raise UsageError(f"option {name!r} is not one of kind 'liveness'")
-    topics = given.get("topics")
+    given = kind_options(options, "liveness", ("specs", "groups", "time.lag"))
     return request_of(
-        topics=[topics] if topics else None,
-        partitions=given.get("partitions") or None,
-        topic_partitions=None,
-        include_internal=flag(given, "include.internal"),
+        **monitored_selection(given),
         exclude_internal_topics=False,
         warn=given.get("warn") or "5m",
         crit=given.get("crit") or "15m",
@@ -54,11 +46,6 @@ def liveness_request(options: Mapping[str, str]) -> LivenessRequest:
         empty=_status("empty.status", given.get("empty.status"), DEFAULT_EMPTY_STATUS),
         future=_status("future.status", given.get("future.status"), MonitoringStatus.WARNING),
     )
-
-
-def liveness_rows(report: LivenessReport) -> tuple[Row, ...]:
-    """The rows of ``report``: the records of ``liveness -o json``, their values in order."""
-    return tuple(tuple(r.values()) for r in report.records())
 
 
 def _min_alive(text: str | None) -> int | None:

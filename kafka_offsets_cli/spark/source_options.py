@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..check.spec import DEFAULT_TASK_SIZE
 from ..connection.resolver import ConnectionOptions
@@ -49,6 +50,8 @@ __all__ = [
     "SCHEMA_DDL",
     "SourceRequest",
     "flag",
+    "kind_options",
+    "monitored_selection",
     "source_request",
 ]
 
@@ -154,6 +157,28 @@ def source_request(options: Mapping[str, str], *, now_ms: int) -> SourceRequest:
         kind=kind,
         time_lag=flag(given, "time.lag"),
     )
+
+
+def kind_options(options: Mapping[str, str], kind: str, refused: tuple[str, ...]) -> dict[str, str]:
+    """The options by their lower-case names; :class:`UsageError` if one of ``refused`` (options
+    ``kind`` does not take) is given."""
+    given = {k.lower(): v for k, v in options.items()}
+    for name in refused:
+        if given.get(name):
+            raise UsageError(f"option {name!r} is not one of kind {kind!r}")
+    return given
+
+
+def monitored_selection(given: Mapping[str, str]) -> dict[str, Any]:
+    """The selection's arguments of a monitoring command's ``request_of`` (``liveness``, ``tiering``):
+    ``topics``, ``partitions``, ``include.internal``, as ``-t``, ``--partitions``, ``--include-internal``."""
+    topics = given.get("topics")
+    return {
+        "topics": [topics] if topics else None,
+        "partitions": given.get("partitions") or None,
+        "topic_partitions": None,
+        "include_internal": flag(given, "include.internal"),
+    }
 
 
 def flag(given: Mapping[str, str], name: str) -> bool:

@@ -4,7 +4,8 @@ The options are the CLI's names without dashes (``warn.records``, ``crit.records
 ``crit.age``, ``include.internal``), and the request is
 :func:`kafka_offsets_cli.tiering.run.request_of`'s, so a value the CLI refuses is refused with the
 same :class:`~kafka_offsets_cli.errors.UsageError` text. The rows are the report's records
-(:meth:`kafka_offsets_cli.tiering.report.TieringReport.records`), in :data:`TIERING_DDL`'s order.
+(:meth:`kafka_offsets_cli.tiering.report.TieringReport.records`) in :data:`TIERING_DDL`'s order
+(:func:`.source_plan.rows_of`).
 No pyspark.
 """
 
@@ -13,12 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..errors import UsageError
-from ..tiering.report import TieringReport
 from ..tiering.run import TieringRequest, request_of
-from .source_options import KIND_OPTIONS, flag
-from .source_plan import Row
+from .source_options import KIND_OPTIONS, kind_options, monitored_selection
 
-__all__ = ["TIERING_DDL", "TIERING_OPTIONS", "tiering_request", "tiering_rows"]
+__all__ = ["TIERING_DDL", "TIERING_OPTIONS", "tiering_request"]
 
 #: The options of kind ``tiering`` beyond the connection's, ``topics`` and ``partitions``.
 TIERING_OPTIONS = KIND_OPTIONS["tiering"]
@@ -34,26 +33,14 @@ TIERING_DDL = (
 
 def tiering_request(options: Mapping[str, str]) -> TieringRequest:
     """The ``tiering`` request of the read's options, as ``kafka-offsets tiering`` builds it."""
-    given = {k.lower(): v for k, v in options.items()}
-    for name in ("specs", "isolation"):
-        if given.get(name):
-            raise UsageError(f"option {name!r} is not one of kind 'tiering'")
-    topics = given.get("topics")
+    given = kind_options(options, "tiering", ("specs", "isolation"))
     return request_of(
-        topics=[topics] if topics else None,
-        partitions=given.get("partitions") or None,
-        topic_partitions=None,
-        include_internal=flag(given, "include.internal"),
+        **monitored_selection(given),
         warn_records=_records("warn.records", given.get("warn.records")),
         crit_records=_records("crit.records", given.get("crit.records")),
         warn_age=given.get("warn.age") or None,
         crit_age=given.get("crit.age") or None,
     )
-
-
-def tiering_rows(report: TieringReport) -> tuple[Row, ...]:
-    """The rows of ``report``: the records of ``tiering -o json``, their values in order."""
-    return tuple(tuple(r.values()) for r in report.records())
 
 
 def _records(name: str, text: str | None) -> int | None:

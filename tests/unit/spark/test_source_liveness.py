@@ -11,7 +11,8 @@ from kafka_offsets_cli.liveness.run import request_of
 from kafka_offsets_cli.measures.liveness import COLUMNS, DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.render.liveness import records as render_records
-from kafka_offsets_cli.spark.source_liveness import LIVENESS_DDL, liveness_request, liveness_rows
+from kafka_offsets_cli.spark.source_liveness import LIVENESS_DDL, liveness_request
+from kafka_offsets_cli.spark.source_plan import rows_of
 
 BASE = 1_700_000_000_000
 
@@ -69,7 +70,7 @@ def test_rows_are_the_reports_records_in_the_schemas_order() -> None:
     report = build_report(
         results, now, 300_000, 900_000, timestamp_types={"t": "CreateTime"}, missing_topics=[("gone", "NO")]
     )
-    rows = liveness_rows(report)
+    rows = rows_of(report.records())
     names = tuple(f.split()[0] for f in LIVENESS_DDL.split(", "))
     assert names == COLUMNS
     assert [dict(zip(names, r, strict=True)) for r in rows] == render_records(report)

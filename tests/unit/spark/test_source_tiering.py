@@ -7,7 +7,8 @@ import pytest
 
 from kafka_offsets_cli.errors import UsageError
 from kafka_offsets_cli.render.tiering import records as render_records
-from kafka_offsets_cli.spark.source_tiering import TIERING_DDL, tiering_request, tiering_rows
+from kafka_offsets_cli.spark.source_plan import rows_of
+from kafka_offsets_cli.spark.source_tiering import TIERING_DDL, tiering_request
 from kafka_offsets_cli.tiering.report import build_report
 from kafka_offsets_cli.tiering.rules import COLUMNS, Answers, Thresholds, thresholds_from, tier_row
 from kafka_offsets_cli.tiering.run import request_of
@@ -61,7 +62,7 @@ def test_rows_are_the_reports_records_in_the_schemas_order() -> None:
     report = build_report(rows, NOW, th, tiered_topics={"t"})
     names = tuple(f.split()[0] for f in TIERING_DDL.split(", "))
     assert names == COLUMNS
-    got = [dict(zip(names, r, strict=True)) for r in tiering_rows(report)]
+    got = [dict(zip(names, r, strict=True)) for r in rows_of(report.records())]
     assert got == render_records(report)
     assert (got[0]["backlog_records"], got[0]["backlog_age_ms"], got[0]["state"]) == (10, 9, "warning")
     assert got[1]["state"] == "not-tiered"
