@@ -1,11 +1,12 @@
 """The ``kafka-offsets`` PySpark data source on a real broker and a local Spark session: its rows
-are ``kafka-offsets list -o json``'s (kind lag: ``lag -o json``'s) on the same data, row for row
-(options and plan without Spark: tests/unit/spark/test_source_options.py)."""
+are ``kafka-offsets list -o json``'s (kinds lag, liveness, tiering: that command's ``-o json``) on the
+same data, row for row (options and rows without Spark: tests/unit/spark/test_source_*.py)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -14,8 +15,10 @@ import pytest
 
 from dev.kafka_data import commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.measures.lag.rows import COLUMNS as LAG_COLUMNS
+from kafka_offsets_cli.measures.liveness import COLUMNS as LIVENESS_COLUMNS
 from kafka_offsets_cli.render.offsets import COLUMNS
 from kafka_offsets_cli.spark import register
+from kafka_offsets_cli.tiering.rules import COLUMNS as TIERING_COLUMNS
 from tests.cli_runner import cli
 from tests.kafka_helpers import read_as_share_group
 
@@ -183,6 +186,73 @@ def test_kind_lag_reads_a_share_group_as_lag_does(spark_runtime: Any, bootstrap:
     # the partitions it fetched: those have a start offset, and the broker's lag is below the 8 records
     assert any(r["committed"] is not None for r in got), got
     assert 0 <= sum(r["lag"] or 0 for r in got) <= len(P0_TIMES) + len(P1_TIMES) - 4, got
+
+
+def _tp_key(r: dict[str, Any]) -> tuple[str, int]:
+    return (r["topic"], -1 if r["partition"] is None else r["partition"])
+
+
+def test_kind_liveness_rows_equal_liveness_json(spark_runtime: Any, bootstrap: str, topic: str) -> None:
+    register(spark_runtime.spark)
+    gone = f"sds-gone-{uuid.uuid4().hex[:6]}"  # not a topic: the command's error row of it
+    started = time.time()
+    df = (
+        spark_runtime.spark.read.format("kafka-offsets")
+        .option("bootstrap.servers", bootstrap)
+        .option("kind", "liveness")
+        .option("topics", f"{topic}|{gone}")
+        .option("partitions", "0,1,2,3")  # partition 3 does not exist: its error row
+        .option("warn", "1h")
+        .option("crit", "3650d")
+        .option("isolation", "read_committed")
+        .load()
+    )
+    assert tuple(df.columns) == LIVENESS_COLUMNS
+    got = sorted((r.asDict() for r in df.collect()), key=_tp_key)
+    run = cli(
+        "liveness", "-b", bootstrap, "-t", f"{topic}|{gone}", "--partitions", "0,1,2,3", "--warn", "1h",
+        "--crit", "3650d", "--isolation", "read_committed", "-o", "json",
+    )  # fmt: skip
+    took_ms = int((time.time() - started) * 1000) + 1
+    assert run.stdout, run.stderr  # exit 3: the partition that does not exist
+    want = sorted(run.json(), key=_tp_key)
+    # the ages are measured when each read its answers: the command's later, by less than the test took
+    ages = [(w["age_ms"] or 0) - (g["age_ms"] or 0) for g, w in zip(got, want, strict=True)]
+    assert all(0 <= d <= took_ms for d in ages), (ages, took_ms)
+    assert [{**g, "age_ms": None} for g in got] == [{**w, "age_ms": None} for w in want]
+    by = {_tp_key(r): r for r in got}
+    assert by[(topic, 0)]["offset"] == 2 and by[(topic, 0)]["timestamp"] == BASE + 9000  # max-timestamp
+    assert by[(topic, 0)]["state"] == "warning" and by[(topic, 2)]["state"] == "empty"
+    assert by[(topic, 3)]["error"] == "UNKNOWN_TOPIC_OR_PARTITION"
+    assert (by[(gone, -1)]["state"], by[(gone, -1)]["error"]) == ("error", "UNKNOWN_TOPIC_OR_PARTITION")
+
+
+def test_kind_tiering_rows_equal_tiering_json(spark_runtime: Any, bootstrap: str, topic: str) -> None:
+    register(spark_runtime.spark)
+    gone = f"sds-gone-{uuid.uuid4().hex[:6]}"  # not a topic: no record (the command warns on stderr)
+    df = (
+        spark_runtime.spark.read.format("kafka-offsets")
+        .option("bootstrap.servers", bootstrap)
+        .option("kind", "tiering")
+        .option("topics", f"{topic}|{gone}")
+        .option("warn.records", "1")
+        .option("crit.age", "1d")
+        .load()
+    )
+    assert tuple(df.columns) == TIERING_COLUMNS
+    got = sorted((r.asDict() for r in df.collect()), key=_tp_key)
+    run = cli(
+        "tiering", "-b", bootstrap, "-t", f"{topic}|{gone}", "--warn-records", "1", "--crit-age", "1d",
+        "-o", "json",
+    )  # fmt: skip
+    assert run.code == 3 and f"{gone}: UNKNOWN_TOPIC_OR_PARTITION" in run.stderr, run.stderr
+    assert got == sorted(run.json(), key=_tp_key)
+    # the topic is not tiered: its local offsets, no backlog
+    assert [(r["latest"], r["local_records"], r["state"]) for r in got] == [
+        (len(P0_TIMES), len(P0_TIMES), "not-tiered"),
+        (len(P1_TIMES), len(P1_TIMES), "not-tiered"),
+        (0, 0, "not-tiered"),
+    ]
 
 
 def test_import_does_not_load_pyspark() -> None:

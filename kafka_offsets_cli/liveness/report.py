@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..errors import MonitoringStatus
 from ..measures.liveness import (
+    COLUMNS,
     DEFAULT_EMPTY_STATUS,
     DEFAULT_FUTURE_STATUS,
     DEFAULT_FUTURE_TOLERANCE_MS,
@@ -75,6 +77,18 @@ class LivenessReport:
             if t.topic == topic:
                 return t.timestamp_type
         return None
+
+    def records(self) -> list[dict[str, Any]]:
+        """The records of ``liveness -o json``: one per partition and one per topic that could not be
+        listed (state ``error``, its partition null), sorted by topic and partition."""
+        out: list[dict[str, Any]] = []
+        for t in self.topics:
+            if t.error is not None:
+                rec = dict.fromkeys(COLUMNS)
+                rec.update(topic=t.topic, state=LiveState.ERROR.value, timestamp_type=t.timestamp_type)
+                out.append({**rec, "error": t.error})
+        out += [r.to_record(self.timestamp_type(r.topic)) for r in self.rows]
+        return sorted(out, key=lambda r: (r["topic"], -1 if r["partition"] is None else r["partition"]))
 
 
 def build_report(

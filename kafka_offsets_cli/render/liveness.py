@@ -65,23 +65,7 @@ _STYLE = {
 
 def records(report: LivenessReport) -> list[dict[str, Any]]:
     """One record per partition (and per topic that could not be listed), sorted by topic and partition."""
-    out: list[dict[str, Any]] = []
-    for t in report.topics:
-        if t.error is not None:
-            out.append(
-                {
-                    "topic": t.topic,
-                    "partition": None,
-                    "offset": None,
-                    "timestamp": None,
-                    "age_ms": None,
-                    "state": LiveState.ERROR.value,
-                    "timestamp_type": t.timestamp_type,
-                    "error": t.error,
-                }
-            )
-    out += [r.to_record(report.timestamp_type(r.topic)) for r in report.rows]
-    return sorted(out, key=lambda r: (r["topic"], -1 if r["partition"] is None else r["partition"]))
+    return report.records()
 
 
 def _age(ms: int | None, state: LiveState) -> str | Text:

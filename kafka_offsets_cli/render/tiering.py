@@ -49,7 +49,7 @@ _STYLE = {
 
 def records(report: TieringReport) -> list[dict[str, Any]]:
     """One record per partition."""
-    return [r.to_record() for r in report.rows]
+    return report.records()
 
 
 def _span(first: int | None, last: int | None) -> str:

@@ -4,7 +4,9 @@ Imported by :func:`kafka_offsets_cli.spark.register` only (it subclasses pyspark
 importing it loads pyspark). Spark builds the reader in a Python worker beside the driver: the
 options are read (:mod:`.source_options`), the read is planned (:mod:`.source_plan`: one client,
 the metadata once) and the reader and its partitions are pickled into the tasks; each task reads
-one unit.
+one unit. Kinds ``liveness`` and ``tiering`` are their feature's one call
+(:func:`kafka_offsets_cli.liveness.run.run`, :func:`kafka_offsets_cli.tiering.run.run`) on the
+request their options build, made while the read is planned: its rows are the one partition.
 
 Secrets: each partition carries its unit without secret values (``check``'s
 :func:`.ship.strip_units`); the values travel once, in the reader, inside a holder that never
@@ -27,15 +29,21 @@ from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 from ..check.units import WorkUnit
 from ..connection.resolver import resolve_connection
 from ..errors import KafkaOffsetsError
+from ..liveness.run import run as run_liveness
 from ..models.offsets import OffsetSpec
 from ..parse.times import now_ms
+from ..tiering.run import run as run_tiering
 from .source_lag import LAG_DDL, LagPlan, lag_groups, lag_unit_rows, plan_lag
+from .source_liveness import LIVENESS_DDL, liveness_request
 from .source_options import SCHEMA_DDL, source_request
-from .source_plan import ReadPlan, Row, plan_read, unit_rows
+from .source_plan import AnsweredPlan, ReadPlan, Row, plan_read, rows_of, unit_rows
+from .source_tiering import TIERING_DDL, tiering_request
 
 __all__ = ["NAME", "KafkaOffsetsSource", "SourceOptionError"]
 
 NAME = "kafka-offsets"
+#: Each kind's schema but ``offsets``' (:data:`.source_options.SCHEMA_DDL`).
+KIND_DDL = {"lag": LAG_DDL, "liveness": LIVENESS_DDL, "tiering": TIERING_DDL}
 
 
 class SourceOptionError(PySparkValueError):
@@ -67,7 +75,7 @@ class _Partition(InputPartition):  # type: ignore[misc]
 class _Reader(DataSourceReader):  # type: ignore[misc]
     """The planned read; pickled into the tasks."""
 
-    def __init__(self, plan: ReadPlan | LagPlan) -> None:
+    def __init__(self, plan: ReadPlan | LagPlan | AnsweredPlan) -> None:
         self.units = plan.units
         # the offsets' specs; none: the lag rows of each unit's groups
         self.specs: tuple[OffsetSpec, ...] | None = plan.specs if isinstance(plan, ReadPlan) else None
@@ -94,23 +102,30 @@ class _Reader(DataSourceReader):  # type: ignore[misc]
 
 class KafkaOffsetsSource(DataSource):  # type: ignore[misc]
     """``spark.read.format("kafka-offsets")``: the rows of ``kafka-offsets list -o json``
-    (``.option("kind", "lag")``: of ``kafka-offsets lag -o json``)."""
+    (``.option("kind", "lag")``: of ``kafka-offsets lag -o json``; ``liveness``, ``tiering``: theirs)."""
 
     @classmethod
     def name(cls) -> str:
         return NAME
 
     def schema(self) -> str:
-        lag = str(self.options.get("kind", "")).strip().lower() == "lag"
-        return LAG_DDL if lag else SCHEMA_DDL
+        return KIND_DDL.get(str(self.options.get("kind", "")).strip().lower(), SCHEMA_DDL)
 
     def reader(self, schema: Any) -> _Reader:
         try:
-            read = source_request(dict(self.options), now_ms=now_ms())
+            options = dict(self.options)
+            read = source_request(options, now_ms=now_ms())
+            # the kind's own request: its usage errors before anything is contacted, as its command
+            live = liveness_request(options) if read.kind == "liveness" else None
+            tiers = tiering_request(options) if read.kind == "tiering" else None
             settings = resolve_connection(read.connection).settings
             from ..kafka import KafkaClient
 
             with KafkaClient(settings) as client:
+                if live is not None:
+                    return _Reader(AnsweredPlan(rows_of(run_liveness(client, live).records())))
+                if tiers is not None:
+                    return _Reader(AnsweredPlan(rows_of(run_tiering(client, tiers).records())))
                 if read.kind == "lag":
                     groups = lag_groups(dict(self.options))
                     return _Reader(plan_lag(client, read, settings, groups, time_lag=read.time_lag))

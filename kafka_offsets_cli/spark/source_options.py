@@ -16,9 +16,12 @@ read by the CLI's own functions, so a value the CLI refuses is refused with the 
 ``timeout``           as ``--timeout`` (default ``30s``)
 ``parallelism``       how many work units (tasks) at most; default: the planning machine's CPUs
 ``kafka.NAME``        a client setting, as ``-X NAME=VALUE`` (as Spark's own Kafka source names them)
-``kind``              ``offsets`` (default: ``list``'s rows) or ``lag`` (``lag``'s rows)
+``kind``              ``offsets`` (default: ``list``'s rows), ``lag``, ``liveness`` or ``tiering``
+                      (that command's ``-o json`` rows)
 ``groups``            kind ``lag``: group names or Java regexes, comma-separated (a lag check's ``groups``)
 ``time.lag``          kind ``lag``: ``true`` for the time lag, as ``--time-lag``
+(the others)          kinds ``liveness`` and ``tiering``: their command's options without dashes
+                      (:data:`KIND_OPTIONS`, read by :mod:`.source_liveness`, :mod:`.source_tiering`)
 ==================== ======================================================================
 
 Times are read once, when the read is planned: every task asks for the same instant.
@@ -29,6 +32,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..check.spec import DEFAULT_TASK_SIZE
 from ..connection.resolver import ConnectionOptions
@@ -38,7 +42,18 @@ from ..models.offsets import Isolation
 from ..parse.times import parse_tz
 from ..plan.requests import DEFAULT_CHUNK
 
-__all__ = ["KAFKA_PREFIX", "KINDS", "OPTIONS", "SCHEMA_DDL", "SourceRequest", "source_request"]
+__all__ = [
+    "KAFKA_PREFIX",
+    "KINDS",
+    "KIND_OPTIONS",
+    "OPTIONS",
+    "SCHEMA_DDL",
+    "SourceRequest",
+    "flag",
+    "kind_options",
+    "monitored_selection",
+    "source_request",
+]
 
 #: The columns of ``list -o json`` (:data:`kafka_offsets_cli.render.offsets.COLUMNS`), typed:
 #: ``partition`` is null on the row of a topic that could not be listed (its error says why);
@@ -49,6 +64,20 @@ SCHEMA_DDL = (
 )
 #: Prefix of a client setting's option (``kafka.security.protocol`` is ``-X security.protocol=…``).
 KAFKA_PREFIX = "kafka."
+#: The options only some kinds take (each kind's command's options, without dashes).
+KIND_OPTIONS: dict[str, tuple[str, ...]] = {
+    "lag": ("groups", "time.lag"),
+    "liveness": (
+        "warn",
+        "crit",
+        "min.alive",
+        "future.tolerance",
+        "empty.status",
+        "future.status",
+        "include.internal",
+    ),
+    "tiering": ("warn.records", "crit.records", "warn.age", "crit.age", "include.internal"),
+}
 #: The data source's own options (lower case: Spark hands option names over in lower case).
 OPTIONS = (
     "bootstrap.servers",
@@ -61,11 +90,10 @@ OPTIONS = (
     "timeout",
     "parallelism",
     "kind",
-    "groups",
-    "time.lag",
+    *dict.fromkeys(o for names in KIND_OPTIONS.values() for o in names),
 )
-#: The kinds of rows: ``list``'s and ``lag``'s.
-KINDS = ("offsets", "lag")
+#: The kinds of rows: ``list``'s, and those of the commands ``lag``, ``liveness`` and ``tiering``.
+KINDS = ("offsets", "lag", "liveness", "tiering")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,12 +123,11 @@ def source_request(options: Mapping[str, str], *, now_ms: int) -> SourceRequest:
     kind = (given.get("kind") or "offsets").strip().lower()
     if kind not in KINDS:
         raise UsageError(f"kind {given['kind']!r}: expected one of {', '.join(KINDS)}")
-    for name in ("groups", "time.lag"):
-        if kind == "offsets" and given.get(name):
-            raise UsageError(f"option {name!r} is one of kind 'lag' (add .option('kind', 'lag'))")
-    time_lag = (given.get("time.lag") or "false").strip().lower()
-    if time_lag not in ("true", "false"):
-        raise UsageError(f"time.lag {given['time.lag']!r}: expected true or false")
+    for name in given:
+        owners = [k for k, names in KIND_OPTIONS.items() if name in names]
+        if owners and kind not in owners and given[name]:
+            adds = " or ".join(f".option('kind', '{k}')" for k in owners)
+            raise UsageError(f"option {name!r} is one of kind {' or '.join(map(repr, owners))} (add {adds})")
     isolation = _isolation(given.get("isolation"))
     overrides = tuple(
         f"{k[len(KAFKA_PREFIX) :]}={v}" for k, v in sorted(given.items()) if k.startswith(KAFKA_PREFIX)
@@ -128,8 +155,38 @@ def source_request(options: Mapping[str, str], *, now_ms: int) -> SourceRequest:
         request=request,
         parallelism=_parallelism(given.get("parallelism")),
         kind=kind,
-        time_lag=time_lag == "true",
+        time_lag=flag(given, "time.lag"),
     )
+
+
+def kind_options(options: Mapping[str, str], kind: str, refused: tuple[str, ...]) -> dict[str, str]:
+    """The options by their lower-case names; :class:`UsageError` if one of ``refused`` (options
+    ``kind`` does not take) is given."""
+    given = {k.lower(): v for k, v in options.items()}
+    for name in refused:
+        if given.get(name):
+            raise UsageError(f"option {name!r} is not one of kind {kind!r}")
+    return given
+
+
+def monitored_selection(given: Mapping[str, str]) -> dict[str, Any]:
+    """The selection's arguments of a monitoring command's ``request_of`` (``liveness``, ``tiering``):
+    ``topics``, ``partitions``, ``include.internal``, as ``-t``, ``--partitions``, ``--include-internal``."""
+    topics = given.get("topics")
+    return {
+        "topics": [topics] if topics else None,
+        "partitions": given.get("partitions") or None,
+        "topic_partitions": None,
+        "include_internal": flag(given, "include.internal"),
+    }
+
+
+def flag(given: Mapping[str, str], name: str) -> bool:
+    """A ``true``/``false`` option (absent: false), as the CLI's flag; ``given``: lower-case names."""
+    text = (given.get(name) or "false").strip().lower()
+    if text not in ("true", "false"):
+        raise UsageError(f"{name} {given[name]!r}: expected true or false")
+    return text == "true"
 
 
 def _isolation(text: str | None) -> Isolation:

@@ -15,7 +15,7 @@ reach the cluster answers each of its rows with the error, as ``check``'s tasks 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ..check.units import WorkUnit, cluster_units
@@ -27,7 +27,7 @@ from ..sources import OffsetSource
 from .ship import localized, strip_units
 from .source_options import SourceRequest
 
-__all__ = ["CLUSTER", "ReadPlan", "Row", "plan_read", "unit_rows"]
+__all__ = ["CLUSTER", "AnsweredPlan", "ReadPlan", "Row", "plan_read", "rows_of", "unit_rows"]
 
 #: The name of the read's one cluster in its units (where ``check`` names each cluster of its spec).
 CLUSTER = "source"
@@ -47,8 +47,23 @@ class ReadPlan:
     secrets: Mapping[str, Mapping[str, str]] = field(repr=False)
 
 
+@dataclass(frozen=True)
+class AnsweredPlan:
+    """A read its feature's one call answered while it was planned (kinds ``liveness``, ``tiering``:
+    the call reads the whole selection, its roll-ups need every partition): the rows, no units."""
+
+    known: tuple[Row, ...]
+    units: tuple[WorkUnit, ...] = ()
+    secrets: Mapping[str, Mapping[str, str]] = field(default_factory=dict, repr=False)
+
+
 def _row(record: Mapping[str, object]) -> Row:
     return tuple(record.values())
+
+
+def rows_of(records: Iterable[Mapping[str, object]]) -> tuple[Row, ...]:
+    """The rows of a command's JSON records: each record's values, in its (the schema's) order."""
+    return tuple(map(_row, records))
 
 
 def plan_read(source: OffsetSource, read: SourceRequest, settings: ClientSettings) -> ReadPlan:

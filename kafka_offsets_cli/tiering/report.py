@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..errors import MonitoringStatus
 from ..severity import worst
@@ -29,6 +30,10 @@ class TieringReport:
             rows=tuple(r for r in self.rows if r.status is not ok),
             topics=tuple(t for t in self.topics if t.status is not ok),
         )
+
+    def records(self) -> list[dict[str, Any]]:
+        """The records of ``tiering -o json``: one per partition."""
+        return [r.to_record() for r in self.rows]
 
 
 def build_report(

@@ -126,7 +126,10 @@ def test_kind_lag_options() -> None:
 @pytest.mark.parametrize(
     ("options", "words"),
     [
-        ({**B, "kind": "tiering"}, "kind 'tiering'"),
+        ({**B, "kind": "nope"}, "kind 'nope': expected one of offsets, lag, liveness, tiering"),
+        ({**B, "warn": "1m"}, "option 'warn' is one of kind 'liveness'"),
+        ({**B, "kind": "lag", "include.internal": "true"}, "one of kind 'liveness' or 'tiering'"),
+        ({**B, "kind": "tiering", "groups": "g"}, "option 'groups' is one of kind 'lag'"),
         ({**B, "groups": "g"}, "option 'groups' is one of kind 'lag'"),
         ({**B, "kind": "lag", "time.lag": "yes"}, "time.lag 'yes'"),
     ],
