@@ -229,7 +229,7 @@ def test_kind_liveness_rows_equal_liveness_json(spark_runtime: Any, bootstrap: s
 
 def test_kind_tiering_rows_equal_tiering_json(spark_runtime: Any, bootstrap: str, topic: str) -> None:
     register(spark_runtime.spark)
-    gone = f"sds-gone-{uuid.uuid4().hex[:6]}"  # not a topic: no record (the command warns on stderr)
+    gone = f"sds-gone-{uuid.uuid4().hex[:6]}"  # not a topic: an error record (and a line on stderr)
     df = (
         spark_runtime.spark.read.format("kafka-offsets")
         .option("bootstrap.servers", bootstrap)
@@ -248,11 +248,13 @@ def test_kind_tiering_rows_equal_tiering_json(spark_runtime: Any, bootstrap: str
     assert run.code == 3 and f"{gone}: UNKNOWN_TOPIC_OR_PARTITION" in run.stderr, run.stderr
     assert got == sorted(run.json(), key=_tp_key)
     # the topic is not tiered: its local offsets, no backlog
-    assert [(r["latest"], r["local_records"], r["state"]) for r in got] == [
+    assert [(r["latest"], r["local_records"], r["state"]) for r in got if r["topic"] == topic] == [
         (len(P0_TIMES), len(P0_TIMES), "not-tiered"),
         (len(P1_TIMES), len(P1_TIMES), "not-tiered"),
         (0, 0, "not-tiered"),
     ]
+    gone_rows = [(r["partition"], r["state"], r["error"]) for r in got if r["topic"] == gone]
+    assert gone_rows == [(None, "error", "UNKNOWN_TOPIC_OR_PARTITION")]
 
 
 def test_import_does_not_load_pyspark() -> None:

@@ -24,7 +24,7 @@ TIERING_OPTIONS = KIND_OPTIONS["tiering"]
 
 #: The columns of ``tiering -o json`` (:data:`kafka_offsets_cli.tiering.rules.COLUMNS`), typed.
 TIERING_DDL = (
-    "topic STRING NOT NULL, partition INT NOT NULL, earliest BIGINT, earliest_local BIGINT, "
+    "topic STRING NOT NULL, partition INT, earliest BIGINT, earliest_local BIGINT, "
     "latest_tiered BIGINT, earliest_pending_upload BIGINT, latest BIGINT, local_records BIGINT, "
     "remote_records BIGINT, backlog_records BIGINT, backlog_first_offset BIGINT, "
     "backlog_timestamp BIGINT, backlog_age_ms BIGINT, state STRING NOT NULL, error STRING"

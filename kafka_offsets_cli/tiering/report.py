@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import MonitoringStatus
 from ..severity import worst
-from .rules import Thresholds, TierRow, TopicTiering, topic_rollup
+from .rules import COLUMNS, Thresholds, TierRow, TopicTiering, topic_rollup
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -32,8 +32,14 @@ class TieringReport:
         )
 
     def records(self) -> list[dict[str, Any]]:
-        """The records of ``tiering -o json``: one per partition."""
-        return [r.to_record() for r in self.rows]
+        """The records of ``tiering -o json``: one per partition, and one for each selected topic
+        that could not be listed (``partition`` null, state ``error``, its error), as ``liveness``
+        records it: a topic is never silently missing from the records."""
+        out = [r.to_record() for r in self.rows]
+        for t in self.topics:
+            if t.error is not None and t.partitions == 0:
+                out.append({**dict.fromkeys(COLUMNS), "topic": t.topic, "state": "error", "error": t.error})
+        return out
 
 
 def build_report(
