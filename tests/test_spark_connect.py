@@ -384,7 +384,10 @@ def read():
     return spark.read.format("kafka-offsets").option("bootstrap.servers", bootstrap)
 offsets = read().option("topics", topic).option("specs", "earliest,latest").load()
 lag = read().option("kind", "lag").option("groups", group).load()
-for kind, frame in (("offsets", offsets), ("lag", lag)):
+live = read().option("kind", "liveness").option("topics", topic).option("warn", "1h")
+live = live.option("crit", "1d").load()
+tiers = read().option("kind", "tiering").option("topics", topic).load()
+for kind, frame in (("offsets", offsets), ("lag", lag), ("liveness", live), ("tiering", tiers)):
     for row in frame.collect():
         print(json.dumps({"kind": kind, **row.asDict()}, default=str))
 spark.stop()
@@ -418,3 +421,14 @@ def test_the_data_source_over_connect_equals_the_commands(
     want = {(r["partition"], r["spec"]): r["offset"] for r in json.loads(listed.stdout)}
     assert {(r["partition"], r["spec"]): r["offset"] for r in rows if r["kind"] == "offsets"} == want
     assert {r["partition"]: r["lag"] for r in rows if r["kind"] == "lag"} == {0: 2, 1: 3}
+    # kinds liveness and tiering: their commands' records (ages aside: each measured when read)
+    for kind, extra in (("liveness", ("--warn", "1h", "--crit", "1d")), ("tiering", ())):
+        direct = run_timed(kind, "-b", bootstrap, "-t", topic_name, *extra, "-o", "json")
+        assert direct.code == 0, direct.stderr
+        want_rows = {r["partition"]: {**r, "age_ms": None} for r in json.loads(direct.stdout)}
+        got_rows = {
+            r["partition"]: {k: v for k, v in r.items() if k != "kind"} | {"age_ms": None}
+            for r in rows
+            if r["kind"] == kind
+        }
+        assert got_rows == want_rows and len(got_rows) == 2, kind
