@@ -111,4 +111,3 @@ def add_pyfile_artifact(spark: Any, path: str) -> None:
     before = list(sys.path)
     spark.addArtifacts(path, pyfile=True)
     sys.path[:] = [p for p in sys.path if p in before or p != path]
-
