@@ -51,7 +51,9 @@ def _tiering() -> str:
         tier_row(
             "t",
             p,
-            Answers(earliest=e, earliest_local=e, latest_tiered=None, earliest_pending_upload=None, latest=end),
+            Answers(
+                earliest=e, earliest_local=e, latest_tiered=None, earliest_pending_upload=None, latest=end
+            ),
             tiered=False,
             thresholds=th,
             now_ms=NOW,
