@@ -131,9 +131,12 @@ def test_liveness_and_tiering_offset_aliases_equal_tiering_json(committed: dict[
         assert {lb.get("cluster_name") for lb, _ in got["kafka_partition_latest_offset"]} == {b}
 
 
-def test_serve_adds_the_same_aliases_to_its_lag_series(committed: dict[str, str]) -> None:
+def test_serve_adds_the_same_aliases_to_its_series(committed: dict[str, str]) -> None:
     b, t, g = committed["b"], committed["t"], committed["g"]
-    s = serve("-b", b, "-g", g, "--metrics-compat", "kafka_exporter", "--min-interval", "1h")
+    s = serve(
+        *("-b", b, "-g", g, "-t", t, "--liveness", "--tiering"),
+        *("--metrics-compat", "kafka_exporter", "--min-interval", "1h"),
+    )
     try:
         code, _, body = scrape(s.url)
     finally:
@@ -145,3 +148,6 @@ def test_serve_adds_the_same_aliases_to_its_lag_series(committed: dict[str, str]
     primary = {lb["partition"]: v for lb, v in got["kafka_offsets_lag_partition_lag"] if lb["topic"] == t}
     assert lag == primary == {"0": 3, "1": 0}
     assert "kafka_consumergroup_group_lag" not in got  # only the exporter asked for
+    # lag, liveness and tiering all give the partition offsets: each series once in the scrape
+    ends = [(lb["partition"], v) for lb, v in got["kafka_topic_partition_current_offset"] if lb["topic"] == t]
+    assert sorted(ends) == [("0", 5), ("1", 3)]
