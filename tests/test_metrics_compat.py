@@ -13,7 +13,7 @@ import pytest
 from dev.kafka_data import commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
 from tests.cli_runner import cli
-from tests.test_prometheus_lint import promtool
+from tests.test_prometheus_lint import lint, promtool
 from tests.test_serve import scrape, serve
 
 #: promtool's lint remark on gauges named ``*_sum`` (a histogram's suffix): kafka_exporter's own names,
@@ -93,14 +93,50 @@ def test_aliases_pass_promtool_and_equal_lag_json(committed: dict[str, str]) -> 
     )
 
 
-def test_metrics_compat_without_prometheus_output_is_a_usage_error() -> None:
-    run = cli("lag", "-b", "127.0.0.1:1", "--metrics-compat", "kafka_exporter", "-o", "json")
-    assert run.code != 0 and "--metrics-compat needs -o prometheus" in run.stderr
+@pytest.mark.parametrize(("command", "code"), [("lag", 2), ("liveness", 3), ("tiering", 3)])
+def test_metrics_compat_without_prometheus_output_is_a_usage_error(command: str, code: int) -> None:
+    # a usage error: 2, but 3 (UNKNOWN) from a monitoring run (liveness, tiering, lag -o prometheus)
+    run = cli(command, "-b", "127.0.0.1:1", "--metrics-compat", "kafka_exporter", "-o", "json")
+    assert run.code == code and "--metrics-compat needs -o prometheus" in run.stderr, run.stderr
+    run = cli(command, "-b", "127.0.0.1:1", "--metrics-compat", "kafka_lag_exporter", "-o", "prometheus")
+    assert run.code == 3 and "--metrics-compat: unknown 'kafka_lag_exporter'" in run.stderr, run.stderr
 
 
-def test_serve_adds_the_same_aliases_to_its_lag_series(committed: dict[str, str]) -> None:
+def test_liveness_and_tiering_offset_aliases_equal_tiering_json(committed: dict[str, str]) -> None:
+    """liveness and tiering give the exporters' partition-offset families from their own rows:
+    tiering both (its earliest and latest answers), liveness only the latest (it never lists the
+    log start); each equals ``tiering -o json``'s value, and promtool has no remark on them."""
+    b, t = committed["b"], committed["t"]
+    both = ("--metrics-compat", "kafka_exporter,kafka-lag-exporter")
+    records = json.loads(cli("tiering", "-b", b, "-t", t, "-o", "json").stdout)
+    latest = {(r["topic"], str(r["partition"])): r["latest"] for r in records}
+    earliest = {(r["topic"], str(r["partition"])): r["earliest"] for r in records}
+    assert latest == {(t, "0"): 5, (t, "1"): 3} and earliest == {(t, "0"): 0, (t, "1"): 0}
+    latest_only = {"kafka_topic_partition_current_offset": latest, "kafka_partition_latest_offset": latest}
+    earliest_too = {
+        **latest_only,
+        "kafka_topic_partition_oldest_offset": earliest,
+        "kafka_partition_earliest_offset": earliest,
+    }
+    for command, families in (("tiering", earliest_too), ("liveness", latest_only)):
+        run = cli(command, "-b", b, "-t", t, "-o", "prometheus", *both)
+        assert run.code == 0, run.stderr
+        lint(run.stdout)
+        got = parse_prometheus_text(run.stdout)
+        assert f"kafka_offsets_{command}_partition_status" in got  # the primary families stay first
+        aliases = {name: v for name, v in got.items() if not name.startswith("kafka_offsets_")}
+        assert set(aliases) == set(families), command  # liveness: no earliest family
+        for name, want in families.items():
+            assert {(lb["topic"], lb["partition"]): v for lb, v in aliases[name]} == want, (command, name)
+        assert {lb.get("cluster_name") for lb, _ in got["kafka_partition_latest_offset"]} == {b}
+
+
+def test_serve_adds_the_same_aliases_to_its_series(committed: dict[str, str]) -> None:
     b, t, g = committed["b"], committed["t"], committed["g"]
-    s = serve("-b", b, "-g", g, "--metrics-compat", "kafka_exporter", "--min-interval", "1h")
+    s = serve(
+        *("-b", b, "-g", g, "-t", t, "--liveness", "--tiering"),
+        *("--metrics-compat", "kafka_exporter", "--min-interval", "1h"),
+    )
     try:
         code, _, body = scrape(s.url)
     finally:
@@ -112,3 +148,6 @@ def test_serve_adds_the_same_aliases_to_its_lag_series(committed: dict[str, str]
     primary = {lb["partition"]: v for lb, v in got["kafka_offsets_lag_partition_lag"] if lb["topic"] == t}
     assert lag == primary == {"0": 3, "1": 0}
     assert "kafka_consumergroup_group_lag" not in got  # only the exporter asked for
+    # lag, liveness and tiering all give the partition offsets: each series once in the scrape
+    ends = [(lb["partition"], v) for lb, v in got["kafka_topic_partition_current_offset"] if lb["topic"] == t]
+    assert sorted(ends) == [("0", 5), ("1", 3)]

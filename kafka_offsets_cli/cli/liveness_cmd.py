@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import typer
 
 from ..errors import MonitoringStatus
-from ..liveness.run import request_of, run, snapshot
+from ..liveness.run import LivenessSnapshot, request_of, run, snapshot
 from ..measures.liveness import COLUMNS, DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
 from ..models.offsets import Isolation
 from ..parse.times import parse_tz
@@ -34,7 +35,7 @@ from .liveness_options import (
     parse_states,
 )
 from .liveness_view import RATE_FIELD, LivenessView
-from .metric_labels import PrometheusFileOpt
+from .metric_labels import MetricsCompatOpt, PrometheusFileOpt, compat_of
 from .monitor_run import monitored_run, published, read_once
 from .monitor_run import watch as watch_run
 from .monitor_series import LIVENESS as SERIES
@@ -69,6 +70,7 @@ def liveness_cmd(
     isolation: IsolationOpt = Isolation.READ_UNCOMMITTED,
     output: LivenessOutputOpt = None,
     prometheus_file: PrometheusFileOpt = None,
+    metrics_compat: MetricsCompatOpt = None,
     push: Push = NO_PUSH,
     problems: ProblemsOpt = False,
     state: StateOpt = None,
@@ -92,6 +94,7 @@ def liveness_cmd(
             layout.columns, (*COLUMNS, RATE_FIELD, REFRESHED_FIELD) if watch is not None else COLUMNS
         )
         interval = watch_interval(watch)
+        compat = compat_of(metrics_compat, fmt, prometheus_file, push)
         states = parse_states(state)
         mon = monitored_run(
             ctx, target.connection(isolation), SERIES, fmt, prometheus_file, label, push_to=push
@@ -104,6 +107,7 @@ def liveness_cmd(
             problems=problems,
             states=states,
             labels=mon.labels,
+            compat=compat,
         )
         if interval is not None:  # the file rewritten after every refresh (up 0 when one fails)
             loop = partial(liveness_view.watch, interval=interval, view=view, screen=screen)
@@ -112,11 +116,17 @@ def liveness_cmd(
                 mon,
                 read,
                 lambda c, each: loop(c, fetch=each),
-                text=lambda s: prometheus(s.report, mon.labels),
+                text=lambda s: prometheus(s.report, mon.labels, s.ends, compat),
             )
             return  # Ctrl-C ends a watch normally: exit 0 (OK)
-        report = read_once(mon, lambda c, _update: run(c, request), "Listing max-timestamp offsets…")
-        metrics = partial(prometheus, report, mon.labels)
-        published(mon, metrics, lambda: liveness_view.show(report, view, screen))
+
+        # --metrics-compat: the latest offsets too, listed in the same ListOffsets round (as --watch does)
+        def read_one(c: Any) -> LivenessSnapshot:
+            return snapshot(c, request) if compat else LivenessSnapshot(run(c, request), {})
+
+        snap = read_once(mon, lambda c, _update: read_one(c), "Listing max-timestamp offsets…")
+        report = snap.report
+        metrics = partial(prometheus, report, mon.labels, snap.ends, compat)
+        published(mon, metrics, lambda: liveness_view.show(report, view, screen, snap.ends))
         status = report.status
     raise typer.Exit(int(status))

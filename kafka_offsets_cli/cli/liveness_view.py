@@ -27,6 +27,7 @@ from ..measures.liveness import COLUMNS
 from ..models.topics import TopicPartition
 from ..render import liveness as render_liveness
 from ..render.liveness import summary_line, topic_lines
+from ..render.offset_compat import Compat
 from .emit import Refresh, block_text, records_text
 from .emit import show as show_output
 from .options import Format
@@ -49,6 +50,8 @@ class LivenessView:
     states: frozenset[str] | None = None
     #: the constant labels of every Prometheus series (``cluster``, ``--label``)
     labels: Mapping[str, str] = field(default_factory=dict)
+    #: ``--metrics-compat``: the exporters' latest-offset families after the primary ones
+    compat: tuple[Compat, ...] = ()
 
     @property
     def filtered(self) -> bool:
@@ -66,16 +69,18 @@ def render(
     rates: Mapping[TopicPartition, float | None] | None = None,
     refresh: Refresh | None = None,
     trends: Mapping[Any, tuple[int | None, ...]] | None = None,
+    ends: Mapping[TopicPartition, int] | None = None,
 ) -> Any:
     """The output of ``liveness`` as text, or (table format) a rich table; ``rates`` and ``refresh``
-    under ``--watch``, ``trends`` (each partition's age over the refreshes) for its live table.
+    under ``--watch``, ``trends`` (each partition's age over the refreshes) for its live table,
+    ``ends`` (the latest offsets) for the ``--metrics-compat`` families.
 
     The table's per-topic summary lines are not part of it (see :func:`topic_lines`).
     """
     if view.fmt is Format.nagios:
         return render_liveness.nagios(report)
     if view.fmt is Format.prometheus:
-        return render_liveness.prometheus(report, view.labels)
+        return render_liveness.prometheus(report, view.labels, ends, view.compat)
     report = view.shown(report)
     if view.fmt is Format.table:
         return render_liveness.rich_table(
@@ -92,9 +97,14 @@ def render(
     return records_text(recs, view.fmt, columns, view.columns, header=not view.no_headers, refresh=refresh)
 
 
-def show(report: LivenessReport, view: LivenessView, screen: Screen) -> None:
+def show(
+    report: LivenessReport,
+    view: LivenessView,
+    screen: Screen,
+    ends: Mapping[TopicPartition, int] | None = None,
+) -> None:
     """Print the output of one ``liveness`` run: data on stdout, topic and run summaries (table) on stderr."""
-    out = render(report, view)
+    out = render(report, view, ends=ends)
     show_output(out, screen)
     if not isinstance(out, str):
         _topic_lines(report, view)
@@ -136,7 +146,9 @@ def aged(snap: LivenessSnapshot) -> Counters[TopicPartition]:
 
 def _block(view: LivenessView) -> Callable[[LivenessSnapshot, Rates[TopicPartition]], str]:
     def block(snap: LivenessSnapshot, rates: Rates[TopicPartition]) -> str:
-        out = render(snap.report, view, dict(rates.records_in), Refresh(rates.refresh, rates.taken_ms))
+        out = render(
+            snap.report, view, dict(rates.records_in), Refresh(rates.refresh, rates.taken_ms), ends=snap.ends
+        )
         text = block_text(out, view.fmt)
         if not isinstance(out, str):
             _topic_lines(snap.report, view)

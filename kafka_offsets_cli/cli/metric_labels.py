@@ -15,10 +15,12 @@ import typer
 from ..connection.resolver import ConnectionOptions
 from ..connection.settings import ClientSettings
 from ..render.monitoring import constant_labels
+from ..render.offset_compat import Compat, parse_compat
+from .command_options import Push
 from .connection import connect
-from .options import OUT
+from .options import OUT, Format
 
-__all__ = ["MetricsCompatOpt", "PrometheusFileOpt", "cluster_name", "settings_and_labels"]
+__all__ = ["MetricsCompatOpt", "PrometheusFileOpt", "cluster_name", "compat_of", "settings_and_labels"]
 
 #: ``--prometheus-file``, the same for every command that writes metrics.
 PrometheusFileOpt = Annotated[
@@ -37,11 +39,20 @@ MetricsCompatOpt = Annotated[
         "--metrics-compat",
         metavar="EXPORTER",
         help="Also the metric names of kafka_exporter or kafka-lag-exporter (repeatable or a comma list), "
-        "after the kafka_offsets_* series; their member labels need --members.",
+        "after the kafka_offsets_* series (lag's member labels need --members).",
         rich_help_panel=OUT,
         show_default=False,
     ),
 ]
+
+
+def compat_of(
+    values: Sequence[str] | None, fmt: Format, prometheus_file: str | None, push: Push
+) -> tuple[Compat, ...]:
+    """``--metrics-compat``'s exporters; a usage error unless the run writes Prometheus text
+    (``-o prometheus``, ``--prometheus-file`` or ``--otlp-endpoint``)."""
+    delivers = prometheus_file is not None or push.endpoint is not None
+    return parse_compat(values, delivers or fmt is Format.prometheus)
 
 
 def cluster_name(settings: ClientSettings, profile: str | None) -> str:

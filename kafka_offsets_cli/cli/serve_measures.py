@@ -21,6 +21,7 @@ from ..lag.run import LagRequest, query
 from ..lag.stale_state import FileStore, MemoryStore
 from ..liveness.collect import LivenessRequest
 from ..liveness.run import run as liveness_run
+from ..liveness.run import snapshot as liveness_snapshot
 from ..render import liveness_metrics, tiering
 from ..render.lag_compat import Compat
 from ..serve.collect import ClusterJob, Measure
@@ -42,7 +43,8 @@ class Requests:
 
     lag: LagRequest | None = None
     lag_thresholds: LagThresholds = field(default_factory=LagThresholds)
-    #: ``--metrics-compat``: lag's alias families; ``--members``: kafka-lag-exporter's member labels
+    #: ``--metrics-compat``: the alias families (lag's, and liveness' and tiering's partition offsets);
+    #: ``--members``: kafka-lag-exporter's member labels
     lag_compat: tuple[Compat, ...] = ()
     lag_members: bool = False
     #: ``--staleness-file``: the staleness sights in lag's state file too, not only in memory
@@ -88,18 +90,24 @@ def lag_measure(run: MonitoredRun, request: LagRequest, requests: Requests, name
     return Measure(name=name, read=read, down=run.down)
 
 
-def liveness_measure(run: MonitoredRun, request: LivenessRequest, name: str = "liveness") -> Measure:
-    """Liveness as ``liveness -o prometheus`` prints it, on ``run``, named ``name``."""
+def liveness_measure(
+    run: MonitoredRun, request: LivenessRequest, name: str = "liveness", compat: tuple[Compat, ...] = ()
+) -> Measure:
+    """Liveness as ``liveness -o prometheus`` prints it, on ``run``, named ``name`` (``compat``:
+    with the latest offsets of the same ListOffsets round, as ``liveness --metrics-compat``)."""
 
     def read(client: Any) -> str:
+        if compat:
+            snap = liveness_snapshot(client, request)
+            return liveness_metrics.prometheus(snap.report, run.labels, snap.ends, compat)
         return liveness_metrics.prometheus(liveness_run(client, request), run.labels)
 
     return Measure(name=name, read=read, down=run.down)
 
 
-def _tiering(run: MonitoredRun, request: TieringRequest) -> Measure:
+def _tiering(run: MonitoredRun, request: TieringRequest, compat: tuple[Compat, ...]) -> Measure:
     def read(client: Any) -> str:
-        return tiering.prometheus(tiering_run(client, request), run.labels)
+        return tiering.prometheus(tiering_run(client, request), run.labels, compat)
 
     return Measure(name="tiering", read=read, down=run.down)
 
@@ -123,8 +131,8 @@ def cluster_job(
     if requests.lag is not None:
         measures.append(lag_measure(runs["lag"], requests.lag, requests))
     if requests.liveness is not None:
-        measures.append(liveness_measure(runs["liveness"], requests.liveness))
+        measures.append(liveness_measure(runs["liveness"], requests.liveness, compat=requests.lag_compat))
     if requests.tiering is not None:
-        measures.append(_tiering(runs["tiering"], requests.tiering))
+        measures.append(_tiering(runs["tiering"], requests.tiering, requests.lag_compat))
     first = next(iter(runs.values()))
     return ClusterJob(labels=first.labels, connect=partial(kafka_client, first), measures=tuple(measures))

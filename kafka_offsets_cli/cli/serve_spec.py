@@ -129,7 +129,7 @@ def _measure(
             min_alive=check.min_alive,
             tolerance_ms=check.future_tolerance_ms,
         )
-        return liveness_measure(run, request, name=check.name)
+        return liveness_measure(run, request, name=check.name, compat=common.lag_compat)
     names, patterns = names_and_patterns(check.groups)
     thresholds = LagThresholds(
         warn_lag=check.warn_lag,

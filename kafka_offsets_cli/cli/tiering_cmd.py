@@ -16,7 +16,7 @@ from .boundary import boundary
 from .command_options import AS_GIVEN, FROM_OPTIONS, NO_PUSH, Layout, Push, Target, targeted
 from .emit import parse_columns
 from .liveness_options import IncludeInternalOpt, ProblemsOpt
-from .metric_labels import PrometheusFileOpt
+from .metric_labels import MetricsCompatOpt, PrometheusFileOpt, compat_of
 from .monitor_run import monitored_run, published, read_once
 from .monitor_series import TIERING as SERIES
 from .options import (
@@ -45,6 +45,7 @@ def tiering_cmd(
     crit_age: CritAgeOpt = None,
     output: TieringOutputOpt = None,
     prometheus_file: PrometheusFileOpt = None,
+    metrics_compat: MetricsCompatOpt = None,
     push: Push = NO_PUSH,
     problems: ProblemsOpt = False,
     label: LabelOpt = None,
@@ -65,10 +66,13 @@ def tiering_cmd(
         zone = parse_tz(layout.tz)
         fmt, screen = OUTPUTS["tiering"].select(output, env)
         cols = parse_columns(layout.columns, COLUMNS)
+        compat = compat_of(metrics_compat, fmt, prometheus_file, push)
         mon = monitored_run(ctx, target.connection(), SERIES, fmt, prometheus_file, label, push_to=push)
         report = read_once(mon, lambda c, _update: run(c, request), "Listing tiered offsets…")
-        metrics = partial(render.prometheus, report, mon.labels)
-        shown = partial(show, report, fmt, zone, cols, layout.no_headers, problems, mon.labels, screen)
+        metrics = partial(render.prometheus, report, mon.labels, compat)
+        shown = partial(
+            show, report, fmt, zone, cols, layout.no_headers, problems, mon.labels, screen, compat
+        )
         published(mon, metrics, shown)
         status = report.status
     raise typer.Exit(int(status))

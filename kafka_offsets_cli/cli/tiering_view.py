@@ -3,11 +3,12 @@ the run's on stderr."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import tzinfo
 from typing import TYPE_CHECKING
 
 from ..render import tiering as render
+from ..render.offset_compat import Compat
 from ..tiering.rules import COLUMNS
 from .emit import records_text
 from .emit import show as show_output
@@ -27,6 +28,7 @@ def show(
     problems: bool,
     labels: Mapping[str, str],
     screen: Screen,
+    compat: Sequence[Compat] = (),
 ) -> None:
     """Data on ``screen``'s stdout; under a table, a line per topic and the run's on stderr."""
     env = screen.env
@@ -34,7 +36,7 @@ def show(
         write(render.nagios(report), env)
         return
     if fmt is Format.prometheus:
-        write(render.prometheus(report, labels), env)
+        write(render.prometheus(report, labels, compat), env)
         return
     shown = report.shown(problems)
     if fmt is Format.table:

@@ -19,43 +19,19 @@ Names, label names, types (all gauges) and HELP texts were checked against the u
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from enum import Enum
+from collections.abc import Mapping, Sequence
 
-from ..errors import UsageError
 from ..lag.summary import LagTotal, totals
 from ..measures.lag.rows import LagRow
 from ..models.groups import Member
 from .monitoring import MetricFamily, Sample
+from .offset_compat import Compat, parse_compat, topic_offset_families
 
 __all__ = ["MEMBER_LABELS", "Compat", "compat_families", "parse_compat"]
 
 #: kafka-lag-exporter's per-member labels (empty without ``--members``, as it leaves them for a
 #: partition no member is assigned).
 MEMBER_LABELS = ("member_host", "consumer_id", "client_id")
-
-
-class Compat(str, Enum):
-    """The exporters whose names ``--metrics-compat`` adds."""
-
-    kafka_exporter = "kafka_exporter"
-    kafka_lag_exporter = "kafka-lag-exporter"
-
-
-def parse_compat(values: Iterable[str] | None, prometheus: bool = True) -> tuple[Compat, ...]:
-    """``--metrics-compat`` values (repeatable, or comma lists) in a fixed order, once each; a usage
-    error unless the run writes ``prometheus`` text (aliases alone would be a silent no-op)."""
-    asked: set[Compat] = set()
-    for value in values or ():
-        for name in filter(None, (v.strip() for v in value.split(","))):
-            try:
-                asked.add(Compat(name))
-            except ValueError:
-                known = ", ".join(c.value for c in Compat)
-                raise UsageError(f"--metrics-compat: unknown {name!r} (one of {known})") from None
-    if asked and not prometheus:
-        raise UsageError("--metrics-compat needs -o prometheus, --prometheus-file or --otlp-endpoint")
-    return tuple(c for c in Compat if c in asked)
 
 
 def _kafka_exporter(
@@ -99,7 +75,7 @@ def _kafka_exporter(
             "Amount of members in a consumer group",
             samples=tuple(Sample({"consumergroup": g}, n) for g, n in sorted(members.items())),
         ),
-        *topic_offset_families(logs, "kafka_exporter"),
+        *topic_offset_families(logs, Compat.kafka_exporter),
     ]
 
 
@@ -110,37 +86,6 @@ def _partitions(rows: Sequence[LagRow]) -> dict[tuple[str, int], tuple[int | Non
         if r.error is None:
             out.setdefault((r.topic, r.partition), (r.log_start, r.end))
     return dict(sorted(out.items()))
-
-
-def topic_offset_families(
-    logs: Mapping[tuple[str, int], tuple[int | None, int | None]], flavour: str, cluster_name: str = ""
-) -> list[MetricFamily]:
-    """The per-partition earliest/latest offset families of ``flavour`` (``kafka_exporter`` or
-    ``kafka-lag-exporter``) from (topic, partition) -> (log start, end)."""
-    if flavour == Compat.kafka_exporter.value:
-        names = (
-            ("kafka_topic_partition_current_offset", "Current Offset of a Broker at Topic/Partition", 1),
-            ("kafka_topic_partition_oldest_offset", "Oldest Offset of a Broker at Topic/Partition", 0),
-        )
-        extra: dict[str, str] = {}
-    else:
-        names = (
-            ("kafka_partition_latest_offset", "Latest offset of a partition", 1),
-            ("kafka_partition_earliest_offset", "Earliest offset of a partition", 0),
-        )
-        extra = {"cluster_name": cluster_name}
-    return [
-        MetricFamily(
-            name,
-            what,
-            samples=tuple(
-                Sample({**extra, "topic": t, "partition": str(p)}, value)
-                for (t, p), v in logs.items()
-                if (value := v[i]) is not None
-            ),
-        )
-        for name, what, i in names
-    ]
 
 
 def _kafka_lag_exporter(
@@ -211,7 +156,7 @@ def _kafka_lag_exporter(
             "Sum of group offset lag across topic partitions",
             samples=tuple(Sample({**gl(t.group), "topic": t.topic or ""}, t.lag) for t in topic_totals),
         ),
-        *topic_offset_families(_partitions(rows), Compat.kafka_lag_exporter.value, cluster_name),
+        *topic_offset_families(_partitions(rows), Compat.kafka_lag_exporter, cluster_name),
     ]
 
 

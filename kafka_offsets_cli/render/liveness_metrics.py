@@ -6,12 +6,14 @@ ones; :func:`kafka_offsets_cli.render.monitoring.constant_labels`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import MonitoringStatus
 from ..liveness.report import LivenessReport
+from ..models.topics import TopicPartition
 from .monitoring import MetricFamily, Sample, prometheus_text, status_families
+from .offset_compat import Compat, offset_families
 
 __all__ = ["PREFIX", "SERIES_LABELS", "prometheus", "prometheus_down", "prometheus_families"]
 
@@ -98,9 +100,19 @@ def prometheus_families(report: LivenessReport, *, up: bool = True) -> list[Metr
     return status_families(PREFIX, report.status, report.now_ms, up) + fams
 
 
-def prometheus(report: LivenessReport, labels: Mapping[str, str] | None = None) -> str:
-    """The textfile-collector text of :func:`prometheus_families`, each series with ``labels``."""
-    return prometheus_text(prometheus_families(report), labels)
+def prometheus(
+    report: LivenessReport,
+    labels: Mapping[str, str] | None = None,
+    ends: Mapping[TopicPartition, int] | None = None,
+    compat: Sequence[Compat] = (),
+) -> str:
+    """The textfile-collector text of :func:`prometheus_families`, each series with ``labels``, then
+    the ``compat`` exporters' latest-offset families of ``ends`` (each partition's ``latest``,
+    listed in the same ListOffsets round as max-timestamp). Liveness never lists the log start:
+    no earliest family."""
+    logs = {(tp.topic, tp.partition): (None, end) for tp, end in (ends or {}).items()}
+    aliases = offset_families(logs, compat, (labels or {}).get("cluster", ""), earliest=False)
+    return prometheus_text(prometheus_families(report) + aliases, labels)
 
 
 def prometheus_down(status: MonitoringStatus, now_ms: int, labels: Mapping[str, str] | None = None) -> str:

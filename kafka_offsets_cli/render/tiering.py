@@ -27,6 +27,7 @@ from .monitoring import (
     status_families,
     status_text,
 )
+from .offset_compat import Compat, offset_families
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -237,9 +238,14 @@ def prometheus_families(report: TieringReport, *, up: bool = True) -> list[Metri
     return status_families(PREFIX, report.status, report.now_ms, up) + fams
 
 
-def prometheus(report: TieringReport, labels: Mapping[str, str] | None = None) -> str:
-    """The textfile-collector text of :func:`prometheus_families`, each series with ``labels``."""
-    return prometheus_text(prometheus_families(report), labels)
+def prometheus(
+    report: TieringReport, labels: Mapping[str, str] | None = None, compat: Sequence[Compat] = ()
+) -> str:
+    """The textfile-collector text of :func:`prometheus_families`, each series with ``labels``, then
+    the ``compat`` exporters' partition-offset families of the same rows (``earliest``, ``latest``)."""
+    logs = {(r.topic, r.partition): (r.earliest, r.latest) for r in report.rows}
+    aliases = offset_families(logs, compat, (labels or {}).get("cluster", ""))
+    return prometheus_text(prometheus_families(report) + aliases, labels)
 
 
 def prometheus_down(status: MonitoringStatus, now_ms: int, labels: Mapping[str, str] | None = None) -> str:

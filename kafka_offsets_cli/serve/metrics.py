@@ -67,9 +67,12 @@ def exporter_families(collection: Collection, index: int, age_s: float) -> list[
 def merged(texts: Iterable[str]) -> str:
     """Exposition texts as one: each family's ``# HELP`` and ``# TYPE`` once, then every text's samples
     of it, families in the order they first appear. Two clusters (or two checks of a spec) render the
-    same families; the text format allows a family's lines in one group only."""
+    same families; the text format allows a family's lines in one group only. A series two texts
+    both write (the partition-offset aliases of ``--metrics-compat`` from lag, liveness and tiering
+    of one cluster) is kept once, the first text's: a scrape may not repeat a series."""
     headers: dict[str, list[str]] = {}
     samples: dict[str, list[str]] = {}
+    series: set[str] = set()
     for text in texts:
         for line in text.splitlines():
             if line.startswith("# "):
@@ -82,6 +85,10 @@ def merged(texts: Iterable[str]) -> str:
                 continue
             if line:
                 name = line.split("{", 1)[0].split(" ", 1)[0]
+                key = line.rsplit(" ", 1)[0]  # the name and labels (a label value may hold spaces)
+                if key in series:
+                    continue
+                series.add(key)
                 headers.setdefault(name, [])
                 samples.setdefault(name, []).append(line)
     return "".join(f"{line}\n" for name in samples for line in (*headers[name], *samples[name]))

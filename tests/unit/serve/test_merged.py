@@ -41,3 +41,17 @@ def test_one_text_is_unchanged() -> None:
     one = text("a", 3)
     assert merged([one]) == one
     assert merged([]) == ""
+
+
+def test_a_series_two_texts_write_is_kept_once_the_first_ones() -> None:
+    # lag and liveness of one cluster both give --metrics-compat's partition-offset aliases
+    def offsets(value: int) -> str:
+        labels = {"topic": "t x", "partition": "0"}
+        fam = MetricFamily("kafka_topic_partition_current_offset", "C.", samples=(Sample(labels, value),))
+        return prometheus_text([fam], {"cluster": "a"})
+
+    body = merged([offsets(5), offsets(6), text("a", 3)])
+    assert parse_prometheus_text(body)["kafka_topic_partition_current_offset"] == [
+        ({"cluster": "a", "topic": "t x", "partition": "0"}, 5.0)
+    ]
+    assert merged([text("a", 3), text("a", 3)]) == text("a", 3)
