@@ -266,7 +266,8 @@ def read():
     return spark.read.format("kafka-offsets").option("bootstrap.servers", bootstrap)
 offsets = read().option("topics", topic).option("specs", "earliest,latest").load()
 lag = read().option("kind", "lag").option("groups", group).load()
-for kind, frame in (("offsets", offsets), ("lag", lag)):
+tiers = read().option("kind", "tiering").option("topics", topic).load()
+for kind, frame in (("offsets", offsets), ("lag", lag), ("tiering", tiers)):
     for row in frame.collect():
         print(json.dumps({"kind": kind, **row.asDict()}, default=str))
 spark.stop()
@@ -308,3 +309,12 @@ def test_the_data_source_on_the_cluster_ships_the_package_and_equals_the_command
     assert offsets == {(r["partition"], r["spec"]): r["offset"] for r in json.loads(listed.stdout)}
     lags = {r["partition"]: r["lag"] for r in rows if r["kind"] == "lag" and r["topic"] == plain}
     assert lags == {0: 1, 1: 2, 2: 3}
+    # kind tiering: answered beside the driver, its rows read by the executors: the command's
+    tiering = subprocess.run(
+        [sys.executable, "-m", "kafka_offsets_cli", "tiering", "-b", bootstrap, "-t", plain, "-o", "json"],
+        cwd=REPO_ROOT, env=child_env(), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert tiering.returncode == 0, tiering.stderr
+    got = sorted(({k: v for k, v in r.items() if k != "kind"} for r in rows if r["kind"] == "tiering"),
+                 key=lambda r: r["partition"])  # fmt: skip
+    assert got == sorted(json.loads(tiering.stdout), key=lambda r: r["partition"]) and len(got) == 3
