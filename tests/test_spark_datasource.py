@@ -4,6 +4,7 @@ same data, row for row (options and rows without Spark: tests/unit/spark/test_so
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import time
@@ -20,6 +21,7 @@ from kafka_offsets_cli.render.offsets import COLUMNS
 from kafka_offsets_cli.spark import register
 from kafka_offsets_cli.tiering.rules import COLUMNS as TIERING_COLUMNS
 from tests.cli_runner import cli
+from tests.fault_helpers import REPO_ROOT
 from tests.kafka_helpers import read_as_share_group
 
 pytestmark = pytest.mark.spark
@@ -260,3 +262,23 @@ def test_kind_tiering_rows_equal_tiering_json(spark_runtime: Any, bootstrap: str
 def test_import_does_not_load_pyspark() -> None:
     code = "import sys, kafka_offsets_cli, kafka_offsets_cli.spark; assert 'pyspark' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_readme_notebook_example_runs_as_written(spark_runtime: Any, bootstrap: str, topic: str) -> None:
+    """The README's notebook example, run as it is written, with this broker's address and a group
+    of this test's in its names: its per-team lag is ``lag -o json``'s sum and largest time lag."""
+    readme = (REPO_ROOT / "README.md").read_text()
+    example = r"In a notebook, lag joined with a\ntable of your own:\n\n```python\n(.*?)```"
+    [code] = re.findall(example, readme, re.S)
+    group = f"orders-{uuid.uuid4().hex[:6]}"
+    commit_group_offsets(bootstrap, group, {(topic, 0): 3, (topic, 1): 1})
+    code = code.replace("localhost:9092", bootstrap).replace("orders-.*", group).replace("orders-etl", group)
+    namespace: dict[str, Any] = {"spark": spark_runtime.spark}
+    exec(compile(code, "README.md", "exec"), namespace)  # the README's own example
+    [row] = namespace["per_team"].collect()
+    direct = cli("lag", "-b", bootstrap, "-g", group, "--time-lag", "-o", "json")
+    assert direct.code == 0, direct.stderr
+    rows = direct.json()
+    assert row["team"] == "payments" and row["lag"] == sum(r["lag"] for r in rows) > 0
+    direct_max = max(r["time_lag_ms"] for r in rows if r["time_lag_ms"] is not None)
+    assert 0 <= direct_max - row["max_time_lag_ms"] <= 60_000  # the same record's age, read later there
