@@ -282,3 +282,40 @@ def test_the_readme_notebook_example_runs_as_written(spark_runtime: Any, bootstr
     assert row["team"] == "payments" and row["lag"] == sum(r["lag"] for r in rows) > 0
     direct_max = max(r["time_lag_ms"] for r in rows if r["time_lag_ms"] is not None)
     assert 0 <= direct_max - row["max_time_lag_ms"] <= 60_000  # the same record's age, read later there
+
+
+def test_a_where_on_topic_and_group_narrows_the_read_where_spark_pushes_filters(
+    spark_runtime: Any, bootstrap: str, topic: str
+) -> None:
+    """With spark.sql.python.filterPushdown.enabled (set before register), a where on topic or group
+    leaves the tasks of the other topics (and groups) out; the rows are those of the filtered read."""
+    spark = spark_runtime.spark
+    other = create_topic(bootstrap, f"sds-o-{uuid.uuid4().hex[:6]}", partitions=3)
+    both = f"{topic}|{other}"
+
+    def offsets(where: str | None) -> Any:
+        df = spark.read.format("kafka-offsets").option("bootstrap.servers", bootstrap)
+        df = df.option("topics", both).option("parallelism", "2").load()
+        return df if where is None else df.where(where)
+
+    spark.conf.set("spark.sql.python.filterPushdown.enabled", "true")
+    try:
+        register(spark)
+        whole = offsets(None)
+        narrow = offsets(f"topic = '{topic}'")
+        assert whole.rdd.getNumPartitions() == 2  # one task per topic (three partitions each)
+        assert narrow.rdd.getNumPartitions() == 1  # the other topic's task is not planned
+        want = sorted((r.asDict() for r in whole.collect() if r["topic"] == topic), key=_key)
+        assert sorted((r.asDict() for r in narrow.collect()), key=_key) == want
+        group = f"sds-pd-{uuid.uuid4().hex[:6]}"
+        commit_group_offsets(bootstrap, group, {(topic, 0): 1, (other, 0): 1})
+        lag = spark.read.format("kafka-offsets").option("bootstrap.servers", bootstrap).option("kind", "lag")
+        rows = lag.option("groups", group).load().where(f"topic = '{other}'").collect()
+        assert {(r["topic"], r["partition"], r["committed"]) for r in rows} == {
+            (other, 0, 1),
+            (other, 1, None),
+            (other, 2, None),
+        }
+    finally:
+        spark.conf.set("spark.sql.python.filterPushdown.enabled", "false")
+        register(spark)  # the source without pushdown again, for the modules after this one

@@ -38,9 +38,15 @@ def register(spark: Any) -> None:
     On a cluster (a non-local master) and on Spark Connect the executors get the package as
     ``check``'s do (:func:`.deploy.zip_package`: ``addPyFile``, or a session artifact), once per
     session: they need only confluent-kafka and pyarrow of their own (docs/deployment.md).
+
+    On a session with ``spark.sql.python.filterPushdown.enabled`` on (Spark 4.1+; set it before
+    registering) a ``where`` on ``topic`` or ``group`` narrows what the tasks read
+    (:mod:`.source_pushdown`).
     """
-    from .source import KafkaOffsetsSource  # loads pyspark: only when a session asks for it
+    from .source import KafkaOffsetsPushdownSource, KafkaOffsetsSource  # loads pyspark: only here
+    from .source_pushdown import pushdown_on
     from .source_ship import ship_package
 
     ship_package(spark)
-    spark.dataSource.register(KafkaOffsetsSource)
+    # a reader that takes filters is refused while the session's setting is off: by the setting
+    spark.dataSource.register(KafkaOffsetsPushdownSource if pushdown_on(spark) else KafkaOffsetsSource)

@@ -20,7 +20,7 @@ A wrong option fails the read with the tool's one line (:class:`SourceOptionErro
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from pyspark.errors import PySparkValueError
@@ -37,9 +37,10 @@ from .source_lag import LAG_DDL, LagPlan, lag_groups, lag_unit_rows, plan_lag
 from .source_liveness import LIVENESS_DDL, liveness_request
 from .source_options import SCHEMA_DDL, source_request
 from .source_plan import AnsweredPlan, ReadPlan, Row, plan_read, rows_of, unit_rows
+from .source_pushdown import allowed_values, narrowed_units
 from .source_tiering import TIERING_DDL, tiering_request
 
-__all__ = ["NAME", "KafkaOffsetsSource", "SourceOptionError"]
+__all__ = ["NAME", "KafkaOffsetsPushdownSource", "KafkaOffsetsSource", "SourceOptionError"]
 
 NAME = "kafka-offsets"
 #: Each kind's schema but ``offsets``' (:data:`.source_options.SCHEMA_DDL`).
@@ -104,6 +105,9 @@ class KafkaOffsetsSource(DataSource):  # type: ignore[misc]
     """``spark.read.format("kafka-offsets")``: the rows of ``kafka-offsets list -o json``
     (``.option("kind", "lag")``: of ``kafka-offsets lag -o json``; ``liveness``, ``tiering``: theirs)."""
 
+    #: the reader made for each read (:class:`KafkaOffsetsPushdownSource`'s takes filters)
+    reader_class: type[_Reader] = _Reader
+
     @classmethod
     def name(cls) -> str:
         return NAME
@@ -123,13 +127,30 @@ class KafkaOffsetsSource(DataSource):  # type: ignore[misc]
 
             with KafkaClient(settings) as client:
                 if live is not None:
-                    return _Reader(AnsweredPlan(rows_of(run_liveness(client, live).records())))
+                    return self.reader_class(AnsweredPlan(rows_of(run_liveness(client, live).records())))
                 if tiers is not None:
-                    return _Reader(AnsweredPlan(rows_of(run_tiering(client, tiers).records())))
+                    return self.reader_class(AnsweredPlan(rows_of(run_tiering(client, tiers).records())))
                 if read.kind == "lag":
                     groups = lag_groups(dict(self.options))
-                    return _Reader(plan_lag(client, read, settings, groups, time_lag=read.time_lag))
-                return _Reader(plan_read(client, read, settings))
+                    return self.reader_class(plan_lag(client, read, settings, groups, time_lag=read.time_lag))
+                return self.reader_class(plan_read(client, read, settings))
         except KafkaOffsetsError as e:
             # the tool's one line, not a chain of this package's frames
             raise SourceOptionError(f"{NAME} data source: {e.message}") from None
+
+
+class _PushdownReader(_Reader):
+    """The planned read, narrowed by the filters Spark pushes (:mod:`.source_pushdown`)."""
+
+    def pushFilters(self, filters: list[Any]) -> Iterable[Any]:  # pyspark's name
+        topics, groups = allowed_values(filters, "topic"), allowed_values(filters, "group")
+        if topics is not None or groups is not None:
+            self.units = narrowed_units(self.units, topics, groups)
+        return filters  # Spark applies each one still: the read only skips what they exclude
+
+
+class KafkaOffsetsPushdownSource(KafkaOffsetsSource):
+    """The source on a session that pushes filters into Python data sources (Spark 4.1+, the
+    setting on): its reads skip the topics and groups a ``where`` on them excludes."""
+
+    reader_class = _PushdownReader
