@@ -28,6 +28,7 @@ from dev.kafka_data import commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
 from tests.cli_runner import cli, subprocess_cli
 from tests.kafka_helpers import read_as_share_group
+from tests.test_prometheus_lint import lint
 
 KEEP = {"retention.ms": "-1"}
 DAY = {"retention.ms": str(86_400_000)}
@@ -388,6 +389,8 @@ checks:
         "nagios",
         "--prometheus-file",
         str(prom),
+        "--metrics-compat",
+        "kafka_exporter,kafka-lag-exporter",
         "--write",
         "csv",
         "--write-dir",
@@ -418,6 +421,17 @@ checks:
     assert rows[0].startswith("check,kind,cluster,topic,partition,group,committed,end,lag")
     assert rows[0].endswith(",error,group_type,loss_eta_ms")  # added last: the columns before stay
     assert len(rows) == 1 + 4
+    # --metrics-compat: the exporters' names, each equal to the check's own series, promtool-clean
+    lint(prom.read_text())
+    own = {(lab["topic"], lab["partition"]): v for lab, v in metrics["kafka_offsets_check_partition_lag"]}
+    alias = {(lab["topic"], lab["partition"]): v for lab, v in metrics["kafka_consumergroup_lag"]}
+    assert alias == own == {(topic, "0"): 0.0, (topic, "1"): 1.0}
+    assert {lab["check"] for lab, _ in metrics["kafka_consumergroup_group_lag"]} == {"lag"}
+    assert metrics["kafka_consumergroup_group_sum_lag"] == [
+        ({"check": "lag", "cluster": "local", "cluster_name": "local", "group": f"pg-{i}"}, 1.0)
+    ]
+    refused = cli("check", spec, "-o", "json", "--metrics-compat", "kafka_exporter")
+    assert refused.code == 3 and "--metrics-compat needs -o prometheus or --prometheus-file" in refused.stderr
 
 
 def test_unreachable_cluster_is_unknown_without_starting_spark(tmp_path: Path) -> None:

@@ -11,10 +11,11 @@ from ..errors import KafkaOffsetsError, MonitoringStatus, UsageError
 from ..parse.times import parse_tz
 from ..render.check_monitoring import SERIES_LABELS, SERVICE
 from ..render.monitoring import constant_labels
+from ..render.offset_compat import parse_compat
 from . import check_options as co
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .metric_labels import PrometheusFileOpt
+from .metric_labels import MetricsCompatOpt, PrometheusFileOpt
 from .options import OUTPUTS, CheckOutputOpt, Format, LabelOpt, TzOpt
 from .textfile import check_writable
 
@@ -33,6 +34,7 @@ def check_cmd(
     spec: co.SpecArg,
     output: CheckOutputOpt = None,
     prometheus_file: PrometheusFileOpt = None,
+    metrics_compat: MetricsCompatOpt = None,
     worst: co.WorstOpt = 20,
     label: LabelOpt = None,
     tz: TzOpt = None,
@@ -60,6 +62,8 @@ def check_cmd(
         zone = parse_tz(tz)
         fmt, screen = OUTPUTS["check"].select(output, env)
         labels = constant_labels(None, label or (), reserved=SERIES_LABELS)
+        writes = fmt is Format.prometheus or prometheus_file is not None
+        compat = parse_compat(metrics_compat, writes, needs="-o prometheus or --prometheus-file")
         # click's ParameterSource (typer may vendor click): the command line or the environment set it
         source = ctx.get_parameter_source("master")
         request = CheckRequest(
@@ -98,5 +102,7 @@ def check_cmd(
             labels=labels,
             prometheus_file=prometheus_file,
             timings=timings,
+            compat=compat,
+            time_lag={c.name: c.time_lag for c in parsed.lag_checks},
         )
     raise typer.Exit(int(status))

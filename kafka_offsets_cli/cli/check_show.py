@@ -4,13 +4,15 @@ could not be made."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import tzinfo
+from itertools import chain
 from typing import TYPE_CHECKING
 
 from ..errors import KafkaOffsetsError, MonitoringStatus
 from ..parse.times import now_ms
 from ..render.check import json_chunks, rich_summary
+from ..render.check_compat import check_compat_text
 from ..render.check_monitoring import SERVICE, nagios, prometheus_chunks, prometheus_down
 from ..render.monitoring import nagios_line
 from .options import Format
@@ -20,6 +22,7 @@ from .textfile import ResultNotWritten, write_down, write_result
 if TYPE_CHECKING:
     from ..check.report import CheckReport
     from ..check.spec import CheckSpec
+    from ..render.offset_compat import Compat
 
 __all__ = ["outcome", "show", "show_timings", "unknown", "validated"]
 
@@ -67,8 +70,10 @@ def show(
     worst: int,
     screen: Screen,
     labels: Mapping[str, str] | None = None,
+    aliases: str = "",
 ) -> None:
-    """The report on ``screen`` in ``fmt`` (``labels``: the constant labels of prometheus series)."""
+    """The report on ``screen`` in ``fmt`` (``labels``: the constant labels of prometheus series;
+    ``aliases``: ``--metrics-compat``'s text, after them)."""
     assert isinstance(zone, tzinfo)
     env = screen.env
     if fmt is Format.table:
@@ -78,7 +83,7 @@ def show(
     elif fmt is Format.json:
         write_chunks(json_chunks(report), env)  # the partition records a slice at a time, never one string
     elif fmt is Format.prometheus:
-        write_chunks(prometheus_chunks(report, labels), env)  # a slice of partitions at a time
+        write_chunks(chain(prometheus_chunks(report, labels), [aliases]), env)  # a slice at a time
 
 
 def outcome(
@@ -91,15 +96,18 @@ def outcome(
     labels: Mapping[str, str],
     prometheus_file: str | None,
     timings: bool,
+    compat: Sequence[Compat] = (),
+    time_lag: Mapping[str, bool] | None = None,
 ) -> MonitoringStatus:
     """The report out (the ``--prometheus-file`` first, then stdout); its status, or
     :class:`ResultNotWritten` (UNKNOWN) once the status is shown when an output failed."""
     unwritten = None  # written before stdout; a failure is UNKNOWN once the status is shown
+    aliases = check_compat_text(report, compat, time_lag or {}, labels)  # "" without --metrics-compat
     if prometheus_file:
-        unwritten = write_result(prometheus_file, prometheus_chunks(report, labels))
+        unwritten = write_result(prometheus_file, chain(prometheus_chunks(report, labels), [aliases]))
     if timings:
         show_timings(report)
-    show(report, fmt, zone, worst, screen, labels)
+    show(report, fmt, zone, worst, screen, labels, aliases)
     late = ([unwritten.message] if unwritten is not None else []) + list(report.unwritten)
     if late:  # the verdict is out; an output that failed makes the run UNKNOWN (3), one line
         raise ResultNotWritten("; ".join(late), hint=unwritten.hint if unwritten is not None else None)

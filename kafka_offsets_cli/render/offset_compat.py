@@ -32,9 +32,14 @@ class Compat(str, Enum):
     kafka_lag_exporter = "kafka-lag-exporter"
 
 
-def parse_compat(values: Iterable[str] | None, prometheus: bool = True) -> tuple[Compat, ...]:
+def parse_compat(
+    values: Iterable[str] | None,
+    prometheus: bool = True,
+    needs: str = "-o prometheus, --prometheus-file or --otlp-endpoint",
+) -> tuple[Compat, ...]:
     """``--metrics-compat`` values (repeatable, or comma lists) in a fixed order, once each; a usage
-    error unless the run writes ``prometheus`` text (aliases alone would be a silent no-op)."""
+    error unless the run writes ``prometheus`` text (aliases alone would be a silent no-op; ``needs``
+    names the command's options that write it)."""
     asked: set[Compat] = set()
     for value in values or ():
         for name in filter(None, (v.strip() for v in value.split(","))):
@@ -44,7 +49,7 @@ def parse_compat(values: Iterable[str] | None, prometheus: bool = True) -> tuple
                 known = ", ".join(c.value for c in Compat)
                 raise UsageError(f"--metrics-compat: unknown {name!r} (one of {known})") from None
     if asked and not prometheus:
-        raise UsageError("--metrics-compat needs -o prometheus, --prometheus-file or --otlp-endpoint")
+        raise UsageError(f"--metrics-compat needs {needs}")
     return tuple(c for c in Compat if c in asked)
 
 

@@ -27,7 +27,9 @@ from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.plan.resolve import resolve
 from kafka_offsets_cli.render import check as render
 from kafka_offsets_cli.render import check_monitoring
+from kafka_offsets_cli.render.check_compat import check_compat_text
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
+from kafka_offsets_cli.render.offset_compat import Compat
 
 NOW = 1_800_000_000_000
 MIN = 60_000
@@ -436,3 +438,25 @@ def test_rollups_from_columns_equal_rollups_from_records() -> None:
     for recs in (lag, [*lag, unread], [unread]):
         got = rollup_columns(LAG, "c", "g", columns(recs), trend=(3, 2))
         assert got == group_rollup(LAG, "c", "g", sorted(recs, key=lambda r: r.key), None, (3, 2))  # type: ignore[arg-type]
+
+
+def test_metrics_compat_aliases_equal_the_check_series_with_its_labels() -> None:
+    report = _report()
+    assert check_compat_text(report, (), {}) == ""  # not asked: nothing
+    compat = (Compat.kafka_exporter, Compat.kafka_lag_exporter)
+    m = parse_prometheus_text(check_compat_text(report, compat, {"lag": True}, {"env": "prod"}))
+    where = {"env": "prod", "check": "lag", "cluster": "c"}
+    assert m["kafka_consumergroup_lag"] == [
+        ({**where, "consumergroup": "g", "topic": "t1", "partition": "0"}, 50.0)
+    ]
+    lag_exporter = {**where, "cluster_name": "c", "group": "g", "topic": "t1", "partition": "0"}
+    members = dict.fromkeys(("member_host", "consumer_id", "client_id"), "")
+    assert m["kafka_consumergroup_group_lag"] == [({**lag_exporter, **members}, 50.0)]
+    assert m["kafka_consumergroup_group_lag_seconds"] == [({**lag_exporter, **members}, 120.0)]
+    assert m["kafka_consumergroup_group_sum_lag"] == [({**where, "cluster_name": "c", "group": "g"}, 50.0)]
+    # a liveness check has no alias; a check without time_lag no *_lag_seconds
+    assert all(lab["check"] == "lag" for fam in m.values() for lab, _ in fam)
+    plain = parse_prometheus_text(check_compat_text(report, compat, {"lag": False}))
+    assert "kafka_consumergroup_group_lag_seconds" not in plain
+    text = check_compat_text(report, compat, {"lag": True})
+    assert text.count("# TYPE kafka_consumergroup_lag gauge") == 1
