@@ -23,7 +23,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import NotFound, UsageError
 from ..models.groups import GroupOffsets
@@ -31,7 +31,9 @@ from ..models.topics import TopicPartition
 
 __all__ = [
     "READ_VERSIONS",
+    "CheckpointFiles",
     "CheckpointSource",
+    "LocalFiles",
     "OffsetLog",
     "SparkCheckpoint",
     "kafka_offsets",
@@ -139,48 +141,88 @@ def kafka_offsets(text: str) -> dict[TopicPartition, int] | None:
     return out
 
 
-def _batches(directory: Path) -> set[int]:
+class CheckpointFiles(Protocol):
+    """A checkpoint directory's files, by paths relative to it (``""``: the directory itself).
+
+    Every method raises :class:`OSError` when the file system does: :class:`LocalFiles` for a local
+    directory; :mod:`kafka_offsets_cli.spark.checkpoint_fs` for a file-system URI (pyarrow's)."""
+
+    def is_dir(self, rel: str) -> bool:
+        """Whether ``rel`` is a directory (``False`` when it does not exist)."""
+        ...
+
+    def files(self, rel: str) -> list[str]:
+        """The names of the regular files in the directory ``rel``."""
+        ...
+
+    def read_text(self, rel: str) -> str:
+        """The UTF-8 text of the file ``rel``."""
+        ...
+
+
+@dataclass(frozen=True)
+class LocalFiles:
+    """A checkpoint in a local (or mounted) directory."""
+
+    root: Path
+
+    def is_dir(self, rel: str) -> bool:
+        """Whether ``rel`` is a directory."""
+        return (self.root / rel).is_dir()
+
+    def files(self, rel: str) -> list[str]:
+        """The names of the regular files in ``rel``."""
+        return [p.name for p in (self.root / rel).iterdir() if p.is_file()]
+
+    def read_text(self, rel: str) -> str:
+        """The text of ``rel``."""
+        return (self.root / rel).read_text(encoding="utf-8")
+
+
+def _batches(files: CheckpointFiles, directory: str) -> set[int]:
     """The batch ids of a metadata log directory (names that are whole numbers)."""
-    return {int(p.name) for p in directory.iterdir() if p.name.isdigit() and p.is_file()}
+    return {int(name) for name in files.files(directory) if name.isdigit()}
 
 
-def _query_id(root: Path) -> str | None:
+def _query_id(files: CheckpointFiles) -> str | None:
     try:
-        data = json.loads((root / "metadata").read_text(encoding="utf-8"))
+        data = json.loads(files.read_text("metadata"))
     except (OSError, ValueError):
         return None
     query = data.get("id") if isinstance(data, dict) else None
     return query if isinstance(query, str) and query else None
 
 
-def read_checkpoint(path: str, option: str = "--spark-checkpoint") -> SparkCheckpoint:
+def read_checkpoint(
+    path: str, option: str = "--spark-checkpoint", files: CheckpointFiles | None = None
+) -> SparkCheckpoint:
     """The Kafka positions of the checkpoint at ``path`` (a local directory) at its newest committed
     batch: offsets files newer than it (batches in flight or cut short) are passed over. ``option``
-    names where the path was given, in the messages (a spec file's key, the command's option).
+    names where the path was given, in the messages (a spec file's key, the command's option);
+    ``files`` reads it (default: :class:`LocalFiles`, a local directory).
 
     Raises :class:`UsageError` for a path that is not a checkpoint, a committed batch without its
     offsets file, an unreadable or newer-format offsets file, or a batch without a Kafka source; and
     :class:`NotFound` for a checkpoint whose query has committed no batch yet."""
-    root = Path(path)
-    offsets_dir, commits_dir = root / "offsets", root / "commits"
-    if not root.is_dir():
-        raise UsageError(f"{option} {path}: no such directory")
-    if not offsets_dir.is_dir():
-        raise UsageError(f"{option} {path}: not a Structured Streaming checkpoint (no offsets/)")
+    files = files if files is not None else LocalFiles(Path(path))
     try:
-        written = _batches(offsets_dir)
-        committed = _batches(commits_dir) if commits_dir.is_dir() else set()
+        if not files.is_dir(""):
+            raise UsageError(f"{option} {path}: no such directory")
+        if not files.is_dir("offsets"):
+            raise UsageError(f"{option} {path}: not a Structured Streaming checkpoint (no offsets/)")
+        written = _batches(files, "offsets")
+        committed = _batches(files, "commits") if files.is_dir("commits") else set()
     except OSError as exc:
         raise UsageError(f"{option} {path}: {exc.strerror or exc}") from exc
     if not committed:
         what = f"offsets/{max(written)} without its commit" if written else "no batch"
         raise NotFound(f"{option} {path}: the query has committed no batch yet ({what})")
     batch = max(committed)
-    where = f"{offsets_dir / str(batch)}"
+    where = f"{path.rstrip('/')}/offsets/{batch}"
     if batch not in written:
         raise UsageError(f"{where}: missing, though commits/{batch} says the batch is done")
     try:
-        text = (offsets_dir / str(batch)).read_text(encoding="utf-8")
+        text = files.read_text(f"offsets/{batch}")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"{where}: cannot be read ({exc})") from exc
     log = parse_offset_log(text, where)
@@ -196,5 +238,5 @@ def read_checkpoint(path: str, option: str = "--spark-checkpoint") -> SparkCheck
             f"{where}: no Kafka source in the query ({len(log.sources)} source(s), none Kafka's)"
         )
     return SparkCheckpoint(
-        path=path, query_id=_query_id(root), batch=batch, kafka=tuple(kafka), other=tuple(other)
+        path=path, query_id=_query_id(files), batch=batch, kafka=tuple(kafka), other=tuple(other)
     )
