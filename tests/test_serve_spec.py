@@ -78,6 +78,7 @@ def test_every_cluster_and_check_of_the_spec_in_one_scrape(bootstrap: str, tmp_p
         }
         assert got == rows, check
     assert one(body, "kafka_offsets_liveness_status", cluster="live", check="alive") == 0
+    common = ("lag", "-b", bootstrap)
     # the query's lag only (lag --spark-checkpoint's rows), never every group's
     etl = {
         (labels["group"], labels["topic"], int(labels["partition"])): v
@@ -86,6 +87,9 @@ def test_every_cluster_and_check_of_the_spec_in_one_scrape(bootstrap: str, tmp_p
     }
     assert etl == {(f"spark:{QUERY}", topic, 0): 4, (f"spark:{QUERY}", topic, 1): 2}
     assert one(body, "kafka_offsets_lag_status", cluster="live", check="etl") == 2  # lag 4 > crit 3
+    # the same checkpoint named by a file-system URI (pyarrow's file systems): the same rows
+    local, uri = ([*common, "--spark-checkpoint", p, "-o", "json"] for p in (query, Path(query).as_uri()))
+    assert cli(*uri).json() == cli(*local).json() != []
     # the spec's loss-ETA threshold: the ETA (about a day) at or below 2d is CRITICAL
     assert one(body, "kafka_offsets_lag_status", cluster="live", check="losing") == 2
     [direct] = cli("lag", "-b", bootstrap, "-g", late, "--loss-eta", "-o", "json").json()

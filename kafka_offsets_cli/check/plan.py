@@ -40,6 +40,7 @@ from ..models.groups import GroupOffsets
 from ..models.topics import ClusterMetadata, TopicPartition
 from ..parse.java_regex import names_and_patterns
 from ..parse.selection import Selection, TopicRule
+from ..parse.spark_checkpoint import Opener
 from ..plan.queries import with_named_errors
 from ..plan.resolve import resolve
 from ..sources import PlanSource
@@ -71,9 +72,10 @@ def _message(e: BaseException) -> str:
 class _Planner:
     """Accumulates one plan across clusters."""
 
-    def __init__(self, spec: CheckSpec, parallelism: int) -> None:
+    def __init__(self, spec: CheckSpec, parallelism: int, opener: Opener | None = None) -> None:
         self.spec = spec
         self.parallelism = parallelism
+        self.opener = opener
         self.live_routes: dict[tuple[str, str], list[str]] = {}
         self.lag_routes: dict[tuple[str, str, str], list[str]] = {}
         self.problems: dict[str, list[str]] = {}
@@ -182,7 +184,7 @@ class _Planner:
         given = self.given  # emptied for each cluster
         for c in checks:
             if c.spark_checkpoints:  # Spark queries: their checkpoints' offsets, as `lag` reads them
-                read = checkpoint_groups(c.spark_checkpoints)
+                read = checkpoint_groups(c.spark_checkpoints, self.opener)
                 if isinstance(read, KafkaOffsetsError):
                     self.problem(c.name, f"{cluster}: {read.message}")
                     self.records.append(error_record(c.name, "lag", cluster, "", None, None, read.name))
@@ -299,9 +301,14 @@ _MAX_DISCOVERY_THREADS = 8
 
 
 def plan_checks(
-    spec: CheckSpec, connect: Callable[[str], PlanSource], *, parallelism: int | None = None
+    spec: CheckSpec,
+    connect: Callable[[str], PlanSource],
+    *,
+    parallelism: int | None = None,
+    opener: Opener | None = None,
 ) -> CheckPlan:
-    """Plan every check of ``spec``; ``connect(cluster)`` gives a client for a cluster.
+    """Plan every check of ``spec``; ``connect(cluster)`` gives a client for a cluster (``opener``:
+    the front end's reader of ``spark_checkpoints`` URIs).
 
     Clusters are discovered at once, each in a thread of its own with its own client
     (the time is the slowest cluster's, not the sum), and the plans merged in the
@@ -314,7 +321,7 @@ def plan_checks(
     slots = parallelism if parallelism is not None else os.cpu_count() or 1
 
     def discover(name: str) -> _Planner:
-        planner = _Planner(spec, slots)
+        planner = _Planner(spec, slots, opener)
         try:
             planner.cluster(name, connect(name))
         except KafkaOffsetsError as e:

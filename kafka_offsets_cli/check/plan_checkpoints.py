@@ -14,19 +14,23 @@ from collections.abc import Sequence
 
 from ..errors import KafkaOffsetsError
 from ..models.groups import GroupOffsets
-from ..parse.spark_checkpoint import read_checkpoint
+from ..parse.spark_checkpoint import Opener, read_checkpoint
 
 __all__ = ["checkpoint_groups"]
 
 
-def checkpoint_groups(paths: Sequence[str]) -> list[GroupOffsets] | KafkaOffsetsError:
+def checkpoint_groups(
+    paths: Sequence[str], opener: Opener | None = None
+) -> list[GroupOffsets] | KafkaOffsetsError:
     """The groups of the checkpoints at ``paths`` with their offsets, or the first checkpoint's error
     (missing, half-written, a newer format, no batch committed): a check never measures part of
-    what it names as if it were all. A query's sources that are not Kafka's are left out."""
+    what it names as if it were all. A query's sources that are not Kafka's are left out. ``opener``:
+    the front end's reader of the paths it can open (file-system URIs)."""
     out: list[GroupOffsets] = []
     for path in paths:
         try:
-            out += read_checkpoint(path, option="spark_checkpoints:").group_offsets()
+            files = opener(path) if opener is not None else None
+            out += read_checkpoint(path, option="spark_checkpoints:", files=files).group_offsets()
         except KafkaOffsetsError as e:
             return e
     return out

@@ -129,9 +129,9 @@ SparkCheckpointOpt = Annotated[
     typer.Option(
         "--spark-checkpoint",
         metavar="PATH",
-        help="Lag of the Spark Structured Streaming query whose checkpoint directory this is (its newest "
-        "committed batch's Kafka offsets, group spark:<query id>; repeatable; not with --group, "
-        "--group-regex or --type).",
+        help="Lag of the Spark Structured Streaming query whose checkpoint directory this is, a local path "
+        "or a file-system URI such as s3://… (its newest committed batch's Kafka offsets, group "
+        "spark:<query id>; repeatable; not with --group, --group-regex or --type).",
         rich_help_panel=SEL,
         show_default=False,
     ),

@@ -59,5 +59,9 @@ def lag_view_of(
 
 
 def with_bootstrap(request: LagRequest, bootstrap: str) -> LagRequest:
-    """``request`` with the bootstrap servers that key commit staleness when the cluster has no id."""
-    return replace(request, bootstrap=bootstrap)
+    """``request`` with what only the front end has: the bootstrap servers that key commit staleness
+    when the cluster has no id, and the reader of ``--spark-checkpoint`` URIs (pyarrow's, loaded
+    only to open one)."""
+    from ..spark.checkpoint_fs import opener
+
+    return replace(request, bootstrap=bootstrap, checkpoint_opener=opener("--spark-checkpoint"))

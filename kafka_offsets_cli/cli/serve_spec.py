@@ -29,6 +29,7 @@ from ..render.lag_compat import Compat
 from ..render.monitoring import constant_labels
 from ..serve.collect import ClusterJob, Measure
 from ..serve.metrics import MEASURE_LABEL
+from ..spark.checkpoint_fs import opener
 from .app import environment_of, is_debug
 from .monitor_run import MonitoredRun, Series, kafka_client
 from .monitor_series import LAG, LIVENESS
@@ -144,6 +145,7 @@ def _measure(
         exclude_internal_topics=False, time_lag=check.time_lag, marker_check=True, thresholds=thresholds,
         min_time_lag_ms=None, members=common.lag_members, clock=run.env.now_ms, staleness=staleness,
         checkpoints=check.spark_checkpoints or None,  # Spark queries in the groups' place, as in `lag`
+        checkpoint_opener=opener("spark_checkpoints:"),
         loss_eta=check.loss_eta,
     )  # fmt: skip
     if check.topics:  # check's topic rule; without topics, the groups' own partitions as in `lag`

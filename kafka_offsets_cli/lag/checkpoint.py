@@ -15,7 +15,7 @@ from dataclasses import replace
 from ..measures.lag.collect import LagReport, collect
 from ..models.topics import ClusterMetadata
 from ..parse.selection import Selection
-from ..parse.spark_checkpoint import read_checkpoint
+from ..parse.spark_checkpoint import Opener, read_checkpoint
 from ..sources import LagSource
 
 __all__ = ["checkpoint_report"]
@@ -31,11 +31,13 @@ def checkpoint_report(
     clock: Callable[[], int],
     loss_eta: bool,
     metadata: ClusterMetadata,
+    opener: Opener | None = None,
 ) -> LagReport:
     """The lag of the queries whose checkpoints are at ``paths``, measured as
     :func:`~..measures.lag.collect.collect` measures groups; each source of a query that is not
-    Kafka's is named in a note (the report's ``unavailable`` lines), its Kafka sources measured."""
-    read = [read_checkpoint(p) for p in paths]
+    Kafka's is named in a note (the report's ``unavailable`` lines), its Kafka sources measured.
+    ``opener``: the front end's reader of the paths it can open (file-system URIs)."""
+    read = [read_checkpoint(p, files=opener(p) if opener is not None else None) for p in paths]
     given = {g.group: g for c in read for g in c.group_offsets()}
     report = collect(
         client,

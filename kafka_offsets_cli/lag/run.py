@@ -20,6 +20,7 @@ from ..models.groups import GroupMembers
 from ..models.topics import ClusterMetadata
 from ..parse.command_selection import optional_selection
 from ..parse.selection import Selection
+from ..parse.spark_checkpoint import Opener
 from ..parse.times import now_ms
 from ..plan.queries import close_names, selection_metadata
 from ..sources import (
@@ -70,6 +71,8 @@ class LagRequest:
     bootstrap: str = ""
     #: ``--spark-checkpoint``: the Structured Streaming checkpoints read in place of groups
     checkpoints: tuple[str, ...] = ()
+    #: the front end's reader of checkpoint URIs (``None``: local paths only)
+    checkpoint_opener: Opener | None = None
 
 
 def request_of(
@@ -91,6 +94,7 @@ def request_of(
     sort: SortKey = SortKey.name,
     staleness: bool = False,
     checkpoints: Sequence[str] | None = None,
+    checkpoint_opener: Opener | None = None,
 ) -> LagRequest:
     """The request of the options' values. Without selection options: ``None``, the groups' own
     partitions; with no topic named Kafka's system topics stay out (as without any selection).
@@ -126,6 +130,7 @@ def request_of(
         loss_eta=loss,
         staleness=FileStore() if stale else None,
         checkpoints=tuple(checkpoints or ()),
+        checkpoint_opener=checkpoint_opener,
     )
 
 
@@ -155,7 +160,7 @@ def _query(
         report = checkpoint_report(
             client, request.checkpoints, request.selection, time_lag=request.time_lag,
             marker_check=request.marker_check, clock=request.clock, loss_eta=request.loss_eta,
-            metadata=metadata.result(),
+            metadata=metadata.result(), opener=request.checkpoint_opener,
         )  # fmt: skip
         if request.staleness is None:
             return report

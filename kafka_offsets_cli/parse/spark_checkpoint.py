@@ -20,7 +20,7 @@ a newer offsets file without its commit is a batch in flight (or cut short) and 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -35,6 +35,7 @@ __all__ = [
     "CheckpointSource",
     "LocalFiles",
     "OffsetLog",
+    "Opener",
     "SparkCheckpoint",
     "kafka_offsets",
     "parse_offset_log",
@@ -177,6 +178,11 @@ class LocalFiles:
     def read_text(self, rel: str) -> str:
         """The text of ``rel``."""
         return (self.root / rel).read_text(encoding="utf-8")
+
+
+#: A front end's reader of checkpoint paths it knows how to open (a file-system URI): the files, or
+#: ``None`` for a path read as a local directory.
+Opener = Callable[[str], "CheckpointFiles | None"]
 
 
 def _batches(files: CheckpointFiles, directory: str) -> set[int]:

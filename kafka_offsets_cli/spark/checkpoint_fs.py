@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import UsageError
+from ..parse.spark_checkpoint import CheckpointFiles, Opener
 
-__all__ = ["ArrowFiles", "is_uri", "open_checkpoint"]
+__all__ = ["ArrowFiles", "is_uri", "open_checkpoint", "opener"]
 
 
 def is_uri(path: str) -> bool:
@@ -66,3 +67,13 @@ def open_checkpoint(uri: str, option: str = "--spark-checkpoint") -> ArrowFiles:
     except (ValueError, OSError) as e:  # pyarrow.lib.ArrowInvalid is a ValueError
         raise UsageError(f"{option} {uri}: {str(e).splitlines()[0]}") from None
     return ArrowFiles(fs, root)
+
+
+def opener(option: str) -> Opener:
+    """The front ends' reader of checkpoint paths: a file-system URI through pyarrow (``option``
+    names where it was given, in the messages); a local path as a directory (``None``)."""
+
+    def open_files(path: str) -> CheckpointFiles | None:
+        return open_checkpoint(path, option) if is_uri(path) else None
+
+    return open_files

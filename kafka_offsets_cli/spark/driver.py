@@ -18,6 +18,7 @@ from ..check.report import CheckReport
 from ..errors import KafkaOffsetsError, UsageError, interrupted
 from ..parse.times import now_ms
 from ..severity import worst
+from .checkpoint_fs import opener
 
 if TYPE_CHECKING:
     from ..check.plan import CheckPlan
@@ -188,7 +189,7 @@ def _plan(spec: CheckSpec, debug: bool, slots: int | None) -> CheckPlan:
         return c
 
     try:
-        return plan_checks(spec, connect, parallelism=slots)
+        return plan_checks(spec, connect, parallelism=slots, opener=opener("spark_checkpoints:"))
     finally:
         for c in clients:
             c.close()

@@ -14,6 +14,7 @@ from kafka_offsets_cli.check.spec import CheckSpec
 from kafka_offsets_cli.errors import SpecFileError
 from kafka_offsets_cli.models.groups import GroupOffsets
 from kafka_offsets_cli.models.topics import ClusterMetadata, TopicPartition
+from kafka_offsets_cli.spark.checkpoint_fs import opener
 from tests.unit.fake_cluster import FakeCluster, topic
 from tests.unit.parse.test_spark_checkpoint import QUERY, checkpoint, offsets_file
 
@@ -87,3 +88,16 @@ def test_a_lag_check_has_groups_or_spark_checkpoints_not_both_nor_neither() -> N
         parse_spec_text(head + neither, environ={})
     one = parse_spec_text(head + "checks:\n  - {name: x, type: lag, spark_checkpoints: /cp}\n", environ={})
     assert one.lag_checks[0].spark_checkpoints == ("/cp",) and one.lag_checks[0].groups == ()
+
+
+def test_a_checkpoint_uri_is_read_through_the_front_ends_opener(tmp_path: Path) -> None:
+    path = checkpoint(tmp_path / "cp", {0: offsets_file('{"orders":{"0":4,"1":10}}')}, [0])
+    uri = Path(path).as_uri()
+    plan = plan_checks(spec(uri), lambda _name: source(), opener=opener("spark_checkpoints:"))
+    [unit] = plan.units
+    assert dict(unit.given)[GROUP].offsets == {
+        TopicPartition("orders", 0): 4,
+        TopicPartition("orders", 1): 10,
+    }
+    bare = plan_checks(spec(uri), lambda _name: source())  # no opener: a local path, which it is not
+    assert bare.units == () and "no such directory" in bare.problems["etl"][0]

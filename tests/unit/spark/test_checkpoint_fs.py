@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,10 @@ def test_a_uri_that_is_not_a_checkpoint_is_the_same_one_line(tmp_path: Path) -> 
 def test_a_file_system_pyarrow_cannot_open_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="nosuchfs://x/y: "):
         open_checkpoint("nosuchfs://x/y")
+
+
+def test_without_pyarrow_a_uri_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pyarrow.fs", None)  # what an install without the spark extra has
+    with pytest.raises(UsageError, match="a file-system URI is read with pyarrow") as e:
+        open_checkpoint("s3://bucket/ckpt")
+    assert e.value.hint is not None and "kafka-offsets[spark]" in e.value.hint
