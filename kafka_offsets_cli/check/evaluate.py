@@ -69,14 +69,7 @@ def check_rules(checks: Iterable[CheckDefinition], now_ms: int) -> dict[str, Rul
         if isinstance(c, LivenessCheck):
             out[c.name] = liveness_rule(now_ms, c.warn_ms, c.crit_ms, c.future_tolerance_ms)
         else:
-            out[c.name] = lag_rule(
-                c.warn_lag,
-                c.crit_lag,
-                c.warn_time_lag_ms,
-                c.crit_time_lag_ms,
-                warn_loss_eta_ms=c.warn_loss_eta_ms,
-                crit_loss_eta_ms=c.crit_loss_eta_ms,
-            )
+            out[c.name] = lag_rule(**c.thresholds())
     return out
 
 
@@ -144,16 +137,7 @@ def evaluate_sample(sample: CollectSample, ctx: EvalContext) -> list[PartitionRe
         assert isinstance(c, LagCheck)
         r2 = row if c.time_lag else replace(row, time_lag_ms=None)
         eta = sample.loss_eta_ms if c.loss_eta else None
-        status = lag_status(
-            r2,
-            c.warn_lag,
-            c.crit_lag,
-            c.warn_time_lag_ms,
-            c.crit_time_lag_ms,
-            warn_loss_eta_ms=c.warn_loss_eta_ms,
-            crit_loss_eta_ms=c.crit_loss_eta_ms,
-            loss_eta_ms=eta,
-        )
+        status = lag_status(r2, **c.thresholds(), loss_eta_ms=eta)
         out.append(
             PartitionRecord(
                 check=name,

@@ -152,6 +152,18 @@ class LagCheck:
     description: str | None = None
     line: int = 0
 
+    def thresholds(self) -> dict[str, int | None]:
+        """The check's thresholds by the names ``lag``'s rule and thresholds take them
+        (:func:`~kafka_offsets_cli.measures.lag.rule.lag_rule`, ``LagThresholds``)."""
+        return {
+            "warn_lag": self.warn_lag,
+            "crit_lag": self.crit_lag,
+            "warn_time_lag_ms": self.warn_time_lag_ms,
+            "crit_time_lag_ms": self.crit_time_lag_ms,
+            "warn_loss_eta_ms": self.warn_loss_eta_ms,
+            "crit_loss_eta_ms": self.crit_loss_eta_ms,
+        }
+
 
 CheckDefinition = LivenessCheck | LagCheck
 

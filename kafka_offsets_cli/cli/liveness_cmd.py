@@ -9,7 +9,13 @@ import typer
 
 from ..errors import MonitoringStatus
 from ..liveness.run import LivenessSnapshot, request_of, run, snapshot
-from ..measures.liveness import COLUMNS, DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
+from ..measures.liveness import (
+    COLUMNS,
+    DEFAULT_CRIT,
+    DEFAULT_EMPTY_STATUS,
+    DEFAULT_FUTURE_TOLERANCE_MS,
+    DEFAULT_WARN,
+)
 from ..models.offsets import Isolation
 from ..parse.times import parse_tz
 from ..render.liveness import SERVICE
@@ -61,8 +67,8 @@ def liveness_cmd(
     target: Target = FROM_OPTIONS,
     include_internal: IncludeInternalOpt = False,
     exclude_internal_topics: ExcludeInternalCompatOpt = False,
-    warn: WarnOpt = "5m",
-    crit: CritOpt = "15m",
+    warn: WarnOpt = DEFAULT_WARN,
+    crit: CritOpt = DEFAULT_CRIT,
     min_alive: MinAliveOpt = None,
     future_tolerance: FutureToleranceOpt = f"{DEFAULT_FUTURE_TOLERANCE_MS // 1000}s",
     empty_status: EmptyStatusOpt = StatusName(DEFAULT_EMPTY_STATUS.name.lower()),

@@ -7,7 +7,7 @@ import typer
 from ..lag.monitor import parse_thresholds
 from ..lag.run import request_of as lag_request
 from ..liveness.run import request_of as liveness_request
-from ..measures.liveness import DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
+from ..measures.liveness import DEFAULT_CRIT, DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS, DEFAULT_WARN
 from ..models.offsets import Isolation
 from ..parse.durations import parse_duration
 from ..render.lag_compat import parse_compat
@@ -71,8 +71,8 @@ def serve_cmd(
     staleness_file: StalenessFileOpt = False,
     metrics_compat: MetricsCompatOpt = None,
     members: lag_opts.MembersOpt = False,
-    warn: live_opts.WarnOpt = "5m",
-    crit: live_opts.CritOpt = "15m",
+    warn: live_opts.WarnOpt = DEFAULT_WARN,
+    crit: live_opts.CritOpt = DEFAULT_CRIT,
     min_alive: live_opts.MinAliveOpt = None,
     future_tolerance: live_opts.FutureToleranceOpt = f"{DEFAULT_FUTURE_TOLERANCE_MS // 1000}s",
     empty_status: live_opts.EmptyStatusOpt = live_opts.StatusName(DEFAULT_EMPTY_STATUS.name.lower()),

@@ -132,14 +132,7 @@ def _measure(
         )
         return liveness_measure(run, request, name=check.name, compat=common.lag_compat)
     names, patterns = names_and_patterns(check.groups)
-    thresholds = LagThresholds(
-        warn_lag=check.warn_lag,
-        crit_lag=check.crit_lag,
-        warn_time_lag_ms=check.warn_time_lag_ms,
-        crit_time_lag_ms=check.crit_time_lag_ms,
-        warn_loss_eta_ms=check.warn_loss_eta_ms,
-        crit_loss_eta_ms=check.crit_loss_eta_ms,
-    )
+    thresholds = LagThresholds(**check.thresholds())
     lag = lag_request(
         groups=names, regexes=patterns, topics=None, partitions=None, topic_partitions=None,
         exclude_internal_topics=False, time_lag=check.time_lag, marker_check=True, thresholds=thresholds,

@@ -58,6 +58,8 @@ TIMESTAMP_TYPE_KEY = "message.timestamp.type"
 
 #: Timestamps up to this far after now are small clock differences, not ``future``.
 DEFAULT_FUTURE_TOLERANCE_MS = 60_000
+#: ``--warn`` and ``--crit``'s defaults (the data source's ``warn`` and ``crit`` too)
+DEFAULT_WARN, DEFAULT_CRIT = "5m", "15m"
 
 #: How an ``empty`` partition counts unless told otherwise (``liveness --empty-status``).
 DEFAULT_EMPTY_STATUS = MonitoringStatus.OK

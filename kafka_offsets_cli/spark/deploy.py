@@ -108,6 +108,7 @@ def add_pyfile_artifact(spark: Any, path: str) -> None:
     after ``check --remote`` ran in-process). This process has the package installed; the entry
     is taken out again.
     """
-    before = list(sys.path)
+    ours = path not in sys.path
     spark.addArtifacts(path, pyfile=True)
-    sys.path[:] = [p for p in sys.path if p in before or p != path]
+    if ours and path in sys.path:
+        sys.path.remove(path)

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from ..errors import MonitoringStatus, UsageError
 from ..liveness.collect import LivenessRequest
 from ..liveness.run import request_of
-from ..measures.liveness import DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS
+from ..measures.liveness import DEFAULT_CRIT, DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS, DEFAULT_WARN
 from .source_options import KIND_OPTIONS, kind_options, monitored_selection
 
 __all__ = ["LIVENESS_DDL", "LIVENESS_OPTIONS", "liveness_request"]
@@ -39,8 +39,8 @@ def liveness_request(options: Mapping[str, str]) -> LivenessRequest:
     return request_of(
         **monitored_selection(given),
         exclude_internal_topics=False,
-        warn=given.get("warn") or "5m",
-        crit=given.get("crit") or "15m",
+        warn=given.get("warn") or DEFAULT_WARN,
+        crit=given.get("crit") or DEFAULT_CRIT,
         min_alive=_min_alive(given.get("min.alive")),
         future_tolerance=given.get("future.tolerance") or f"{DEFAULT_FUTURE_TOLERANCE_MS // 1000}s",
         empty=_status("empty.status", given.get("empty.status"), DEFAULT_EMPTY_STATUS),
