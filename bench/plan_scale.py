@@ -25,7 +25,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from kafka_offsets_cli.check.spec import CheckSpec, ClusterSpec, LagCheck, LivenessCheck
 from kafka_offsets_cli.connection.settings import build_settings
@@ -124,6 +124,11 @@ class MemorySource:
 
     def topic_configs(self, topics: Sequence[str], keys: Sequence[str]) -> dict[str, dict[str, str]]:
         return {t: {} for t in topics}
+
+    def partition_sizes(
+        self, leaders: Mapping[TopicPartition, int]
+    ) -> tuple[dict[TopicPartition, int], dict[TopicPartition, str]]:
+        return {}, {}
 
 
 def _spec() -> CheckSpec:

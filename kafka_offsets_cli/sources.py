@@ -141,6 +141,16 @@ class ConfigSource(Protocol):
         ...
 
 
+class SizeSource(Protocol):
+    """Partition sizes on disk (DescribeLogDirs)."""
+
+    def partition_sizes(
+        self, leaders: Mapping[TopicPartition, int]
+    ) -> tuple[dict[TopicPartition, int], dict[TopicPartition, str]]:
+        """Each partition's size on its leader, and the error of each one without a size."""
+        ...
+
+
 class MarkerSource(Protocol):
     """The transaction-marker check (a one-record fetch per offset)."""
 
@@ -214,7 +224,7 @@ class StreamsGroupSource(Protocol):
 # ----------------------------------------------------------------------------- per use case
 
 
-class LagSource(OffsetSource, GroupReader, MarkerSource, ConfigSource, Protocol):
+class LagSource(OffsetSource, GroupReader, MarkerSource, ConfigSource, SizeSource, Protocol):
     """What the lag use case needs (:func:`kafka_offsets_cli.measures.lag.collect.collect`)."""
 
 

@@ -191,3 +191,81 @@ def test_a_tiered_topic_reads_remote_and_loses_by_total_retention(tiered_bootstr
     assert rec["remote_read"] is True, (rec, err)  # the remaining reads come from remote storage
     # local.retention.ms (1 s) only moved the copy: the loss is retention.ms after the record's time
     assert retention_ms - 300_000 < rec["loss_eta_ms"] <= retention_ms, rec
+
+
+#: the size bound's proof: records of one size, written at one rate by another process
+SIZE_RECORD_BYTES = 200
+SIZE_SPACING_MS = 40  # 25 records/s, about 7 KB/s on disk (one batch a record)
+SIZE_SEGMENT_BYTES = 2048  # a segment fills in about 0.3 s: the deletion's granularity
+SIZE_LIMIT = 40_000  # retention.bytes: about 150 records, 6 s of writing
+SIZE_COMMITTED = 10
+SIZE_WRITTEN_S = 3.0  # written before lag reads: 65 unread records, about 17 KB of the 40 KB
+
+_STEADY_PRODUCER = """
+import sys, time
+from confluent_kafka import Producer
+bootstrap, topic, spacing_ms, size = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 0, "enable.idempotence": True})
+t0, i = time.monotonic(), 0
+while True:
+    delay = t0 + i * spacing_ms / 1000 - time.monotonic()
+    if delay > 0:
+        time.sleep(delay)
+    p.produce(topic, b"x" * size, partition=0)
+    p.poll(0)
+    i += 1
+"""
+
+
+def test_retention_bytes_deletes_the_committed_record_at_the_predicted_time(tiered_bootstrap: str) -> None:
+    """Size-based retention: the record at the committed offset goes once the bytes after it reach
+    ``retention.bytes``, at the rate the unread records came; ``retention.ms`` is -1, so only size
+    deletes. The prediction must hold to one segment's filling plus one retention check."""
+    import subprocess
+    import sys
+
+    b, uid = tiered_bootstrap, uuid.uuid4().hex[:8]
+    topic, group = f"loss-size-{uid}", f"loss-sg-{uid}"
+    config = {
+        "retention.ms": "-1",
+        "retention.bytes": str(SIZE_LIMIT),
+        "internal.segment.bytes": str(SIZE_SEGMENT_BYTES),
+        "cleanup.policy": "delete",
+    }
+    tiered.create_topic(b, topic, 1, tiered=False, config=config)
+    commit_group_offsets(b, group, {(topic, 0): SIZE_COMMITTED})
+    args = [b, topic, str(SIZE_SPACING_MS), str(SIZE_RECORD_BYTES)]
+    producer = subprocess.Popen([sys.executable, "-c", _STEADY_PRODUCER, *args])
+    log_start = LogStart(b, topic)
+    try:
+        time.sleep(SIZE_WRITTEN_S)
+        code, rec, err = _lag(b, group, "--loss-eta")
+        assert code == 0 and err == "", err  # the size came: no warning
+        eta, taken = rec["loss_eta_ms"], rec["taken_at_ms"]
+        assert isinstance(eta, int) and isinstance(taken, int), rec
+        assert rec["log_start"] is not None and rec["log_start"] <= SIZE_COMMITTED < rec["end"], rec
+        # not due yet, and far enough that a deletion before it would be seen
+        assert 1_500 < eta < 20_000, rec
+        predicted = taken + eta
+        deadline = predicted + 20_000
+        present = now_ms()
+        while True:
+            sent = now_ms()
+            if log_start() > SIZE_COMMITTED:
+                gone = now_ms()
+                break
+            present = sent
+            assert sent < deadline, f"the committed record is still there 20 s after its ETA ({eta} ms)"
+            time.sleep(POLL_S)
+    finally:
+        producer.kill()
+        producer.wait()
+        log_start.close()
+    segment_ms = SIZE_SEGMENT_BYTES * 1000 // (SIZE_RECORD_BYTES * 1000 // SIZE_SPACING_MS)
+    early, late = predicted - present, gone - predicted
+    print(
+        f"size loss ETA {eta} ms: still there {-early} ms after the predicted time, gone {late} ms after it"
+    )
+    # the rate is estimated: a tenth of the ETA either way, and the polling's resolution
+    assert early <= eta // 10 + RESOLUTION_MS, (early, late)
+    assert late <= eta // 10 + segment_ms + CHECK_INTERVAL_MS + SLACK_MS + RESOLUTION_MS, (early, late)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import KafkaOffsetsError
 from ..measures.lag.collect import lag_rows
-from ..measures.lag.loss import loss_etas
+from ..measures.lag.loss_read import read_loss_etas
 from ..measures.lag.plan import planned_rows
 from ..measures.lag.rows import LagRow, error_row
 from ..measures.lag.share import read_share_groups, with_broker_lags
@@ -101,7 +101,7 @@ def unit_samples(source: CheckLagSource, unit: WorkUnit) -> list[Sample]:
             out += [LagSample(unit.cluster, row) for row in rows]
             return out
         # the ETA by lag's rule, from the rows' time-lag search and the retention planning read
-        etas, _ = loss_etas(rows, unit.loss_configs)
+        etas, _ = read_loss_etas(source, rows, unit.loss_configs, unit.leaders)
         out += [LagSample(unit.cluster, r, etas.get((r.group, r.topic, r.partition))) for r in rows]
     return out
 

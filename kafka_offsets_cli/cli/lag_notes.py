@@ -54,10 +54,17 @@ def notes(report: LagReport, view: LagView, env: Environment | None = None) -> N
             f"loss ETA: could not read the retention configs of {', '.join(lost.unread)}; loss_eta_ms null",
             env,
         )
-    if lost.sized:
-        what = ", ".join(lost.sized)
+    if lost.tiered:
         warn(
-            f"loss ETA: retention.bytes is set on {what} and not computed: size may delete records sooner",
+            f"loss ETA: retention.bytes on tiered {', '.join(lost.tiered)} counts remote data, whose size no "
+            "Kafka API gives: by time only, size may delete records sooner",
+            env,
+        )
+    unsized = [t for t in lost.sized if t not in lost.tiered]
+    if unsized:
+        warn(
+            f"loss ETA: could not read the partition sizes of {', '.join(unsized)} (DescribeLogDirs: "
+            f"{lost.size_error or 'no answer'}): by time only, retention.bytes may delete records sooner",
             env,
         )
     for line in report.stale_notes:

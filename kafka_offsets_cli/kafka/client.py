@@ -102,6 +102,17 @@ class KafkaClient:
         """The values of ``keys`` for each topic; a topic whose configs cannot be described is left out."""
         return self._topics.topic_configs(topics, keys)
 
+    def partition_sizes(
+        self, leaders: Mapping[TopicPartition, int]
+    ) -> tuple[dict[TopicPartition, int], dict[TopicPartition, str]]:
+        """Each partition's size in bytes on its leader (``leaders``: partition -> leader id), and the
+        error of each one without a size (DescribeLogDirs, :mod:`.log_dirs`)."""
+        if not self._groups.kafka_python_fits():
+            return {}, dict.fromkeys(leaders, "CLIENT_SETTINGS_UNSUPPORTED_BY_KAFKA_PYTHON")
+        from .log_dirs import partition_sizes
+
+        return partition_sizes(self._session.kafka_python(), self._session.deadline, leaders)
+
     # -- ListOffsets (list_offsets.py) ---------------------------------------------------
 
     def list_offsets(

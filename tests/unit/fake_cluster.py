@@ -38,6 +38,7 @@ class FakeCluster:
         share: Sequence[ShareGroupOffsets] = (),
         share_disabled: bool = False,
         lacking: Collection[str] = (),
+        sizes: Mapping[TopicPartition, int] | None = None,
     ) -> None:
         self.md = metadata
         self.logs = logs
@@ -49,6 +50,9 @@ class FakeCluster:
         self.share_asked: list[tuple[str, ...]] = []
         self.markers = set(markers)
         self.marker_points: list[tuple[TopicPartition, int]] = []
+        #: each partition's size on disk (DescribeLogDirs); one left out has no answer
+        self.sizes = dict(sizes or {})
+        self.sizes_asked: list[dict[TopicPartition, int]] = []
 
     def metadata(
         self,
@@ -123,3 +127,10 @@ class FakeCluster:
 
     def topic_configs(self, topics: Sequence[str], keys: Sequence[str]) -> dict[str, dict[str, str]]:
         return {t: {} for t in topics}
+
+    def partition_sizes(
+        self, leaders: Mapping[TopicPartition, int]
+    ) -> tuple[dict[TopicPartition, int], dict[TopicPartition, str]]:
+        self.sizes_asked.append(dict(leaders))
+        got = {tp: self.sizes[tp] for tp in leaders if tp in self.sizes}
+        return got, {tp: "KAFKA_STORAGE_ERROR" for tp in leaders if tp not in got}

@@ -27,7 +27,8 @@ from ...plan.queries import fetch_offsets, selection_metadata, with_close_names
 from ...plan.requests import DEFAULT_CHUNK
 from ...plan.resolve import Missing
 from ...sources import GroupLister, LagSource
-from .loss import LOSS_KEYS, LossTopics, RowKey, loss_etas
+from .loss import LOSS_KEYS, LossTopics, RowKey
+from .loss_read import read_loss_etas
 from .markers import MarkerCount, count_markers, marker_candidates, with_markers
 from .plan import GROUP_ID_NOT_FOUND as GROUP_ID_NOT_FOUND  # re-exported: lag's notes import it from here
 from .plan import GroupPlan, assemble_rows, offsets_needed, partition_index, plan_group
@@ -287,7 +288,7 @@ def collect(
     configs, etas, lost = None, dict[RowKey, int](), LossTopics()
     if loss_eta:
         configs = _retention_configs(source, rows)
-        etas, lost = loss_etas(rows, configs or {})
+        etas, lost = read_loss_etas(source, rows, configs or {}, leaders)
     if remote_reads:
         rows, unchecked = with_remote_reads(
             source, rows, leaders=leaders, isolation=isolation, chunk_size=chunk_size, configs=configs

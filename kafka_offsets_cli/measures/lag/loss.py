@@ -30,13 +30,29 @@ marker); no committed offset in the log (``no-commit``, ``ahead``, ``error``); t
 could not be read; the time-lag search failed. ``below-start`` is ``0``: the first unread record is
 already gone (the state says so; the ETA says the loss is not in the future).
 
-Not computed: ``retention.bytes``. Size-based retention deletes the oldest segments while the
-partition is larger than the limit, which can come first; predicting it needs the partition's size
-on disk (DescribeLogDirs, which this client does not send) and its growth rate. The record says
-nothing about it, and ``lag`` warns once for the topics that have a ``retention.bytes`` limit: there
-size may delete the record before its ETA. On a tiered topic (``remote.storage.enable``) ``retention.ms``
-governs the remote copy, i.e. when the data is gone; ``local.retention.*`` only moves reads to remote
-storage, which the row's ``remote_read`` already says. Pure: no I/O.
+Size-based retention (``retention.bytes``, not ``-1``): a retention check also deletes a partition's
+oldest segments while the partition (the sum of its segments, which DescribeLogDirs reports) stays
+at least ``retention.bytes`` large without them (``UnifiedLog.deleteRetentionSizeBreachedSegments``).
+Deleting older segments takes the same bytes from both sides, so the segment holding ``c`` goes once
+the bytes after its end reach the limit: **the record at ``c`` may go once the bytes after it,
+``A(c)``, reach ``retention.bytes``**, and no sooner. Two estimates make it a time:
+
+* ``A(c) = size * (end - c) / (end - log_start)``: the partition's size shared evenly over its
+  offsets (no API gives the byte position of an offset; records of even size make it exact);
+* the rate the partition grows: ``A(c) / (now - M(c))``, the unread bytes over the time they took
+  to arrive (the time lag), which the ETA assumes goes on::
+
+    size_eta_ms = (now - M(c)) * (retention.bytes - A(c)) / A(c)     (0 when A(c) >= retention.bytes)
+
+The row's ETA is the sooner of the two bounds. As with time, the real deletion comes at or after it:
+the rest of ``c``'s segment must also be followed by ``retention.bytes`` (one segment's bytes of
+growth, ``segment.bytes`` at most) and a retention check must run. No size bound where the partition's
+size did not come (DescribeLogDirs refused or unanswered: the topic is named in a warning), where
+``now - M(c)`` is not positive (no rate), and on tiered topics: there ``retention.bytes`` bounds the
+local and remote log together, and no Kafka API gives the remote size (the topic is named in a
+warning). ``local.retention.*`` only moves reads to remote storage, which the row's ``remote_read``
+already says; on a tiered topic ``retention.ms`` governs the remote copy, i.e. when the data is gone.
+Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -44,11 +60,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from ...models.topics import TopicPartition
 from ..remote_storage import REMOTE_KEY
 from .rows import LagRow, LagState
 from .timelag import Why, search_offset
 
-__all__ = ["LOSS_KEYS", "LossTopics", "Retention", "loss_eta_ms", "loss_etas", "retention_of"]
+__all__ = [
+    "LOSS_KEYS", "LossTopics", "Retention", "loss_eta_ms", "loss_etas", "retention_of", "size_eta_ms",
+    "sized_partitions",
+]  # fmt: skip
 
 RETENTION_MS = "retention.ms"
 RETENTION_BYTES = "retention.bytes"
@@ -62,13 +82,25 @@ LOSS_KEYS = (RETENTION_MS, RETENTION_BYTES, CLEANUP_POLICY, REMOTE_KEY)
 class Retention:
     """A topic's retention as the ETA reads it.
 
-    ``retention_ms``: ``None`` for ``-1`` (unlimited); ``deletes``: ``cleanup.policy`` includes
-    ``delete``; ``bytes_limited``: ``retention.bytes`` is set (not ``-1``), which the ETA ignores.
+    ``retention_ms`` and ``retention_bytes``: ``None`` for ``-1`` (unlimited); ``deletes``:
+    ``cleanup.policy`` includes ``delete``; ``tiered``: ``remote.storage.enable`` (the size bound
+    then counts remote data, which is not known).
     """
 
     retention_ms: int | None
     deletes: bool
-    bytes_limited: bool = False
+    retention_bytes: int | None = None
+    tiered: bool = False
+
+    @property
+    def bytes_limited(self) -> bool:
+        """Whether size-based retention can delete here (a limit and the delete policy)."""
+        return self.deletes and self.retention_bytes is not None
+
+    @property
+    def sizes_wanted(self) -> bool:
+        """Whether the size bound is computed here: size-limited, and not tiered."""
+        return self.bytes_limited and not self.tiered
 
 
 def _int(text: str | None) -> int | None:
@@ -90,62 +122,128 @@ def retention_of(config: Mapping[str, str] | None) -> Retention | None:
     return Retention(
         retention_ms=ms if ms >= 0 else None,
         deletes="delete" in {p.strip().lower() for p in policy.split(",")},
-        bytes_limited=size is not None and size >= 0,
+        retention_bytes=size if size is not None and size >= 0 else None,
+        tiered=str(config.get(REMOTE_KEY, "")).strip().lower() == "true",
     )
 
 
-def loss_eta_ms(row: LagRow, retention: Retention | None) -> int | None:
-    """The row's data-loss ETA in ms (the rule; module docstring): ``0`` below the log start,
-    ``max(0, M(c) + retention.ms - now)`` for a lagging row (``M(c)`` its ``resume_timestamp``,
-    ``now`` its ``taken_at_ms``: both from the time-lag search), else ``None``."""
+def loss_eta_ms(row: LagRow, retention: Retention | None, size: int | None = None) -> int | None:
+    """The row's data-loss ETA in ms (the rule; module docstring): ``0`` below the log start; for a
+    lagging row the sooner of ``max(0, M(c) + retention.ms - now)`` (``M(c)`` its
+    ``resume_timestamp``, ``now`` its ``taken_at_ms``: both from the time-lag search) and, with the
+    partition's ``size`` in bytes, :func:`size_eta_ms`; else ``None``."""
     if row.state is LagState.BELOW_START:
         return 0
-    if retention is None or not retention.deletes or retention.retention_ms is None:
+    if retention is None or not retention.deletes:
         return None
     if row.resume_timestamp is None or row.taken_at_ms is None:
         return None
     if search_offset(row)[1] is not Why.FIRST_UNREAD:  # nothing left to read (or no offset in the log)
         return None
-    return max(0, row.resume_timestamp + retention.retention_ms - row.taken_at_ms)
+    by_time = None
+    if retention.retention_ms is not None:
+        by_time = max(0, row.resume_timestamp + retention.retention_ms - row.taken_at_ms)
+    by_size = None
+    if size is not None and retention.sizes_wanted and retention.retention_bytes is not None:
+        by_size = size_eta_ms(row, retention.retention_bytes, size)
+    return min((eta for eta in (by_time, by_size) if eta is not None), default=None)
+
+
+def size_eta_ms(row: LagRow, limit: int, size: int) -> int | None:
+    """When the bytes after the row's committed offset reach ``limit`` (``retention.bytes``), at the
+    rate they arrived (module docstring); ``None`` without a lagging offset or a positive time lag."""
+    c, why = search_offset(row)
+    if why is not Why.FIRST_UNREAD or c is None or row.log_start is None or row.end is None:
+        return None
+    after = size * (row.end - c) / (row.end - row.log_start)
+    if after >= limit:
+        return 0
+    if row.resume_timestamp is None or row.taken_at_ms is None:
+        return None
+    took = row.taken_at_ms - row.resume_timestamp
+    if took <= 0 or after <= 0:
+        return None
+    return -(-int(took * (limit - after)) // int(after))  # ceiling
 
 
 @dataclass(frozen=True)
 class LossTopics:
     """What the ETA could not account for, by topic (for a warning): ``unread``: topics with rows to
-    predict whose retention configs could not be read; ``sized``: topics with a ``retention.bytes``
-    limit (ignored: size may delete first)."""
+    predict whose retention configs could not be read; ``sized``: size-limited topics whose size bound
+    is not computed (size may delete first): tiered topics (``tiered``) and those whose partitions'
+    sizes did not come (``size_error``: the first error's name)."""
 
     unread: tuple[str, ...] = ()
     sized: tuple[str, ...] = ()
+    tiered: tuple[str, ...] = ()
+    size_error: str | None = None
 
 
 #: A row's key: (group, topic, partition).
 RowKey = tuple[str, str, int]
 
 
+#: topic configs by topic, as DescribeConfigs gave them
+Configs = Mapping[str, Mapping[str, str]]
+
+
+def _retentions(rows: Iterable[LagRow], configs: Configs) -> dict[str, Retention | None]:
+    return {t: retention_of(configs.get(t)) for t in {r.topic for r in rows}}
+
+
+def sized_partitions(rows: Iterable[LagRow], configs: Configs) -> list[TopicPartition]:
+    """The partitions whose size the ETA needs: lagging rows of size-limited, untiered topics."""
+    rows = list(rows)
+    by_topic = _retentions(rows, configs)
+    wanted = {
+        r.tp
+        for r in rows
+        if (ret := by_topic[r.topic]) is not None
+        and ret.sizes_wanted
+        and search_offset(r)[1] is Why.FIRST_UNREAD
+    }
+    return sorted(wanted)
+
+
 def loss_etas(
-    rows: Iterable[LagRow], configs: Mapping[str, Mapping[str, str]]
+    rows: Iterable[LagRow],
+    configs: Mapping[str, Mapping[str, str]],
+    sizes: Mapping[TopicPartition, int] | None = None,
+    size_errors: Mapping[TopicPartition, str] | None = None,
 ) -> tuple[dict[RowKey, int], LossTopics]:
     """Each row's ``loss_eta_ms`` by (group, topic, partition), rows without one left out, from their
-    topics' configs (:func:`retention_of`); and the topics whose ETA misses something
+    topics' configs (:func:`retention_of`) and partitions' ``sizes`` (:func:`sized_partitions`; those
+    that did not come with their ``size_errors``); and the topics whose ETA misses something
     (:class:`LossTopics`). Kept beside the rows, not in them: the lag record is the same with or
     without ``--loss-eta`` (its front ends add ``loss_eta_ms`` when asked)."""
-    by_topic: dict[str, Retention | None] = {}
+    rows = list(rows)
+    by_topic = _retentions(rows, configs)
+    sizes, size_errors = sizes or {}, size_errors or {}
     unread: set[str] = set()
-    sized: set[str] = set()
+    unsized: set[str] = set()
+    tiered: set[str] = set()
+    first_error: str | None = None
     out: dict[RowKey, int] = {}
     for r in rows:
-        if r.topic not in by_topic:
-            by_topic[r.topic] = retention_of(configs.get(r.topic))
         retention = by_topic[r.topic]
-        eta = loss_eta_ms(r, retention)
+        size = sizes.get(r.tp)
+        eta = loss_eta_ms(r, retention, size)
         if retention is None and r.state is not LagState.BELOW_START and loss_eta_ms(r, _ANY) is not None:
             unread.add(r.topic)
+        if retention is not None and retention.bytes_limited and search_offset(r)[1] is Why.FIRST_UNREAD:
+            if retention.tiered:
+                tiered.add(r.topic)
+            elif size is None:
+                unsized.add(r.topic)
+                first_error = first_error or size_errors.get(r.tp)
         if eta is not None:
             out[r.group, r.topic, r.partition] = eta
-            if retention is not None and retention.bytes_limited:
-                sized.add(r.topic)
-    return out, LossTopics(unread=tuple(sorted(unread)), sized=tuple(sorted(sized)))
+    return out, LossTopics(
+        unread=tuple(sorted(unread)),
+        sized=tuple(sorted(unsized | tiered)),
+        tiered=tuple(sorted(tiered)),
+        size_error=first_error,
+    )
 
 
 #: a retention that predicts for any row that can have an ETA (to tell which rows lacked configs)
