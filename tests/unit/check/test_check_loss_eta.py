@@ -85,3 +85,26 @@ def test_a_check_without_the_eta_reads_no_retention_and_records_none() -> None:
     sample = LagSample("c", next(s for s in unit_samples(source, unit) if isinstance(s, LagSample)).row, 5)
     [rec] = evaluate_sample(sample, ctx)
     assert rec.loss_eta_ms is None and rec.status is MonitoringStatus.WARNING  # lag 600 > 1
+
+
+def test_the_task_sizes_its_size_limited_partitions_as_lag_does() -> None:
+    tp = TopicPartition("orders", 0)
+    base = (
+        int(time.time() * 1000) - 1_000_000
+    )  # offset o written at base + o s: the commit at 400 is 600 s old
+    configs = {"orders": {"retention.ms": "-1", "retention.bytes": "1800", "cleanup.policy": "delete"}}
+    source = TimedCluster(
+        ClusterMetadata({"orders": topic("orders", 1)}),
+        {tp: (0, 1000)},
+        [GroupOffsets("g", {tp: 400})],
+        configs=configs,
+        base=base,
+        sizes={tp: 1000},
+    )
+    spec = parse_spec_text(_lag_check("loss_eta: true"), environ={})
+    [unit] = plan_checks(spec, lambda _name: source).units
+    [sample] = [s for s in unit_samples(source, unit) if isinstance(s, LagSample)]
+    # 600 of the 1000 bytes after the commit (600 s old, a little more by the time the task reads),
+    # 1200 more to the 1800 at 1 byte/s: lag's size bound
+    assert source.sizes_asked == [{tp: 1}]
+    assert sample.loss_eta_ms is not None and 1_200_000 <= sample.loss_eta_ms < 1_210_000
