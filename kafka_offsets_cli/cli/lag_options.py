@@ -86,13 +86,16 @@ bisection with ListOffsets timestamp lookups (Describe permission is enough; no 
 exact to 1 ms. With in-order timestamps it is the age of the first unconsumed record.
 
 Data-loss ETA (--loss-eta; implied by --warn-loss-eta, --crit-loss-eta or --sort loss-eta;
-implies --time-lag): how long until time-based retention may delete the first unread record,
-M + retention.ms - now, M the time lag's timestamp (LOSS-ETA; loss_eta_ms; a group's soonest in
-the summary, the nagios perfdata and a per-group series). The earliest moment: the broker deletes
-whole segments, so the record goes at or after it, within one segment's span plus one
+implies --time-lag): how long until retention may delete the first unread record. By time,
+M + retention.ms - now, M the time lag's timestamp; by size (retention.bytes), when the bytes
+after the committed offset reach retention.bytes at the rate they came, from the partition's size
+(DescribeLogDirs); the sooner of the two (LOSS-ETA; loss_eta_ms; a group's soonest in the summary,
+the nagios perfdata and a per-group series). The earliest moment: the broker deletes whole
+segments, so the record goes at or after it, within one segment plus one
 log.retention.check.interval.ms. 0 below the log start (already lost) and when due; none for
-retention.ms -1, cleanup.policy without delete, nothing left to read. retention.bytes is not
-computed (a warning names the topics that set it). A loss-ETA threshold alerts at or below it.
+retention.ms and retention.bytes -1, cleanup.policy without delete, nothing left to read. No size
+bound on tiered topics or where a size did not come (a warning names the topics). A loss-ETA
+threshold alerts at or below it.
 
 Commit staleness (--staleness; implied by --warn-stale, --crit-stale or --sort staleness): how
 long each partition's committed offset has not moved while records wait for it: now - the first
