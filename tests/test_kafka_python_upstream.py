@@ -116,6 +116,21 @@ def test_tiering_and_lag_with_the_coming_kafka_python(
     assert got == {0: (150, RECORDS - 150), 1: (200, 0)}
 
 
+def test_partition_sizes_with_the_coming_kafka_python(upstream_venv: Path, tiered_bootstrap: str) -> None:
+    """DescribeLogDirs (kafka/log_dirs.py) through the coming kafka-python: with ``retention.ms`` -1 the
+    loss ETA is the size bound alone, so an ETA and no warning mean the partition's size came."""
+    topic = f"kp-sized-{uuid.uuid4().hex[:8]}"
+    config = {"retention.ms": "-1", "retention.bytes": str(10**9), "cleanup.policy": "delete"}
+    tiered.create_topic(tiered_bootstrap, topic, 1, tiered=False, config=config)
+    tiered.produce(tiered_bootstrap, topic, 1, 20)
+    group = f"{topic}.g"
+    commit_group_offsets(tiered_bootstrap, group, {(topic, 0): 5})
+    lag = _run(upstream_venv, "lag", "-b", tiered_bootstrap, "-g", group, "--loss-eta", "-o", "jsonl")
+    assert (lag.returncode, lag.stderr) == (0, ""), lag.stderr
+    (rec,) = map(json.loads, lag.stdout.splitlines())
+    assert rec["lag"] == 15 and isinstance(rec["loss_eta_ms"], int) and rec["loss_eta_ms"] > 0, rec
+
+
 def test_kafka_python_is_what_the_venv_runs(upstream_venv: Path) -> None:
     """The venv's console script imports its own package, not the checkout's."""
     probe = "import kafka_offsets_cli; print(kafka_offsets_cli.__file__)"
