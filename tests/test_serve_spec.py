@@ -3,7 +3,9 @@
 One scrape serves every cluster of the spec: a cluster that answers and one that cannot be reached
 (``up 0``, HTTP 200), each check's series under its own ``check`` label, one ``# HELP``/``# TYPE``
 per family (promtool accepts the whole body), and every lag value equal to ``lag -o json`` on the
-same data (a group named outright and one matched by a pattern, the rule ``check`` uses).
+same data (a group named outright and one matched by a pattern, the rule ``check`` uses). On the
+tiered broker (``tiered_bootstrap``), a ``tiering`` check's series equal ``tiering -o prometheus``'s
+for the same topic and thresholds.
 """
 
 from __future__ import annotations
@@ -11,10 +13,13 @@ from __future__ import annotations
 import json
 import signal
 import socket
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from dev import tiered
 from dev.kafka_data import commit_group_offsets, create_topic, produce
 from kafka_offsets_cli.render.monitoring import parse_prometheus_text
 from tests.cli_runner import cli
@@ -23,6 +28,20 @@ from tests.test_serve import one, scrape, serve
 from tests.unit.parse.test_spark_checkpoint import QUERY, checkpoint, offsets_file
 
 pytestmark = pytest.mark.broker
+
+
+def _one_scrape(spec: Path, document: dict[str, Any]) -> str:
+    """``serve --spec`` of ``document`` (written to ``spec``): one scrape's body, promtool-clean, then
+    stopped by SIGTERM (exit 0)."""
+    spec.write_text(json.dumps(document))
+    s = serve("--spec", str(spec))
+    try:
+        _code, _ctype, body = scrape(s.url)
+    finally:
+        exit_code, err = s.stop(signal.SIGTERM)
+    assert exit_code == 0, err
+    lint(body)
+    return body
 
 
 def test_every_cluster_and_check_of_the_spec_in_one_scrape(bootstrap: str, tmp_path: Path) -> None:
@@ -52,14 +71,8 @@ def test_every_cluster_and_check_of_the_spec_in_one_scrape(bootstrap: str, tmp_p
         ]  # fmt: skip
         clusters = {"live": {"bootstrap_servers": bootstrap}, "gone": {"bootstrap_servers": nowhere}}
         document = {"version": 1, "defaults": {"timeout": "3s"}, "clusters": clusters, "checks": checks}
-        spec.write_text(json.dumps(document))
-        s = serve("--spec", str(spec))
-        try:
-            _code, _ctype, body = scrape(s.url)
-        finally:
-            exit_code, err = s.stop(signal.SIGTERM)
-    assert exit_code == 0, err
-    lint(body)  # one HELP and TYPE per family though two clusters and three checks render them
+        # one HELP and TYPE per family though two clusters and three checks render them
+        body = _one_scrape(spec, document)
     assert one(body, "kafka_offsets_up", cluster="live") == 1
     assert one(body, "kafka_offsets_up", cluster="gone") == 0
     assert one(body, "kafka_offsets_lag_up", cluster="gone", check="named") == 0
@@ -106,3 +119,48 @@ def test_options_the_spec_replaces_are_refused(tmp_path: Path) -> None:
     run = cli("serve", "--spec", str(spec), "-b", "127.0.0.1:9092", "--warn-lag", "5")
     assert run.code == 2, run.stderr
     assert "not with --bootstrap-server, --warn-lag" in run.stderr
+
+
+#: the families whose values are read off each run's clock: compared within a minute
+CLOCKED = ("kafka_offsets_tiering_backlog_age_seconds", "kafka_offsets_tiering_last_run_timestamp_seconds")
+
+
+def _tiering_series(
+    body: str, drop: tuple[str, ...], **where: str
+) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+    """The ``kafka_offsets_tiering_*`` samples of ``body`` matching ``where``, without the ``drop`` labels."""
+    return {
+        (name, frozenset((k, v) for k, v in labels.items() if k not in drop)): value
+        for name, samples in parse_prometheus_text(body).items()
+        if name.startswith("kafka_offsets_tiering_")
+        for labels, value in samples
+        if where.items() <= labels.items()
+    }
+
+
+def test_a_tiering_check_is_served_as_tiering_prints_it(tiered_bootstrap: str, tmp_path: Path) -> None:
+    topic = f"spec-tiers-{uid()}"
+    # uploads held back: every record is a backlog, stamped two hours ago (an age between warn and crit)
+    held = {"remote.log.copy.disable": "true", "local.retention.ms": "-2"}
+    tiered.create_topic(tiered_bootstrap, topic, 2, config=held)
+    stamp = int(time.time() * 1000) - 2 * 3_600_000
+    produce(tiered_bootstrap, topic, [(p, stamp, None, b"x") for p in (0, 1) for _ in range(5)])
+    thresholds = {"warn_records": 3, "crit_records": 100, "warn_age": "1h", "crit_age": "1d"}
+    check = {"name": "tiers", "type": "tiering", "topics": [topic], **thresholds}
+    clusters = {"tiered": {"bootstrap_servers": tiered_bootstrap}}
+    body = _one_scrape(tmp_path / "spec.json", {"clusters": clusters, "checks": [check]})
+    options = [a for k, v in thresholds.items() for a in (f"--{k.replace('_', '-')}", str(v))]
+    direct = cli("tiering", "-b", tiered_bootstrap, "-t", topic, *options, "-o", "prometheus")
+    assert direct.code == 1, direct.stderr  # 5 records > 3 and 2 h > 1 h, below 100 and 1 d: WARNING
+    served = _tiering_series(body, ("cluster", "check"), cluster="tiered", check="tiers")
+    printed = _tiering_series(direct.stdout, ("cluster",))
+    assert served.keys() == printed.keys()
+    assert (
+        served[("kafka_offsets_tiering_backlog_records", frozenset({("topic", topic), ("partition", "0")}))]
+        == 5
+    )
+    for key, value in printed.items():
+        if key[0] in CLOCKED:  # the two runs' clocks, seconds apart
+            assert abs(served[key] - value) < 60, key
+        else:
+            assert served[key] == value, key

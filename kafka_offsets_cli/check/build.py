@@ -10,7 +10,7 @@ from .build_clusters import ClusterReader
 from .build_defaults import Defaults, read_defaults
 from .document import Node
 from .problems import Problems, describe
-from .spec import TOP_KEYS, CheckDefinition, CheckSpec, ClusterSpec
+from .spec import TOP_KEYS, CheckDefinition, CheckSpec, ClusterSpec, TieringCheck
 from .values import Validator
 
 __all__ = ["build_spec"]
@@ -39,7 +39,7 @@ def build_spec(
             v, source=source, base_dir=base_dir, environ=environ, timeout_ms=defaults.timeout_ms
         )
         clusters, names = reader.clusters(top["clusters"])
-    checks: list[CheckDefinition] = []
+    checks: list[CheckDefinition | TieringCheck] = []
     if "checks" not in top:
         problems.add("checks", "missing: list at least one check", root.line)
     else:
@@ -47,7 +47,8 @@ def build_spec(
     return CheckSpec(
         source=source,
         clusters=clusters,
-        checks=tuple(checks),
+        checks=tuple(c for c in checks if not isinstance(c, TieringCheck)),
+        tiering_checks=tuple(c for c in checks if isinstance(c, TieringCheck)),
         chunk_size=defaults.chunk_size,
         history=defaults.history,
         task_size=defaults.task_size,

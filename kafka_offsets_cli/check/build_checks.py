@@ -1,26 +1,28 @@
-"""The spec file's ``checks`` list: each entry to a :class:`LivenessCheck` or a :class:`LagCheck`.
+"""The spec file's ``checks`` list: each entry to a :class:`LivenessCheck`, a :class:`LagCheck` or a
+:class:`TieringCheck`.
 
 A check with any problem is left out (the problems are reported); the keys of one type are
-refused on the other with a message that says so.
+refused on another with a message that says whose they are.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from ..measures.thresholds import time_lag_on, warn_above_crit
 from .build_defaults import Defaults, read_history
+from .build_tiering import tiering_check
 from .document import Node
 from .problems import child
 from .spec import (
     CHECK_TYPES,
     COMMON_CHECK_KEYS,
     DEFAULT_FUTURE_TOLERANCE_MS,
-    LAG_KEYS,
-    LIVENESS_KEYS,
+    TYPE_KEYS,
     CheckDefinition,
     LagCheck,
     LivenessCheck,
+    TieringCheck,
 )
 from .values import Validator, kind_of
 
@@ -47,14 +49,14 @@ class CheckReader:
         self.p = v.p
         self.defaults = defaults
 
-    def checks(self, node: Node, clusters: set[str]) -> list[CheckDefinition]:
+    def checks(self, node: Node, clusters: set[str]) -> list[CheckDefinition | TieringCheck]:
         """The valid checks, in file order (``clusters``: the names a check may refer to)."""
         if node.kind != "seq":
             self.p.add("checks", f"expected a list of checks, got {kind_of(node)}", node.line)
             return []
         if not node.value:
             self.p.add("checks", "list at least one check", node.line)
-        out: list[CheckDefinition] = []
+        out: list[CheckDefinition | TieringCheck] = []
         seen: dict[str, int] = {}
         for i, cnode in enumerate(node.value):
             check = self._check(cnode, child("checks", i), clusters, seen)
@@ -64,7 +66,7 @@ class CheckReader:
 
     def _check(
         self, node: Node, path: str, clusters: set[str], seen: dict[str, int]
-    ) -> CheckDefinition | None:
+    ) -> CheckDefinition | TieringCheck | None:
         m = self.v.mapping(node, path, "with name and type")
         if m is None:
             return None
@@ -89,11 +91,13 @@ class CheckReader:
             topics=topics,
             line=node.line,
         )
-        check: CheckDefinition | None = None
+        check: CheckDefinition | TieringCheck | None = None
         if ctype == "liveness":
             check = self._liveness(m, node, path, common)
         elif ctype == "lag":
             check = self._lag(m, node, path, common)
+        elif ctype == "tiering":
+            check = tiering_check(self.v, m, path, **asdict(common))
         return None if len(self.p) > start else check
 
     def _type(self, node: Node, m: dict[str, Node], path: str) -> str | None:
@@ -112,15 +116,18 @@ class CheckReader:
         return ctype
 
     def _keys(self, node: Node, path: str, ctype: str | None) -> None:
-        """Unknown keys; a key of the other check type says which type it belongs to."""
-        if ctype == "liveness":
-            other = {k: f"{k} applies to lag checks, not liveness" for k in LAG_KEYS}
-            self.v.keys(node, path, COMMON_CHECK_KEYS + LIVENESS_KEYS, elsewhere=other)
-        elif ctype == "lag":
-            other = {k: f"{k} applies to liveness checks, not lag" for k in LIVENESS_KEYS}
-            self.v.keys(node, path, COMMON_CHECK_KEYS + LAG_KEYS, elsewhere=other)
-        else:
-            self.v.keys(node, path, tuple(dict.fromkeys(COMMON_CHECK_KEYS + LIVENESS_KEYS + LAG_KEYS)))
+        """Unknown keys; a key of another check type says which type it belongs to."""
+        if ctype is None:
+            every = (k for keys in TYPE_KEYS.values() for k in keys)
+            self.v.keys(node, path, tuple(dict.fromkeys((*COMMON_CHECK_KEYS, *every))))
+            return
+        other = {
+            k: f"{k} applies to {t} checks, not {ctype}"
+            for t, keys in TYPE_KEYS.items()
+            if t != ctype
+            for k in keys
+        }
+        self.v.keys(node, path, COMMON_CHECK_KEYS + TYPE_KEYS[ctype], elsewhere=other)
 
     def _name(self, node: Node, m: dict[str, Node], path: str, seen: dict[str, int]) -> str | None:
         """The check's name; ``seen`` (name to line) finds duplicates."""
@@ -169,7 +176,7 @@ class CheckReader:
         return tuple(dict.fromkeys(out))
 
     def _topics(self, node: Node, m: dict[str, Node], path: str, ctype: str | None) -> tuple[str, ...] | None:
-        """The topic patterns (none: every topic, for a lag check); None after a problem."""
+        """The topic patterns (none: every topic, for a lag or tiering check); None after a problem."""
         if "topics" in m:
             return self.v.regexes(
                 m["topics"],

@@ -31,6 +31,8 @@ The format (see ``examples/check-spec.example.yaml`` and
       - {name: billing-lag, type: lag, clusters: [NAME, DR], groups: ['billing.*'], topics: [orders],
          warn_lag: 1000, crit_lag: 10000, warn_time_lag: 1m, crit_time_lag: 5m,
          history: {window: 10, allowed_lag: 100}}
+      - {name: orders-tiering, type: tiering, cluster: NAME, topics: [orders],   # served by serve --spec;
+         warn_records: 100000, crit_records: 1000000, warn_age: 2h, crit_age: 8d}  # check refuses it
 
 Topic and group patterns are regular expressions matching the whole name (as
 ``--topic``). Durations are strings such as ``30s``, ``5m``, ``1h30m`` (a bare

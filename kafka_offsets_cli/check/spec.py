@@ -24,17 +24,20 @@ __all__ = [
     "HISTORY_KEYS",
     "LAG_KEYS",
     "LIVENESS_KEYS",
+    "TIERING_KEYS",
     "TOP_KEYS",
+    "TYPE_KEYS",
     "CheckDefinition",
     "CheckSpec",
     "ClusterSpec",
     "HistoryRules",
     "LagCheck",
     "LivenessCheck",
+    "TieringCheck",
 ]
 
-#: The check types a spec may declare.
-CHECK_TYPES = ("liveness", "lag")
+#: The check types a spec may declare (``check`` runs liveness and lag; ``serve --spec`` serves all three).
+CHECK_TYPES = ("liveness", "lag", "tiering")
 
 TOP_KEYS = ("version", "defaults", "clusters", "checks")
 DEFAULT_KEYS = ("timeout", "task_size", "chunk_size", "exclude_internal", "history")
@@ -69,6 +72,10 @@ LAG_KEYS = (
     "loss_eta",
     "history",
 )
+#: a tiering check's thresholds: the ``tiering`` command's ``--warn-records`` … ``--crit-age``
+TIERING_KEYS = ("warn_records", "crit_records", "warn_age", "crit_age")
+#: each check type's own keys (beside :data:`COMMON_CHECK_KEYS`)
+TYPE_KEYS = {"liveness": LIVENESS_KEYS, "lag": LAG_KEYS, "tiering": TIERING_KEYS}
 
 #: Default allowance for record timestamps ahead of now before a partition counts as "future".
 DEFAULT_FUTURE_TOLERANCE_MS = 60_000
@@ -165,6 +172,37 @@ class LagCheck:
         }
 
 
+@dataclass(frozen=True, kw_only=True)
+class TieringCheck:
+    """The matching topics' upload backlog must stay within the thresholds, as ``tiering`` checks it.
+
+    Served by ``serve --spec`` (as ``tiering -o prometheus``); ``check`` does not run it and refuses
+    a spec that has one. ``topics`` empty means every topic, as ``tiering`` without ``--topic``.
+    """
+
+    type: ClassVar[Literal["tiering"]] = "tiering"
+    name: str
+    clusters: tuple[str, ...]
+    topics: tuple[str, ...] = ()
+    warn_records: int | None = None
+    crit_records: int | None = None
+    warn_age_ms: int | None = None
+    crit_age_ms: int | None = None
+    exclude_internal: bool = True
+    description: str | None = None
+    line: int = 0
+
+    def thresholds(self) -> dict[str, int | None]:
+        """The check's thresholds by the names ``tiering``'s ``Thresholds`` takes them."""
+        return {
+            "warn_records": self.warn_records,
+            "crit_records": self.crit_records,
+            "warn_age_ms": self.warn_age_ms,
+            "crit_age_ms": self.crit_age_ms,
+        }
+
+
+#: the checks ``check`` runs on Spark (a spec's tiering checks are :attr:`CheckSpec.tiering_checks`)
 CheckDefinition = LivenessCheck | LagCheck
 
 
@@ -175,6 +213,8 @@ class CheckSpec:
     source: str
     clusters: Mapping[str, ClusterSpec]
     checks: tuple[CheckDefinition, ...]
+    #: the tiering checks, in file order: served by ``serve --spec``, refused by ``check``
+    tiering_checks: tuple[TieringCheck, ...] = ()
     chunk_size: int = DEFAULT_CHUNK
     history: HistoryRules = field(default_factory=HistoryRules)
     task_size: int = DEFAULT_TASK_SIZE

@@ -30,12 +30,21 @@ __all__ = ["outcome", "show", "show_timings", "unknown", "validated"]
 def validated(spec: CheckSpec) -> None:
     """``--validate``: say on stderr what the valid spec holds, and what a run will still need."""
     kinds = {t: sum(1 for c in spec.checks if c.type == t) for t in ("liveness", "lag")}
+    tiering = len(spec.tiering_checks)
     err_console().print(
-        f"{spec.source}: valid: {len(spec.checks)} check(s) "
-        f"({kinds['liveness']} liveness, {kinds['lag']} lag) on {len(spec.clusters)} cluster(s)",
+        f"{spec.source}: valid: {len(spec.checks) + tiering} check(s) "
+        f"({kinds['liveness']} liveness, {kinds['lag']} lag"
+        + (f", {tiering} tiering" if tiering else "")
+        + f") on {len(spec.clusters)} cluster(s)",
         highlight=False,
         soft_wrap=True,
     )
+    for t in spec.tiering_checks:  # valid for serve --spec; check itself refuses to run it
+        err_console().print(
+            f"note: check {t.name!r}: tiering checks are served by 'serve --spec', not run by check",
+            highlight=False,
+            soft_wrap=True,
+        )
     for note in spec.notes:  # a secret's variable: set where the checks run, not where the file is edited
         err_console().print(f"note: {note}: a run needs it", highlight=False, soft_wrap=True)
 

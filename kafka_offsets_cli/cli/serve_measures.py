@@ -34,7 +34,7 @@ from .monitor_run import MonitoredRun, Series, kafka_client, monitored_run
 from .monitor_series import LAG, LIVENESS, TIERING
 from .options import Format
 
-__all__ = ["Requests", "cluster_job", "lag_measure", "liveness_measure"]
+__all__ = ["Requests", "cluster_job", "lag_measure", "liveness_measure", "tiering_measure"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -105,11 +105,16 @@ def liveness_measure(
     return Measure(name=name, read=read, down=run.down)
 
 
-def _tiering(run: MonitoredRun, request: TieringRequest, compat: tuple[Compat, ...]) -> Measure:
+def tiering_measure(
+    run: MonitoredRun, request: TieringRequest, name: str = "tiering", compat: tuple[Compat, ...] = ()
+) -> Measure:
+    """Tiering as ``tiering -o prometheus`` prints it, on ``run``, named ``name`` (``compat``: the
+    partition offsets' alias families, as ``tiering --metrics-compat``)."""
+
     def read(client: Any) -> str:
         return tiering.prometheus(tiering_run(client, request), run.labels, compat)
 
-    return Measure(name="tiering", read=read, down=run.down)
+    return Measure(name=name, read=read, down=run.down)
 
 
 def cluster_job(
@@ -133,6 +138,6 @@ def cluster_job(
     if requests.liveness is not None:
         measures.append(liveness_measure(runs["liveness"], requests.liveness, compat=requests.lag_compat))
     if requests.tiering is not None:
-        measures.append(_tiering(runs["tiering"], requests.tiering, requests.lag_compat))
+        measures.append(tiering_measure(runs["tiering"], requests.tiering, compat=requests.lag_compat))
     first = next(iter(runs.values()))
     return ClusterJob(labels=first.labels, connect=partial(kafka_client, first), measures=tuple(measures))

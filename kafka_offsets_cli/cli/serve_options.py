@@ -104,8 +104,8 @@ SpecOpt = Annotated[
     typer.Option(
         "--spec",
         metavar="FILE",
-        help="Serve the lag and liveness checks of a check spec file, every cluster it names at once "
-        "(labels cluster and check); not with the connection, selection or threshold options.",
+        help="Serve the lag, liveness and tiering checks of a check spec file, every cluster it names "
+        "at once (labels cluster and check); not with the connection, selection or threshold options.",
         rich_help_panel=SERVE,
         show_default=False,
     ),

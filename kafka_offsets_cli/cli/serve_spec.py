@@ -2,13 +2,15 @@
 
 Each cluster of the spec is one job of the exporter (one client a collection, its ``kafka_offsets_up``)
 and each check on it one measure, named after the check: a ``lag`` check is served as ``lag -o
-prometheus`` prints it, a ``liveness`` check as ``liveness -o prometheus`` does, with the spec's
-groups (a plain name as ``-g``, anything else a pattern as ``--group-regex``:
+prometheus`` prints it, a ``liveness`` check as ``liveness -o prometheus`` does and a ``tiering``
+check as ``tiering -o prometheus`` does (its request run by the command's ``tiering.run``), with the
+spec's groups (a plain name as ``-g``, anything else a pattern as ``--group-regex``:
 :func:`~kafka_offsets_cli.parse.java_regex.names_and_patterns`, the rule ``check`` uses), topics
-(:func:`~kafka_offsets_cli.check.plan.check_selection`, ``check``'s), thresholds and
-``exclude_internal``. Every series carries ``cluster`` (the spec's name for it) and ``check`` (the
-check's name), so two checks never write the same series. ``check``'s history rules are its own
-(``check --history``) and are not served.
+(:func:`~kafka_offsets_cli.check.plan.check_selection`, ``check``'s; a tiering check without topics:
+every topic, ``tiering``'s own selection without ``--topic``), thresholds and ``exclude_internal``.
+Every series carries ``cluster`` (the spec's name for it) and ``check`` (the check's name), so two
+checks never write the same series. ``check``'s history rules are its own (``check --history``) and
+are not served.
 """
 
 from __future__ import annotations
@@ -19,27 +21,32 @@ from functools import partial
 import typer
 
 from ..check.plan import check_selection
-from ..check.spec import CheckSpec, ClusterSpec, LagCheck, LivenessCheck
+from ..check.spec import CheckSpec, ClusterSpec, LagCheck, LivenessCheck, TieringCheck
 from ..errors import UsageError
 from ..lag.monitor import LagThresholds
 from ..lag.run import request_of as lag_request
 from ..liveness.collect import LivenessRequest
+from ..parse.command_selection import monitored_selection
 from ..parse.java_regex import names_and_patterns
 from ..render.lag_compat import Compat
 from ..render.monitoring import constant_labels
 from ..serve.collect import ClusterJob, Measure
 from ..serve.metrics import MEASURE_LABEL
 from ..spark.checkpoint_fs import opener
+from ..tiering.rules import Thresholds
+from ..tiering.run import TieringRequest
 from .app import environment_of, is_debug
 from .monitor_run import MonitoredRun, Series, kafka_client
-from .monitor_series import LAG, LIVENESS
+from .monitor_series import LAG, LIVENESS, TIERING
 from .options import Format
-from .serve_measures import Requests, lag_measure, liveness_measure
+from .serve_measures import Requests, lag_measure, liveness_measure, tiering_measure
 
 __all__ = ["CHECK_LABEL", "refuse_beside_spec", "spec_jobs"]
 
 #: The label naming the spec's check on every series it serves (a ``--label`` may not take it).
 CHECK_LABEL = "check"
+#: each check type's series
+SERIES = {"lag": LAG, "liveness": LIVENESS, "tiering": TIERING}
 
 
 #: serve's parameters that a spec file replaces: given with --spec, they would be ignored
@@ -85,22 +92,21 @@ def spec_jobs(
 ) -> list[ClusterJob]:
     """One job per cluster of ``spec`` that a check names, each check on it a measure; ``--label``
     checked against every series' labels first (a usage error before anything listens)."""
-    reserved = {*LAG.reserved, *LIVENESS.reserved, CHECK_LABEL, MEASURE_LABEL}
+    reserved = {*(r for s in SERIES.values() for r in s.reserved), CHECK_LABEL, MEASURE_LABEL}
+    every = sorted((*spec.checks, *spec.tiering_checks), key=lambda c: c.line)  # in file order
     jobs = []
     for name, cluster in spec.clusters.items():
-        checks = [c for c in spec.checks if name in c.clusters and isinstance(c, LagCheck | LivenessCheck)]
+        checks = [c for c in every if name in c.clusters]
         if not checks:
             continue
         labels = constant_labels(name, label or (), reserved=reserved)
-        runs = {
-            c.name: _run(ctx, cluster, LAG if c.type == "lag" else LIVENESS, labels, c.name) for c in checks
-        }
+        runs = {c.name: _run(ctx, cluster, SERIES[c.type], labels, c.name) for c in checks}
         common = Requests(lag_members=members, lag_staleness_file=staleness_file, lag_compat=compat)
         measures = tuple(_measure(c, runs[c.name], common, staleness=staleness) for c in checks)
         first = next(iter(runs.values()))
         jobs.append(ClusterJob(labels=labels, connect=partial(kafka_client, first), measures=measures))
     if not jobs:
-        raise UsageError(f"{spec.source}: no lag or liveness check to serve")
+        raise UsageError(f"{spec.source}: no lag, liveness or tiering check to serve")
     return jobs
 
 
@@ -120,8 +126,16 @@ def _run(
 
 
 def _measure(
-    check: LagCheck | LivenessCheck, run: MonitoredRun, common: Requests, *, staleness: bool
+    check: LagCheck | LivenessCheck | TieringCheck, run: MonitoredRun, common: Requests, *, staleness: bool
 ) -> Measure:
+    if isinstance(check, TieringCheck):  # tiering's request of the check's topics and thresholds
+        tiering = TieringRequest(
+            selection=check_selection(check.topics, check.exclude_internal)
+            if check.topics
+            else monitored_selection(None, None, None, include_internal=not check.exclude_internal),
+            thresholds=Thresholds(**check.thresholds()),
+        )
+        return tiering_measure(run, tiering, name=check.name, compat=common.lag_compat)
     if isinstance(check, LivenessCheck):
         request = LivenessRequest(
             selection=check_selection(check.topics, check.exclude_internal),

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..check.evaluate import check_result
 from ..check.plan import plan_checks
 from ..check.report import CheckReport
-from ..errors import KafkaOffsetsError, UsageError, interrupted
+from ..errors import KafkaOffsetsError, SpecFileError, UsageError, interrupted
 from ..parse.times import now_ms
 from ..severity import worst
 from .checkpoint_fs import opener
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .progress import StageProgress
     from .runtime import SparkRuntime
 
-__all__ = ["CheckRequest", "CheckRun", "prepared", "run", "task_slots"]
+__all__ = ["CheckRequest", "CheckRun", "prepared", "refuse_tiering", "run", "task_slots"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -112,6 +112,7 @@ def run(spec: CheckSpec, how: CheckRun, *, console: Any = None) -> CheckReport:
     from .progress import StageProgress
     from .ship import check_channel, check_files
 
+    refuse_tiering(spec)  # before any client or Spark: never skipped unsaid
     check_files(spec)  # a CA file or keytab a cluster names must exist: one line, before any client
     if how.remote is not None:
         from .connect import parse_remote
@@ -140,6 +141,20 @@ def run(spec: CheckSpec, how: CheckRun, *, console: Any = None) -> CheckReport:
     times = {"plan": round(plan_s, 3), **report.timings, "total": round(time.monotonic() - t0, 3)}
 
     return replace(report.with_group_types(plan.group_types), timings=times)
+
+
+def refuse_tiering(spec: CheckSpec) -> None:
+    """A spec error naming the spec's tiering checks: ``check`` runs its lag and liveness checks on
+    Spark; a tiering check is served by ``serve --spec`` and run by ``tiering``."""
+    if spec.tiering_checks:
+        raise SpecFileError(
+            spec.source,
+            [
+                f"check {c.name!r}: tiering checks are served by 'serve --spec' and run by 'tiering', "
+                f"not by check (line {c.line})"
+                for c in spec.tiering_checks
+            ],
+        )
 
 
 def _start(how: CheckRun, step: Callable[[str], None]) -> SparkRuntime:

@@ -22,6 +22,7 @@ from kafka_offsets_cli.check.spec import (
     HISTORY_KEYS,
     LAG_KEYS,
     LIVENESS_KEYS,
+    TIERING_KEYS,
     TOP_KEYS,
     HistoryRules,
     LagCheck,
@@ -367,7 +368,7 @@ def test_check_problems_of_every_kind() -> None:
         "checks[4].min_alive: min_alive applies to liveness checks, not lag (line 9)",
         "checks[4].groups: expected at least one group name or pattern (line 9)",
         "checks[4].time_lag: expected true or false, got string 'maybe' (line 9)",
-        "checks[5].type: unknown check type 'freshness'; expected one of liveness, lag (line 10)",
+        "checks[5].type: unknown check type 'freshness'; expected one of liveness, lag, tiering (line 10)",
         "checks[6].name: duplicate check name 'b' (first at line 6) (line 11)",
         "checks[6].time_lag: cannot be false with a time-lag threshold (line 11)",
         "checks[7].topic: unknown key (did you mean 'topics'?) (line 12)",
@@ -418,7 +419,11 @@ def test_schema_names_exactly_the_keys_the_loader_accepts() -> None:
     assert set(defs["cluster"]["properties"]) == set(CLUSTER_KEYS)
     assert set(defs["livenessCheck"]["properties"]) == set(COMMON_CHECK_KEYS + LIVENESS_KEYS) | {"type"}
     assert set(defs["lagCheck"]["properties"]) == set(COMMON_CHECK_KEYS + LAG_KEYS) | {"type"}
-    for name in ("defaults", "history", "cluster", "livenessCheck", "lagCheck"):
+    assert set(defs["tieringCheck"]["properties"]) == set(COMMON_CHECK_KEYS + TIERING_KEYS) | {"type"}
+    assert s["properties"]["checks"]["items"]["oneOf"] == [
+        {"$ref": f"#/$defs/{name}Check"} for name in ("liveness", "lag", "tiering")
+    ]
+    for name in ("defaults", "history", "cluster", "livenessCheck", "lagCheck", "tieringCheck"):
         assert defs[name]["additionalProperties"] is False, name
 
 
@@ -428,6 +433,7 @@ def test_schema_required_keys_match_the_minimal_form() -> None:
     assert set(s["required"]) == {"clusters", "checks"}
     assert set(defs["livenessCheck"]["required"]) == {"name", "type", "topics", "warn", "crit"}
     assert set(defs["lagCheck"]["required"]) == {"name", "type"}
+    assert set(defs["tieringCheck"]["required"]) == {"name", "type"}  # topics: every topic without
     # groups, or spark_checkpoints in their place: exactly one of them
     assert defs["lagCheck"]["oneOf"] == [{"required": ["groups"]}, {"required": ["spark_checkpoints"]}]
     doc = yaml.safe_load(MINIMAL)
