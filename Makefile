@@ -31,7 +31,7 @@ lint: $(STAMP)
 
 ## unit: tests/unit, the tests that need no Java, broker, Spark or spark/connect extras
 unit: $(STAMP)
-	$(BIN)/python -m pytest tests/unit
+	$(BIN)/python -m pytest -n $(LANES) tests/unit
 
 ## bench: the benchmarks against Kafka's own tools (3-node local cluster)
 bench: $(STAMP)
