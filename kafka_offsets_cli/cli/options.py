@@ -62,6 +62,12 @@ class Outputs:
 _F = Format
 _RECORDS = (_F.table, _F.wide, _F.json, _F.jsonl, _F.csv)
 _TABLES = "table (default on a TTY; fits its width), wide (the table in full), "
+#: the monitoring commands' records, with the nagios and prometheus formats of a check
+_MONITORING = Outputs(
+    formats=(*_RECORDS, _F.nagios, _F.prometheus),
+    help=_TABLES + "json, jsonl (default otherwise), csv, nagios (one status line "
+    "with perfdata) or prometheus (textfile-collector metrics).",
+)
 #: Each command's output formats, once.
 OUTPUTS = {
     "list": Outputs(
@@ -69,21 +75,9 @@ OUTPUTS = {
         help=_TABLES + "json, jsonl (default otherwise), csv, plain (topic:partition:offset), or "
         "spark-offsets (one spec as the JSON Spark's Kafka source takes for startingOffsets/endingOffsets).",
     ),
-    "lag": Outputs(
-        formats=(*_RECORDS, _F.nagios, _F.prometheus),
-        help=_TABLES + "json, jsonl (default otherwise), csv, nagios (one status line "
-        "with perfdata) or prometheus (textfile-collector metrics).",
-    ),
-    "liveness": Outputs(
-        formats=(*_RECORDS, _F.nagios, _F.prometheus),
-        help=_TABLES + "json, jsonl (default otherwise), csv, nagios (one status line "
-        "with perfdata) or prometheus (textfile-collector metrics).",
-    ),
-    "tiering": Outputs(
-        formats=(*_RECORDS, _F.nagios, _F.prometheus),
-        help=_TABLES + "json, jsonl (default otherwise), csv, nagios (one status line "
-        "with perfdata) or prometheus (textfile-collector metrics).",
-    ),
+    "lag": _MONITORING,
+    "liveness": _MONITORING,
+    "tiering": _MONITORING,
     "rewind": Outputs(
         formats=_RECORDS,
         help=_TABLES + "json, jsonl (default otherwise) or csv.",
