@@ -40,7 +40,7 @@ from ..models.groups import GroupDescription, GroupMembers, Member
 from ..models.topics import TopicPartition
 from .coordinated import each_node, find_coordinators, in_rounds, left_ms
 from .deadline import Deadline
-from .kafka_python import KafkaPython, Route, code_name
+from .kafka_python import KafkaPython, Route, group_error
 
 
 class ConsumerGroupDescribeRequest(ApiMessage, load_json=__package__):  # type: ignore[misc,call-arg]
@@ -145,10 +145,9 @@ def classic_group(group: str, answer: Any) -> GroupMembers:
 def _members_of(group: str, answer: Any, protocol: str, member: Callable[[Any], Member]) -> GroupMembers:
     """A describe answer as the group's description and members (``member`` reads one of the
     answer's), or the group's error: the coordinator's, or none reached."""
-    if answer is None:
-        return failed(group, "COORDINATOR_NOT_AVAILABLE")
-    if answer.error_code:
-        return failed(group, code_name(answer.error_code))
+    error = group_error(answer)
+    if error is not None:
+        return failed(group, error)
     members = tuple(member(m) for m in answer.members)
     assigned = tuple(sorted({tp for m in members for tp in m.assigned}))
     state = group_state(answer.group_state)

@@ -25,7 +25,7 @@ from ..models.topics import TopicPartition
 from .coordinated import GroupRequest, ask_coordinators
 from .deadline import Deadline
 from .group_messages import DescribeShareGroupOffsetsRequest, ShareGroupDescribeRequest
-from .kafka_python import KafkaPython, code_name
+from .kafka_python import KafkaPython, code_name, group_error
 
 #: the line shown once when the cluster cannot describe share groups
 NOT_ENABLED = "share groups are not enabled on this cluster (share.version)"
@@ -68,10 +68,9 @@ def describe_share_group_offsets(
 
 def share_group(group: str, answer: Any) -> ShareGroup:
     """A ShareGroupDescribe answer for ``group`` as the model (its error kept)."""
-    if answer is None:
-        return ShareGroup(group=group, state=None, error="COORDINATOR_NOT_AVAILABLE")
-    if answer.error_code:
-        return ShareGroup(group=group, state=None, error=code_name(answer.error_code))
+    error = group_error(answer)
+    if error is not None:
+        return ShareGroup(group=group, state=None, error=error)
     members = tuple(
         ShareMember(
             member_id=str(m.member_id),
@@ -101,10 +100,9 @@ def share_group(group: str, answer: Any) -> ShareGroup:
 def share_offsets(group: str, answer: Any) -> ShareGroupOffsets:
     """A DescribeShareGroupOffsets answer for ``group`` as the model: its share-partitions in
     (topic, partition) order, each with its own error; the group's error alone when it has one."""
-    if answer is None:
-        return ShareGroupOffsets(group=group, error="COORDINATOR_NOT_AVAILABLE")
-    if answer.error_code:
-        return ShareGroupOffsets(group=group, error=code_name(answer.error_code))
+    error = group_error(answer)
+    if error is not None:
+        return ShareGroupOffsets(group=group, error=error)
     partitions = [
         SharePartition(
             partition=TopicPartition(t.topic_name, int(p.partition_index)),
