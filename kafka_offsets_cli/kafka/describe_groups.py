@@ -156,12 +156,14 @@ def _members_of(group: str, answer: Any, protocol: str, member: Callable[[Any], 
 
 def _consumer_member(m: Any) -> Member:
     """A ConsumerGroupDescribe member, with its epoch and its assignment's partitions."""
-    assigned = tuple(
-        TopicPartition(t.topic_name, p)
-        for t in (m.assignment.topic_partitions if m.assignment is not None else ())
-        for p in t.partitions
-    )
-    return _member(m, m.instance_id, assigned, member_epoch=int(m.member_epoch))
+    return _member(m, m.instance_id, assigned_partitions(m.assignment), member_epoch=int(m.member_epoch))
+
+
+def assigned_partitions(assignment: Any) -> tuple[TopicPartition, ...]:
+    """The partitions of a member's assignment as KIP-848's describes give it (ConsumerGroupDescribe,
+    ShareGroupDescribe): topic names, each with its partitions; none when it has no assignment."""
+    topics = assignment.topic_partitions if assignment is not None else ()
+    return tuple(TopicPartition(t.topic_name, p) for t in topics for p in t.partitions)
 
 
 def _classic_member(m: Any, *, decode: bool) -> Member:

@@ -24,6 +24,7 @@ from ..models.group_types import GroupTypeAnswer, ShareGroup, ShareGroupOffsets,
 from ..models.topics import TopicPartition
 from .coordinated import GroupRequest, ask_coordinators
 from .deadline import Deadline
+from .describe_groups import assigned_partitions
 from .group_messages import DescribeShareGroupOffsetsRequest, ShareGroupDescribeRequest
 from .kafka_python import KafkaPython, code_name, group_error
 
@@ -79,11 +80,7 @@ def share_group(group: str, answer: Any) -> ShareGroup:
             member_epoch=int(m.member_epoch),
             rack_id=m.rack_id or None,
             subscribed=tuple(m.subscribed_topic_names),
-            assigned=tuple(
-                TopicPartition(t.topic_name, p)
-                for t in (m.assignment.topic_partitions if m.assignment is not None else ())
-                for p in t.partitions
-            ),
+            assigned=assigned_partitions(m.assignment),
         )
         for m in answer.members
     )
