@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from .options import OUT
+from .options import OUT, switch, valued
 
 SPARK = "Spark"
 HISTORY = "History and files"
@@ -71,77 +71,68 @@ EXAMPLE_FILE = "check-spec.example.yaml"
 SpecArg = Annotated[str, typer.Argument(metavar="SPEC", help="Spec file (YAML or JSON).", show_default=False)]
 WorstOpt = Annotated[
     int,
-    typer.Option(
-        "--worst", metavar="N", min=0, help="Worst partitions shown in the table.", rich_help_panel=OUT
-    ),
+    valued("--worst", "N", "Worst partitions shown in the table.", panel=OUT, min=0, show_default=True),
 ]
 HistoryOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--history",
-        metavar="DIR",
-        help="Append this run's samples to the Parquet history in DIR and apply Burrow's window rules.",
-        rich_help_panel=HISTORY,
-        show_default=False,
+        "DIR",
+        "Append this run's samples to the Parquet history in DIR and apply Burrow's window rules.",
+        panel=HISTORY,
     ),
 ]
 WriteOpt = Annotated[
     WriteFormat | None,
-    typer.Option(
+    valued(
         "--write",
-        help="Also write the full per-partition table, as parquet or csv, to --write-dir.",
-        rich_help_panel=HISTORY,
-        show_default=False,
+        None,
+        "Also write the full per-partition table, as parquet or csv, to --write-dir.",
+        panel=HISTORY,
         case_sensitive=False,
     ),
 ]
 WriteDirOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--write-dir",
-        metavar="DIR",
-        help="Directory for --write (replaced if it holds an earlier --write output).",
-        rich_help_panel=HISTORY,
-        show_default=False,
+        "DIR",
+        "Directory for --write (replaced if it holds an earlier --write output).",
+        panel=HISTORY,
     ),
 ]
 MasterOpt = Annotated[
     str,
-    typer.Option(
+    valued(
         "--master",
-        metavar="URL",
+        "URL",
+        "Spark master: local[*], local[N], spark://HOST:PORT, yarn, k8s://...",
+        panel=SPARK,
         envvar="KAFKA_OFFSETS_SPARK_MASTER",
-        help="Spark master: local[*], local[N], spark://HOST:PORT, yarn, k8s://...",
-        rich_help_panel=SPARK,
+        show_default=True,
     ),
 ]
 RemoteOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--remote",
-        metavar="sc://HOST:PORT",
+        "sc://HOST:PORT",
+        "A Spark Connect server instead of a master (no JVM starts here); not with --master.",
+        panel=SPARK,
         envvar="SPARK_REMOTE",
-        help="A Spark Connect server instead of a master (no JVM starts here); not with --master.",
-        rich_help_panel=SPARK,
-        show_default=False,
     ),
 ]
 ConfOpt = Annotated[
     list[str] | None,
-    typer.Option(
+    valued(
         "--conf",
-        metavar="KEY=VALUE",
-        help="Spark configuration property (repeatable), e.g. spark.driver.memory=2g.",
-        rich_help_panel=SPARK,
-        show_default=False,
+        "KEY=VALUE",
+        "Spark configuration property (repeatable), e.g. spark.driver.memory=2g.",
+        panel=SPARK,
     ),
 ]
-SparkUiOpt = Annotated[
-    bool, typer.Option("--spark-ui", help="Keep Spark's web UI on (off by default).", rich_help_panel=SPARK)
-]
-TimingsOpt = Annotated[
-    bool, typer.Option("--timings", help="Print the time of each stage on stderr.", rich_help_panel=SPARK)
-]
+SparkUiOpt = Annotated[bool, switch("--spark-ui", "Keep Spark's web UI on (off by default).", panel=SPARK)]
+TimingsOpt = Annotated[bool, switch("--timings", "Print the time of each stage on stderr.", panel=SPARK)]
 ValidateOpt = Annotated[
     bool, typer.Option("--validate", help="Only validate the spec file (exit 0 or 3); start nothing.")
 ]

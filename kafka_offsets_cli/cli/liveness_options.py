@@ -9,7 +9,7 @@ import typer
 
 from ..errors import MonitoringStatus, UsageError
 from ..measures.liveness import LiveState
-from .options import OUT, SEL
+from .options import OUT, SEL, switch, valued
 
 __all__ = [
     "CHECK",
@@ -99,11 +99,10 @@ class StatusName(str, Enum):
 
 IncludeInternalOpt = Annotated[
     bool,
-    typer.Option(
+    switch(
         "--include-internal",
-        help="Also check Kafka's system topics (__consumer_offsets, __remote_log_metadata…), "
-        "left out by default.",
-        rich_help_panel=SEL,
+        "Also check Kafka's system topics (__consumer_offsets, __remote_log_metadata…), left out by default.",
+        panel=SEL,
     ),
 ]
 ExcludeInternalCompatOpt = Annotated[
@@ -112,78 +111,78 @@ ExcludeInternalCompatOpt = Annotated[
 ]
 WarnOpt = Annotated[
     str,
-    typer.Option(
-        "--warn",
-        "-w",
-        metavar="DURATION",
-        help="WARNING when the newest record is older.",
-        rich_help_panel=CHECK,
+    valued(
+        "--warn", "DURATION", "WARNING when the newest record is older.", "-w", panel=CHECK, show_default=True
     ),
 ]
 CritOpt = Annotated[
     str,
-    typer.Option(
+    valued(
         "--crit",
+        "DURATION",
+        "CRITICAL when the newest record is older.",
         "-c",
-        metavar="DURATION",
-        help="CRITICAL when the newest record is older.",
-        rich_help_panel=CHECK,
+        panel=CHECK,
+        show_default=True,
     ),
 ]
 MinAliveOpt = Annotated[
     int | None,
-    typer.Option(
+    valued(
         "--min-alive",
-        metavar="N",
+        "N",
+        "A topic is as good as its N-th best partition (default: all partitions must be fresh).",
+        panel=CHECK,
         min=1,
-        help="A topic is as good as its N-th best partition (default: all partitions must be fresh).",
-        rich_help_panel=CHECK,
-        show_default=False,
     ),
 ]
 FutureToleranceOpt = Annotated[
     str,
-    typer.Option(
+    valued(
         "--future-tolerance",
-        metavar="DURATION",
-        help="Timestamps up to this far after now count as age 0; beyond it, state future.",
-        rich_help_panel=CHECK,
+        "DURATION",
+        "Timestamps up to this far after now count as age 0; beyond it, state future.",
+        panel=CHECK,
+        show_default=True,
     ),
 ]
 EmptyStatusOpt = Annotated[
     StatusName,
-    typer.Option(
+    valued(
         "--empty-status",
-        help="Status of an empty partition (no record at all).",
-        rich_help_panel=CHECK,
+        None,
+        "Status of an empty partition (no record at all).",
+        panel=CHECK,
+        show_default=True,
         case_sensitive=False,
     ),
 ]
 FutureStatusOpt = Annotated[
     StatusName,
-    typer.Option(
+    valued(
         "--future-status",
-        help="Status of a partition with a future timestamp.",
-        rich_help_panel=CHECK,
+        None,
+        "Status of a partition with a future timestamp.",
+        panel=CHECK,
+        show_default=True,
         case_sensitive=False,
     ),
 ]
 ProblemsOpt = Annotated[
     bool,
-    typer.Option(
+    switch(
         "--problems",
-        help="Show only partitions whose status is not OK (the exit status stays the whole run's).",
-        rich_help_panel=OUT,
+        "Show only partitions whose status is not OK (the exit status stays the whole run's).",
+        panel=OUT,
     ),
 ]
 StateOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--state",
-        metavar="STATE,...",
-        help="Only partitions in these states: ok, warning, critical, empty, pending, future, error.",
-        rich_help_panel=OUT,
-        show_default=False,
+        "STATE,...",
+        "Only partitions in these states: ok, warning, critical, empty, pending, future, error.",
+        panel=OUT,
     ),
 ]
 

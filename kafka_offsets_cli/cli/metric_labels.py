@@ -10,38 +10,34 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Annotated
 
-import typer
-
 from ..connection.resolver import ConnectionOptions
 from ..connection.settings import ClientSettings
 from ..render.monitoring import constant_labels
 from ..render.offset_compat import Compat, parse_compat
 from .command_options import Push
 from .connection import connect
-from .options import OUT, Format
+from .options import OUT, Format, valued
 
 __all__ = ["MetricsCompatOpt", "PrometheusFileOpt", "cluster_name", "compat_of", "settings_and_labels"]
 
 #: ``--prometheus-file``, the same for every command that writes metrics.
 PrometheusFileOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--prometheus-file",
-        metavar="FILE",
-        help="Also write the Prometheus metrics to FILE atomically (node_exporter textfile collector).",
-        rich_help_panel=OUT,
-        show_default=False,
+        "FILE",
+        "Also write the Prometheus metrics to FILE atomically (node_exporter textfile collector).",
+        panel=OUT,
     ),
 ]
 MetricsCompatOpt = Annotated[
     list[str] | None,
-    typer.Option(
+    valued(
         "--metrics-compat",
-        metavar="EXPORTER",
-        help="Also the metric names of kafka_exporter or kafka-lag-exporter (repeatable or a comma list), "
+        "EXPORTER",
+        "Also the metric names of kafka_exporter or kafka-lag-exporter (repeatable or a comma list), "
         "after the kafka_offsets_* series (lag's member labels need --members).",
-        rich_help_panel=OUT,
-        show_default=False,
+        panel=OUT,
     ),
 ]
 

@@ -62,6 +62,12 @@ class Outputs:
 _F = Format
 _RECORDS = (_F.table, _F.wide, _F.json, _F.jsonl, _F.csv)
 _TABLES = "table (default on a TTY; fits its width), wide (the table in full), "
+#: the monitoring commands' records, with the nagios and prometheus formats of a check
+_MONITORING = Outputs(
+    formats=(*_RECORDS, _F.nagios, _F.prometheus),
+    help=_TABLES + "json, jsonl (default otherwise), csv, nagios (one status line "
+    "with perfdata) or prometheus (textfile-collector metrics).",
+)
 #: Each command's output formats, once.
 OUTPUTS = {
     "list": Outputs(
@@ -69,21 +75,9 @@ OUTPUTS = {
         help=_TABLES + "json, jsonl (default otherwise), csv, plain (topic:partition:offset), or "
         "spark-offsets (one spec as the JSON Spark's Kafka source takes for startingOffsets/endingOffsets).",
     ),
-    "lag": Outputs(
-        formats=(*_RECORDS, _F.nagios, _F.prometheus),
-        help=_TABLES + "json, jsonl (default otherwise), csv, nagios (one status line "
-        "with perfdata) or prometheus (textfile-collector metrics).",
-    ),
-    "liveness": Outputs(
-        formats=(*_RECORDS, _F.nagios, _F.prometheus),
-        help=_TABLES + "json, jsonl (default otherwise), csv, nagios (one status line "
-        "with perfdata) or prometheus (textfile-collector metrics).",
-    ),
-    "tiering": Outputs(
-        formats=(*_RECORDS, _F.nagios, _F.prometheus),
-        help=_TABLES + "json, jsonl (default otherwise), csv, nagios (one status line "
-        "with perfdata) or prometheus (textfile-collector metrics).",
-    ),
+    "lag": _MONITORING,
+    "liveness": _MONITORING,
+    "tiering": _MONITORING,
     "rewind": Outputs(
         formats=_RECORDS,
         help=_TABLES + "json, jsonl (default otherwise) or csv.",
@@ -138,171 +132,162 @@ else:
     ConfigOutputOpt = _output_option("config")
 
 
+def valued(flag: str, metavar: str | None, text: str, *aliases: str, panel: str | None, **extra: Any) -> Any:
+    """A ``typer.Option`` that takes a value: ``flag`` (then its ``aliases``) shown as ``metavar``
+    with help ``text`` in the help ``panel``.
+
+    No default is shown (most of these default to "not given"); ``show_default=True`` in ``extra``
+    shows it.
+    """
+    extra.setdefault("show_default", False)
+    return typer.Option(flag, *aliases, metavar=metavar, help=text, rich_help_panel=panel, **extra)
+
+
+def switch(flag: str, text: str, *aliases: str, panel: str | None, **extra: Any) -> Any:
+    """A boolean ``typer.Option``: ``flag`` (then its ``aliases``) with help ``text`` in ``panel``."""
+    return typer.Option(flag, *aliases, help=text, rich_help_panel=panel, **extra)
+
+
 # The connection options (--cluster … --isolation): declared once; the commands take them through
 # command_options.targeted (shell completion reads them from the context).
 ClusterOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--cluster",
-        metavar="NAME",
-        help="Cluster profile from the config file (see `kafka-offsets config path`) "
+        "NAME",
+        "Cluster profile from the config file (see `kafka-offsets config path`) "
         "[env: KAFKA_OFFSETS_CLUSTER].",
-        rich_help_panel=CONN,
-        show_default=False,
+        panel=CONN,
         autocompletion=complete_clusters,
     ),
 ]
 BootstrapOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--bootstrap-server",
+        "HOST:PORT[,...]",
+        "Kafka bootstrap servers [env: KAFKA_BOOTSTRAP_SERVERS].",
         "-b",
         "--broker-list",
-        metavar="HOST:PORT[,...]",
-        help="Kafka bootstrap servers [env: KAFKA_BOOTSTRAP_SERVERS].",
-        rich_help_panel=CONN,
-        show_default=False,
+        panel=CONN,
     ),
 ]
 CommandConfigOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--command-config",
-        metavar="FILE",
-        help="Java client properties file (as for Kafka's tools); shared keys are translated for librdkafka.",
-        rich_help_panel=CONN,
-        show_default=False,
+        "FILE",
+        "Java client properties file (as for Kafka's tools); shared keys are translated for librdkafka.",
+        panel=CONN,
     ),
 ]
 XOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "-X",
-        metavar="KEY=VALUE",
-        help="Raw librdkafka property (repeatable).",
-        rich_help_panel=CONN,
-        show_default=False,
-    ),
+    list[str] | None, valued("-X", "KEY=VALUE", "Raw librdkafka property (repeatable).", panel=CONN)
 ]
 TimeoutOpt = Annotated[
     str,
-    typer.Option(
+    valued(
         "--timeout",
-        metavar="DURATION",
-        help="Give up after this long, with a unit (e.g. 30s, 2m, 500ms); partitions still failing then show "
+        "DURATION",
+        "Give up after this long, with a unit (e.g. 30s, 2m, 500ms); partitions still failing then show "
         "their error.",
-        rich_help_panel=CONN,
+        panel=CONN,
+        show_default=True,
     ),
 ]
 IsolationOpt = Annotated[
     Isolation,
-    typer.Option(
+    valued(
         "--isolation",
-        help="read_uncommitted: latest = high watermark; read_committed: latest = last stable offset.",
-        rich_help_panel=CONN,
+        None,
+        "read_uncommitted: latest = high watermark; read_committed: latest = last stable offset.",
+        panel=CONN,
+        show_default=True,
         case_sensitive=False,
     ),
 ]
 TopicOpt = Annotated[
     list[str] | None,
-    typer.Option(
+    valued(
         "--topic",
+        "REGEX",
+        "Topic name or Java regular expression (as in Kafka's tools) matching whole names"
+        " (repeatable). Default: all topics.",
         "-t",
-        metavar="REGEX",
-        help=(
-            "Topic name or Java regular expression (as in Kafka's tools) matching whole names"
-            " (repeatable). Default: all topics."
-        ),
-        rich_help_panel=SEL,
-        show_default=False,
+        panel=SEL,
         autocompletion=complete_topics,
     ),
 ]
 PartitionsOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--partitions",
+        "LIST",
+        "Comma-separated partition ids (ranges N-M exclude M, as --topic-partitions).",
         "-p",
-        metavar="LIST",
-        help="Comma-separated partition ids (ranges N-M exclude M, as --topic-partitions).",
-        rich_help_panel=SEL,
-        show_default=False,
+        panel=SEL,
     ),
 ]
 TopicPartitionsOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--topic-partitions",
-        metavar="PATTERNS",
-        help="GetOffsetShell patterns: 'orders:0-5,payments:3,logs.*:' (N-M excludes M, N-, -M).",
-        rich_help_panel=SEL,
-        show_default=False,
+        "PATTERNS",
+        "GetOffsetShell patterns: 'orders:0-5,payments:3,logs.*:' (N-M excludes M, N-, -M).",
+        panel=SEL,
         autocompletion=complete_topic_partitions,
     ),
 ]
 GroupOpt = Annotated[
     list[str] | None,
-    typer.Option(
-        "--group",
-        "-g",
-        metavar="GROUP",
-        help="Consumer group id (repeatable).",
-        rich_help_panel=SEL,
-        show_default=False,
-        autocompletion=complete_groups,
+    valued(
+        "--group", "GROUP", "Consumer group id (repeatable).", "-g", panel=SEL, autocompletion=complete_groups
     ),
 ]
 ExcludeInternalOpt = Annotated[
     bool,
-    typer.Option(
+    switch(
         "--exclude-internal-topics",
-        help="Leave out the topics the broker flags internal (__consumer_offsets…), as Kafka's tools.",
-        rich_help_panel=SEL,
+        "Leave out the topics the broker flags internal (__consumer_offsets…), as Kafka's tools.",
+        panel=SEL,
     ),
 ]
 TzOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--tz",
-        metavar="ZONE",
-        help="Time zone for naive input times and shown times: UTC (default), local, +01:00, Europe/Paris.",
-        rich_help_panel=OUT,
-        show_default=False,
+        "ZONE",
+        "Time zone for naive input times and shown times: UTC (default), local, +01:00, Europe/Paris.",
+        panel=OUT,
     ),
 ]
-NoHeadersOpt = Annotated[
-    bool,
-    typer.Option("--no-headers", help="Omit the header row (table, csv).", rich_help_panel=OUT),
-]
+NoHeadersOpt = Annotated[bool, switch("--no-headers", "Omit the header row (table, csv).", panel=OUT)]
 ColumnsOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--columns",
-        metavar="COL,...",
-        help="Only these record fields, in this order (json, jsonl, csv; a table: the columns showing them).",
-        rich_help_panel=OUT,
-        show_default=False,
+        "COL,...",
+        "Only these record fields, in this order (json, jsonl, csv; a table: the columns showing them).",
+        panel=OUT,
     ),
 ]
 LabelOpt = Annotated[
     list[str] | None,
-    typer.Option(
+    valued(
         "--label",
-        metavar="NAME=VALUE",
-        help="Constant label on every Prometheus series (repeatable); each series already has cluster.",
-        rich_help_panel=OUT,
-        show_default=False,
+        "NAME=VALUE",
+        "Constant label on every Prometheus series (repeatable); each series already has cluster.",
+        panel=OUT,
     ),
 ]
 WatchOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--watch",
-        metavar="DURATION",
-        help="Refresh every DURATION (e.g. 5s) until Ctrl-C: a live table with records/s on a terminal, "
+        "DURATION",
+        "Refresh every DURATION (e.g. 5s) until Ctrl-C: a live table with records/s on a terminal, "
         "one block per refresh otherwise.",
-        rich_help_panel=OUT,
-        show_default=False,
+        panel=OUT,
     ),
 ]
 
@@ -317,11 +302,5 @@ def watch_interval(watch: str | None) -> float | None:
 #: lag and rewind
 GroupRegexOpt = Annotated[
     list[str] | None,
-    typer.Option(
-        "--group-regex",
-        metavar="REGEX",
-        help="Consumer groups whose whole id matches (repeatable).",
-        rich_help_panel=SEL,
-        show_default=False,
-    ),
+    valued("--group-regex", "REGEX", "Consumer groups whose whole id matches (repeatable).", panel=SEL),
 ]

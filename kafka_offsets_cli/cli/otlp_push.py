@@ -18,10 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated
 
-import typer
-
 from ..errors import UsageError
-from .options import OUT
+from .options import OUT, valued
 from .textfile import ResultNotWritten
 
 __all__ = ["OtlpEndpointOpt", "OtlpHeaderOpt", "OtlpTarget", "otlp_target", "push"]
@@ -36,23 +34,21 @@ METRICS_PATH = "/v1/metrics"
 
 OtlpEndpointOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--otlp-endpoint",
-        metavar="URL",
-        help="Also push the metrics once over OTLP/HTTP to URL (an OpenTelemetry Collector, Prometheus' "
+        "URL",
+        "Also push the metrics once over OTLP/HTTP to URL (an OpenTelemetry Collector, Prometheus' "
         "OTLP receiver; /v1/metrics is added to a URL without a path). Needs the otlp extra.",
-        rich_help_panel=OUT,
-        show_default=False,
+        panel=OUT,
     ),
 ]
 OtlpHeaderOpt = Annotated[
     list[str] | None,
-    typer.Option(
+    valued(
         "--otlp-header",
-        metavar="KEY=VALUE",
-        help="A header of the OTLP push, e.g. 'Authorization=Bearer TOKEN' (repeatable; never printed).",
-        rich_help_panel=OUT,
-        show_default=False,
+        "KEY=VALUE",
+        "A header of the OTLP push, e.g. 'Authorization=Bearer TOKEN' (repeatable; never printed).",
+        panel=OUT,
     ),
 ]
 

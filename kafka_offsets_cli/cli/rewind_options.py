@@ -3,13 +3,13 @@ the examples of its help."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated, Any
 
-import typer
 from typer.core import TyperCommand
 
 from .complete import complete_groups
-from .options import SEL
+from .options import SEL, switch, valued
 
 RESET = "Reset"
 
@@ -74,17 +74,12 @@ named in the plan.
 """
 
 
-def _opt(flag: str, metavar: str, text: str) -> Any:
-    return typer.Option(flag, metavar=metavar, help=text, rich_help_panel=RESET, show_default=False)
+#: the options of the Reset panel
+_opt = partial(valued, panel=RESET)
+_flag = partial(switch, panel=RESET)
 
 
-def _flag(flag: str, text: str) -> Any:
-    return typer.Option(flag, help=text, rich_help_panel=RESET)
-
-
-AllGroupsOpt = Annotated[
-    bool, typer.Option("--all-groups", help="Every consumer group of the cluster.", rich_help_panel=SEL)
-]
+AllGroupsOpt = Annotated[bool, switch("--all-groups", "Every consumer group of the cluster.", panel=SEL)]
 ToOpt = Annotated[
     str | None,
     _opt(
@@ -141,12 +136,10 @@ DeleteOffsetsOpt = Annotated[
 ]
 ToGroupOpt = Annotated[
     str | None,
-    typer.Option(
+    _opt(
         "--to-group",
-        metavar="SOURCE",
-        help="Target: the committed offsets of group SOURCE (on its topics, or the selected ones).",
-        rich_help_panel=RESET,
-        show_default=False,
+        "SOURCE",
+        "Target: the committed offsets of group SOURCE (on its topics, or the selected ones).",
         autocompletion=complete_groups,
     ),
 ]

@@ -28,7 +28,8 @@ librdkafka route made, names included (:func:`group_state`), so no caller sees a
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from kafka.protocol.admin import DescribeGroupsRequest  # type: ignore[import-untyped]
@@ -39,7 +40,7 @@ from ..models.groups import GroupDescription, GroupMembers, Member
 from ..models.topics import TopicPartition
 from .coordinated import each_node, find_coordinators, in_rounds, left_ms
 from .deadline import Deadline
-from .kafka_python import KafkaPython, Route, code_name
+from .kafka_python import KafkaPython, Route, group_error
 
 
 class ConsumerGroupDescribeRequest(ApiMessage, load_json=__package__):  # type: ignore[misc,call-arg]
@@ -131,47 +132,57 @@ def group_state(wire: str | None) -> str | None:
 
 def consumer_group(group: str, answer: Any) -> GroupMembers:
     """A ConsumerGroupDescribe answer (KIP-848 ``consumer`` group): each member's current assignment."""
-    if answer is None:
-        return failed(group, "COORDINATOR_NOT_AVAILABLE")
-    if answer.error_code:
-        return failed(group, code_name(answer.error_code))
-    members = tuple(
-        Member(
-            member_id=str(m.member_id),
-            client_id=str(m.client_id),
-            host=str(m.client_host),
-            instance_id=m.instance_id or None,
-            assigned=tuple(
-                TopicPartition(t.topic_name, p)
-                for t in (m.assignment.topic_partitions if m.assignment is not None else ())
-                for p in t.partitions
-            ),
-            member_epoch=int(m.member_epoch),
-        )
-        for m in answer.members
-    )
-    return _described(group, group_state(answer.group_state), members, "consumer")
+    return _members_of(group, answer, "consumer", _consumer_member)
 
 
 def classic_group(group: str, answer: Any) -> GroupMembers:
     """A DescribeGroups answer (classic group, or ``dead`` when none): assignments decoded from the
     members' consumer-protocol bytes (another protocol's, e.g. Connect's, are not partitions)."""
-    if answer is None:
-        return failed(group, "COORDINATOR_NOT_AVAILABLE")
-    if answer.error_code:
-        return failed(group, code_name(answer.error_code))
-    decode = answer.protocol_type in ("consumer", "")
-    members = tuple(
-        Member(
-            member_id=str(m.member_id),
-            client_id=str(m.client_id),
-            host=str(m.client_host),
-            instance_id=m.group_instance_id or None,
-            assigned=_assignment(m.member_assignment) if decode else (),
-        )
-        for m in answer.members
+    decode = answer is not None and answer.protocol_type in ("consumer", "")
+    return _members_of(group, answer, "classic", partial(_classic_member, decode=decode))
+
+
+def _members_of(group: str, answer: Any, protocol: str, member: Callable[[Any], Member]) -> GroupMembers:
+    """A describe answer as the group's description and members (``member`` reads one of the
+    answer's), or the group's error: the coordinator's, or none reached."""
+    error = group_error(answer)
+    if error is not None:
+        return failed(group, error)
+    members = tuple(member(m) for m in answer.members)
+    assigned = tuple(sorted({tp for m in members for tp in m.assigned}))
+    state = group_state(answer.group_state)
+    return GroupMembers(GroupDescription(group, state, len(members), assigned), members, protocol)
+
+
+def _consumer_member(m: Any) -> Member:
+    """A ConsumerGroupDescribe member, with its epoch and its assignment's partitions."""
+    return _member(m, m.instance_id, assigned_partitions(m.assignment), member_epoch=int(m.member_epoch))
+
+
+def assigned_partitions(assignment: Any) -> tuple[TopicPartition, ...]:
+    """The partitions of a member's assignment as KIP-848's describes give it (ConsumerGroupDescribe,
+    ShareGroupDescribe): topic names, each with its partitions; none when it has no assignment."""
+    topics = assignment.topic_partitions if assignment is not None else ()
+    return tuple(TopicPartition(t.topic_name, p) for t in topics for p in t.partitions)
+
+
+def _classic_member(m: Any, *, decode: bool) -> Member:
+    """A DescribeGroups member; its assignment only where it is the consumer protocol's (``decode``)."""
+    return _member(m, m.group_instance_id, _assignment(m.member_assignment) if decode else ())
+
+
+def _member(
+    m: Any, instance_id: str | None, assigned: tuple[TopicPartition, ...], member_epoch: int | None = None
+) -> Member:
+    """A described member: ids and host as both describes name them, ``instance_id`` (empty: none)."""
+    return Member(
+        member_id=str(m.member_id),
+        client_id=str(m.client_id),
+        host=str(m.client_host),
+        instance_id=instance_id or None,
+        assigned=assigned,
+        member_epoch=member_epoch,
     )
-    return _described(group, group_state(answer.group_state), members, "classic")
 
 
 def _assignment(data: bytes | None) -> tuple[TopicPartition, ...]:
@@ -183,8 +194,3 @@ def _assignment(data: bytes | None) -> tuple[TopicPartition, ...]:
     except Exception:
         return ()
     return tuple(TopicPartition(tp.topic, tp.partition) for tp in decoded.partitions())
-
-
-def _described(group: str, state: str | None, members: tuple[Member, ...], protocol: str) -> GroupMembers:
-    assigned = tuple(sorted({tp for m in members for tp in m.assigned}))
-    return GroupMembers(GroupDescription(group, state, len(members), assigned), members, protocol)

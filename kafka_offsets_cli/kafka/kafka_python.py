@@ -205,6 +205,14 @@ def code_name(code: int) -> str:
     return KAFKA_ERROR_NAMES.get(code) or str(kerrors.for_code(code).message)
 
 
+def group_error(answer: Any) -> str | None:
+    """The error of one group's entry in a coordinator's answer: ``COORDINATOR_NOT_AVAILABLE`` when
+    no answer came (``None``), the name of its error code, or ``None`` when it was answered."""
+    if answer is None:
+        return "COORDINATOR_NOT_AVAILABLE"
+    return code_name(answer.error_code) if answer.error_code else None
+
+
 #: kafka-python's failures of one request (reported per item, never lost with the others).
 RequestError = kerrors.KafkaError
 

@@ -34,7 +34,7 @@ from ..models.topics import TopicPartition
 from .coordinated import each_node, find_coordinators, in_rounds
 from .deadline import Deadline
 from .errors import COORDINATOR_NOT_READY, RETRIABLE
-from .kafka_python import KafkaPython, Route, code_name
+from .kafka_python import KafkaPython, Route, code_name, group_error
 
 #: Group errors asked again with a fresh coordinator.
 ASK_AGAIN = RETRIABLE | COORDINATOR_NOT_READY
@@ -106,10 +106,9 @@ def _offsets(group: str, answer: Any, partitions: Sequence[TopicPartition] | Non
 
     A partition with an error makes it the group's: an offset is never guessed.
     """
-    if answer is None:
-        return GroupOffsets(group, {}, "COORDINATOR_NOT_AVAILABLE")
-    if answer.error_code:
-        return GroupOffsets(group, {}, code_name(answer.error_code))
+    error = group_error(answer)
+    if error is not None:
+        return GroupOffsets(group, {}, error)
     offsets: dict[TopicPartition, int | None] = {}
     for t in answer.topics:
         for p in t.partitions:

@@ -24,8 +24,9 @@ from ..models.group_types import GroupTypeAnswer, ShareGroup, ShareGroupOffsets,
 from ..models.topics import TopicPartition
 from .coordinated import GroupRequest, ask_coordinators
 from .deadline import Deadline
+from .describe_groups import assigned_partitions
 from .group_messages import DescribeShareGroupOffsetsRequest, ShareGroupDescribeRequest
-from .kafka_python import KafkaPython, code_name
+from .kafka_python import KafkaPython, code_name, group_error
 
 #: the line shown once when the cluster cannot describe share groups
 NOT_ENABLED = "share groups are not enabled on this cluster (share.version)"
@@ -68,10 +69,9 @@ def describe_share_group_offsets(
 
 def share_group(group: str, answer: Any) -> ShareGroup:
     """A ShareGroupDescribe answer for ``group`` as the model (its error kept)."""
-    if answer is None:
-        return ShareGroup(group=group, state=None, error="COORDINATOR_NOT_AVAILABLE")
-    if answer.error_code:
-        return ShareGroup(group=group, state=None, error=code_name(answer.error_code))
+    error = group_error(answer)
+    if error is not None:
+        return ShareGroup(group=group, state=None, error=error)
     members = tuple(
         ShareMember(
             member_id=str(m.member_id),
@@ -80,11 +80,7 @@ def share_group(group: str, answer: Any) -> ShareGroup:
             member_epoch=int(m.member_epoch),
             rack_id=m.rack_id or None,
             subscribed=tuple(m.subscribed_topic_names),
-            assigned=tuple(
-                TopicPartition(t.topic_name, p)
-                for t in (m.assignment.topic_partitions if m.assignment is not None else ())
-                for p in t.partitions
-            ),
+            assigned=assigned_partitions(m.assignment),
         )
         for m in answer.members
     )
@@ -101,10 +97,9 @@ def share_group(group: str, answer: Any) -> ShareGroup:
 def share_offsets(group: str, answer: Any) -> ShareGroupOffsets:
     """A DescribeShareGroupOffsets answer for ``group`` as the model: its share-partitions in
     (topic, partition) order, each with its own error; the group's error alone when it has one."""
-    if answer is None:
-        return ShareGroupOffsets(group=group, error="COORDINATOR_NOT_AVAILABLE")
-    if answer.error_code:
-        return ShareGroupOffsets(group=group, error=code_name(answer.error_code))
+    error = group_error(answer)
+    if error is not None:
+        return ShareGroupOffsets(group=group, error=error)
     partitions = [
         SharePartition(
             partition=TopicPartition(t.topic_name, int(p.partition_index)),

@@ -27,7 +27,7 @@ from .group_messages import (
     DeleteShareGroupOffsetsRequest,
     OffsetDeleteRequest,
 )
-from .kafka_python import KafkaPython, code_name
+from .kafka_python import KafkaPython, code_name, group_error
 
 K = TypeVar("K")
 
@@ -135,11 +135,8 @@ def _write(
     answer does not name was not written, and says so rather than assume success."""
 
     def answered(g: str, answer: Any) -> _Answer:
-        if answer is None:
-            return _Answer(g, "COORDINATOR_NOT_AVAILABLE", {})
-        if answer.error_code:
-            return _Answer(g, code_name(answer.error_code), {})
-        return _Answer(g, None, items(answer))
+        error = group_error(answer)
+        return _Answer(g, error, {} if error is not None else items(answer))
 
     how = _one_group(group, request, answered)
     got = ask_coordinators(kafka_python, deadline, [group], how)[group]

@@ -17,7 +17,7 @@ from ..models.group_types import GroupTypeAnswer, StreamsGroup, StreamsMember, S
 from .coordinated import GroupRequest, ask_coordinators
 from .deadline import Deadline
 from .group_messages import StreamsGroupDescribeRequest
-from .kafka_python import KafkaPython, code_name
+from .kafka_python import KafkaPython, group_error
 from .share_groups import state_name, unavailable
 
 #: the line shown once when the cluster cannot describe streams groups
@@ -36,10 +36,9 @@ def describe_streams_groups(
 
 def streams_group(group: str, answer: Any) -> StreamsGroup:
     """A StreamsGroupDescribe answer for ``group`` as the model (its error kept)."""
-    if answer is None:
-        return StreamsGroup(group=group, state=None, error="COORDINATOR_NOT_AVAILABLE")
-    if answer.error_code:
-        return StreamsGroup(group=group, state=None, error=code_name(answer.error_code))
+    error = group_error(answer)
+    if error is not None:
+        return StreamsGroup(group=group, state=None, error=error)
     topology = answer.topology
     subtopologies = None
     if topology is not None and topology.subtopologies is not None:

@@ -157,13 +157,34 @@ def summary(
     A dry run ends with how to commit: ``--execute``, or after ``--export FILE`` (``exported``) the
     exported plan itself, ``--from-file FILE --execute`` (which checks that nothing moved since).
     """
-    n = len(plan.planned)
-    if plan.target.kind is TargetKind.DELETE:
-        return _delete_summary(
-            plan, tz, executed=executed, where=f" on {cluster}" if cluster else "", exported=exported
-        )
-    verb = "Committed" if executed else "Dry run: would commit"
     where = f" on {cluster}" if cluster else ""
+    if plan.target.kind is TargetKind.DELETE:
+        text = _delete_headline(plan, tz, executed=executed, where=where)
+        step = _DELETE_STEP
+    else:
+        text = _commit_headline(plan, tz, executed=executed, where=where)
+        step = _COMMIT_STEP
+    if plan.problems:
+        text += f"; {len(plan.problems)} partition(s) not planned"
+    if not executed:
+        text += _next_step(exported, *step)
+    return text
+
+
+#: how a dry run is applied (:func:`_next_step`'s lead, flags, verb and caveat), per kind of plan
+_COMMIT_STEP = ("To commit this plan", "", "commit", "the group must have no active members")
+_DELETE_STEP = (
+    "To delete exactly these",
+    "--delete-offsets ",
+    "delete",
+    "Kafka keeps the offsets of topics the group's members read",
+)
+
+
+def _commit_headline(plan: Plan, tz: tzinfo, *, executed: bool, where: str) -> str:
+    """:func:`summary`'s first sentence for a plan of offsets to commit."""
+    n = len(plan.planned)
+    verb = "Committed" if executed else "Dry run: would commit"
     text = (
         f"{verb} {n} offset(s) for group {plan.group!r}{where} ({target_text(plan, tz)}): "
         f"{plan.reread()} offset(s) re-read, {plan.skipped()} skipped, "
@@ -172,25 +193,14 @@ def summary(
     untouched = sum(r.untouched for r in plan.rows)
     if untouched:
         text += f"; {untouched} partition(s) untouched (no offset in the source group)"
-    if plan.problems:
-        text += f"; {len(plan.problems)} partition(s) not planned"
-    if not executed:
-        caveat = "the group must have no active members"
-        text += _next_step(exported, "To commit this plan", "", "commit", caveat)
     return text
 
 
-def _delete_summary(plan: Plan, tz: tzinfo, *, executed: bool, where: str, exported: str | None) -> str:
-    """:func:`summary` of a ``--delete-offsets`` plan."""
+def _delete_headline(plan: Plan, tz: tzinfo, *, executed: bool, where: str) -> str:
+    """:func:`summary`'s first sentence for a ``--delete-offsets`` plan."""
     n = len(plan.deletions())
     verb = "Deleted" if executed else "Dry run: would delete"
-    text = f"{verb} {n} committed offset(s) of group {plan.group!r}{where} ({target_text(plan, tz)})"
-    if plan.problems:
-        text += f"; {len(plan.problems)} partition(s) not planned"
-    if not executed:
-        caveat = "Kafka keeps the offsets of topics the group's members read"
-        text += _next_step(exported, "To delete exactly these", "--delete-offsets ", "delete", caveat)
-    return text
+    return f"{verb} {n} committed offset(s) of group {plan.group!r}{where} ({target_text(plan, tz)})"
 
 
 def _next_step(exported: str | None, lead: str, flags: str, verb: str, caveat: str) -> str:
