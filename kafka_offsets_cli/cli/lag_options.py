@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import typer
-
 from ..errors import UsageError
 from ..lag.summary import SortKey
 from ..models.group_types import GROUP_TYPES
-from .options import OUT, SEL
+from .options import OUT, SEL, switch, valued
 
 __all__ = [
     "CHECK",
@@ -117,26 +115,25 @@ catch up while the group gains (its lag over CONSUMED/S minus IN/S).
 
 GroupTypeOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--type",
-        metavar="TYPE,...",
-        help="Only groups of these types: classic, consumer, share, streams (as the brokers list them; "
+        "TYPE,...",
+        "Only groups of these types: classic, consumer, share, streams (as the brokers list them; "
         "default every type).",
-        show_default=False,
+        panel=None,
     ),
 ]
 
 
 SparkCheckpointOpt = Annotated[
     list[str] | None,
-    typer.Option(
+    valued(
         "--spark-checkpoint",
-        metavar="PATH",
-        help="Lag of the Spark Structured Streaming query whose checkpoint directory this is, a local path "
+        "PATH",
+        "Lag of the Spark Structured Streaming query whose checkpoint directory this is, a local path "
         "or a file-system URI such as s3://… (its newest committed batch's Kafka offsets, group "
         "spark:<query id>; repeatable; not with --group, --group-regex or --type).",
-        rich_help_panel=SEL,
-        show_default=False,
+        panel=SEL,
     ),
 ]
 
@@ -154,154 +151,126 @@ def group_types(value: str | None) -> tuple[str, ...] | None:
 
 TimeLagOpt = Annotated[
     bool,
-    typer.Option(
+    switch(
         "--time-lag",
-        help="Also compute each lagging partition's time lag (bisection with batched ListOffsets).",
+        "Also compute each lagging partition's time lag (bisection with batched ListOffsets).",
+        panel=None,
     ),
 ]
 MarkerCheckOpt = Annotated[
     bool,
-    typer.Option(
+    switch(
         "--marker-check/--no-marker-check",
-        help="For partitions with lag 1, fetch the one remaining offset to see whether it is a "
+        "For partitions with lag 1, fetch the one remaining offset to see whether it is a "
         "transaction marker (needs READ on the topic); off: lag 1 stays state ok.",
+        panel=None,
     ),
 ]
 OnlyLaggingOpt = Annotated[
     bool,
-    typer.Option(
-        "--only-lagging",
-        help="Only partitions with records left to consume (or below the log start).",
-        rich_help_panel=OUT,
+    switch(
+        "--only-lagging", "Only partitions with records left to consume (or below the log start).", panel=OUT
     ),
 ]
 SortOpt = Annotated[
     SortKey,
-    typer.Option(
+    switch(
         "--sort",
-        help="Row order: name (group, topic, partition), lag, time-lag or staleness (largest first), "
+        "Row order: name (group, topic, partition), lag, time-lag or staleness (largest first), "
         "loss-eta (soonest first); rows without the value last. time-lag implies --time-lag, loss-eta "
         "--loss-eta, staleness --staleness.",
-        rich_help_panel=OUT,
+        panel=OUT,
         case_sensitive=False,
     ),
 ]
 MinLagOpt = Annotated[
     int | None,
-    typer.Option(
-        "--min-lag",
-        metavar="N",
-        min=0,
-        help="Only partitions with a lag of at least N records.",
-        rich_help_panel=OUT,
-        show_default=False,
-    ),
+    valued("--min-lag", "N", "Only partitions with a lag of at least N records.", panel=OUT, min=0),
 ]
 MinTimeLagOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--min-time-lag",
-        metavar="DURATION",
-        help="Only partitions with a time lag of at least DURATION (implies --time-lag).",
-        rich_help_panel=OUT,
-        show_default=False,
+        "DURATION",
+        "Only partitions with a time lag of at least DURATION (implies --time-lag).",
+        panel=OUT,
     ),
 ]
 SummaryOpt = Annotated[
     bool,
-    typer.Option(
+    switch(
         "--summary",
-        help="One row per group (state, members, partitions, lag, max time lag); "
+        "One row per group (state, members, partitions, lag, max time lag); "
         "the default for a table of several groups not named with --group.",
-        rich_help_panel=OUT,
+        panel=OUT,
     ),
 ]
 ByPartitionOpt = Annotated[
     bool,
-    typer.Option(
-        "--by-partition", help="One row per group and partition (the default otherwise).", rich_help_panel=OUT
-    ),
+    switch("--by-partition", "One row per group and partition (the default otherwise).", panel=OUT),
 ]
 MembersOpt = Annotated[
     bool,
-    typer.Option(
+    switch(
         "--members",
-        help="Each partition's consumer: CONSUMER-ID, HOST, CLIENT-ID as kafka-consumer-groups --describe "
+        "Each partition's consumer: CONSUMER-ID, HOST, CLIENT-ID as kafka-consumer-groups --describe "
         "shows, and MEMBER-EPOCH where the group type has one (one more describe round).",
-        rich_help_panel=OUT,
+        panel=OUT,
     ),
 ]
 WarnLagOpt = Annotated[
     int | None,
-    typer.Option(
-        "--warn-lag", metavar="N", min=0, help="WARNING when a partition's lag exceeds N records.",
-        rich_help_panel=CHECK, show_default=False,
-    ),
+    valued("--warn-lag", "N", "WARNING when a partition's lag exceeds N records.", panel=CHECK, min=0),
 ]  # fmt: skip
 LossEtaOpt = Annotated[
     bool,
-    typer.Option(
+    switch(
         "--loss-eta",
-        help="Also compute how long until retention may delete each partition's first unread record "
+        "Also compute how long until retention may delete each partition's first unread record "
         "(LOSS-ETA; implies --time-lag).",
+        panel=None,
     ),
 ]
 WarnLossEtaOpt = Annotated[
     str | None,
-    typer.Option(
-        "--warn-loss-eta", metavar="DURATION", help="WARNING when retention may delete a partition's first "
-        "unread record within DURATION (implies --loss-eta).", rich_help_panel=CHECK, show_default=False,
-    ),
+    valued("--warn-loss-eta", "DURATION", "WARNING when retention may delete a partition's first "
+        "unread record within DURATION (implies --loss-eta).", panel=CHECK),
 ]  # fmt: skip
 CritLossEtaOpt = Annotated[
     str | None,
-    typer.Option(
-        "--crit-loss-eta", metavar="DURATION", help="CRITICAL when retention may delete a partition's first "
-        "unread record within DURATION (implies --loss-eta).", rich_help_panel=CHECK, show_default=False,
-    ),
+    valued("--crit-loss-eta", "DURATION", "CRITICAL when retention may delete a partition's first "
+        "unread record within DURATION (implies --loss-eta).", panel=CHECK),
 ]  # fmt: skip
 StalenessOpt = Annotated[
     bool,
-    typer.Option(
+    switch(
         "--staleness",
-        help="Also measure how long each partition's committed offset has not moved while records wait "
+        "Also measure how long each partition's committed offset has not moved while records wait "
         "(STALE; kept between runs in the XDG state directory).",
+        panel=None,
     ),
 ]
 WarnStaleOpt = Annotated[
     str | None,
-    typer.Option(
-        "--warn-stale", metavar="DURATION", help="WARNING when a partition's committed offset has not moved "
-        "for more than DURATION with records left (implies --staleness).", rich_help_panel=CHECK,
-        show_default=False,
-    ),
+    valued("--warn-stale", "DURATION", "WARNING when a partition's committed offset has not moved "
+        "for more than DURATION with records left (implies --staleness).", panel=CHECK),
 ]  # fmt: skip
 CritStaleOpt = Annotated[
     str | None,
-    typer.Option(
-        "--crit-stale", metavar="DURATION", help="CRITICAL when a partition's committed offset has not moved "
-        "for more than DURATION with records left (implies --staleness).", rich_help_panel=CHECK,
-        show_default=False,
-    ),
+    valued("--crit-stale", "DURATION", "CRITICAL when a partition's committed offset has not moved "
+        "for more than DURATION with records left (implies --staleness).", panel=CHECK),
 ]  # fmt: skip
 CritLagOpt = Annotated[
     int | None,
-    typer.Option(
-        "--crit-lag", metavar="N", min=0, help="CRITICAL when a partition's lag exceeds N records.",
-        rich_help_panel=CHECK, show_default=False,
-    ),
+    valued("--crit-lag", "N", "CRITICAL when a partition's lag exceeds N records.", panel=CHECK, min=0),
 ]  # fmt: skip
 WarnTimeLagOpt = Annotated[
     str | None,
-    typer.Option(
-        "--warn-time-lag", metavar="DURATION", help="WARNING when a partition's time lag exceeds DURATION "
-        "(implies --time-lag).", rich_help_panel=CHECK, show_default=False,
-    ),
+    valued("--warn-time-lag", "DURATION", "WARNING when a partition's time lag exceeds DURATION "
+        "(implies --time-lag).", panel=CHECK),
 ]  # fmt: skip
 CritTimeLagOpt = Annotated[
     str | None,
-    typer.Option(
-        "--crit-time-lag", metavar="DURATION", help="CRITICAL when a partition's time lag exceeds DURATION "
-        "(implies --time-lag).", rich_help_panel=CHECK, show_default=False,
-    ),
+    valued("--crit-time-lag", "DURATION", "CRITICAL when a partition's time lag exceeds DURATION "
+        "(implies --time-lag).", panel=CHECK),
 ]  # fmt: skip

@@ -8,7 +8,7 @@ import typer
 
 from ..listing.spark_offsets import Missing
 from ..render.order import SortKey
-from .options import OUT
+from .options import OUT, switch, valued
 
 SPEC_HELP = (
     "What to look up (repeatable; default latest): earliest|-2, latest|-1, max-timestamp|-3, "
@@ -50,49 +50,46 @@ def _version(value: bool) -> None:
 
 SpecOpt = Annotated[
     list[str] | None,
-    typer.Option("--spec", "--time", "-s", metavar="SPEC", help=SPEC_HELP, show_default=False),
+    valued("--spec", "SPEC", SPEC_HELP, "--time", "-s", panel=None),
 ]
 SortOpt = Annotated[
     SortKey,
-    typer.Option(
+    switch(
         "--sort",
-        help="Row order: topic (then partition), partition, or the first spec's offset or timestamp.",
-        rich_help_panel=OUT,
+        "Row order: topic (then partition), partition, or the first spec's offset or timestamp.",
+        panel=OUT,
         case_sensitive=False,
     ),
 ]
-ReverseOpt = Annotated[
-    bool, typer.Option("--reverse", "-r", help="Reverse the --sort order.", rich_help_panel=OUT)
-]
+ReverseOpt = Annotated[bool, switch("--reverse", "Reverse the --sort order.", "-r", panel=OUT)]
 TieringOpt = Annotated[
     bool,
-    typer.Option(
+    switch(
         "--tiering",
-        help=(
-            "Add the tiering view per partition: LOCAL (earliest-local..latest-1), REMOTE "
-            "(earliest..latest-tiered), BACKLOG (records not yet tiered) and BACKLOG-AGE, and a "
-            "total per topic (as `kafka-offsets tiering` computes them). Not with -o plain."
-        ),
-        rich_help_panel=OUT,
+        "Add the tiering view per partition: LOCAL (earliest-local..latest-1), REMOTE "
+        "(earliest..latest-tiered), BACKLOG (records not yet tiered) and BACKLOG-AGE, and a "
+        "total per topic (as `kafka-offsets tiering` computes them). Not with -o plain.",
+        panel=OUT,
     ),
 ]
 VersionOpt = Annotated[
     bool,
-    typer.Option(
+    switch(
         "--version",
+        "Show versions and the kafka-get-offsets.sh release whose options list takes, and exit.",
+        panel=None,
         callback=_version,
         is_eager=True,
-        help="Show versions and the kafka-get-offsets.sh release whose options list takes, and exit.",
     ),
 ]
 SparkMissingOpt = Annotated[
     Missing,
-    typer.Option(
+    switch(
         "--spark-missing",
-        help="With -o spark-offsets: what a partition with no offset at the spec (a time after its "
+        "With -o spark-offsets: what a partition with no offset at the spec (a time after its "
         "newest record, max-timestamp on an empty partition) gets: error, or its earliest or latest "
         "offset as listed now.",
-        rich_help_panel=OUT,
+        panel=OUT,
         case_sensitive=False,
     ),
 ]

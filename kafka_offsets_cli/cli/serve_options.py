@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import typer
+from .options import switch, valued
 
 __all__ = ["EXAMPLES", "LagOnOpt", "ListenOpt", "LivenessOnOpt", "MinIntervalOpt", "SpecOpt", "TieringOnOpt"]
 
@@ -51,62 +51,53 @@ authentication: put it behind a reverse proxy (docs/reference.md).
 
 ListenOpt = Annotated[
     str,
-    typer.Option(
+    valued(
         "--listen",
-        metavar="HOST:PORT",
-        help="Address to listen on (PORT alone: loopback; 0.0.0.0:PORT for every interface).",
-        rich_help_panel=SERVE,
+        "HOST:PORT",
+        "Address to listen on (PORT alone: loopback; 0.0.0.0:PORT for every interface).",
+        panel=SERVE,
+        show_default=True,
     ),
 ]
 MinIntervalOpt = Annotated[
     str,
-    typer.Option(
+    valued(
         "--min-interval",
-        metavar="DURATION",
-        help="Read the cluster at most once per DURATION; scrapes in between are served the last result.",
-        rich_help_panel=SERVE,
+        "DURATION",
+        "Read the cluster at most once per DURATION; scrapes in between are served the last result.",
+        panel=SERVE,
+        show_default=True,
     ),
 ]
 LagOnOpt = Annotated[
     bool,
-    typer.Option(
-        "--lag/--no-lag", help="Serve the consumer groups' lag (lag's series).", rich_help_panel=SERVE
-    ),
+    switch("--lag/--no-lag", "Serve the consumer groups' lag (lag's series).", panel=SERVE),
 ]
 LivenessOnOpt = Annotated[
     bool,
-    typer.Option(
-        "--liveness/--no-liveness",
-        help="Serve the partitions' liveness (liveness's series).",
-        rich_help_panel=SERVE,
-    ),
+    switch("--liveness/--no-liveness", "Serve the partitions' liveness (liveness's series).", panel=SERVE),
 ]
 TieringOnOpt = Annotated[
     bool,
-    typer.Option(
-        "--tiering/--no-tiering",
-        help="Serve tiered storage's backlog (tiering's series).",
-        rich_help_panel=SERVE,
-    ),
+    switch("--tiering/--no-tiering", "Serve tiered storage's backlog (tiering's series).", panel=SERVE),
 ]
 StalenessFileOpt = Annotated[
     bool,
-    typer.Option(
+    switch(
         "--staleness-file",
-        help="Keep --staleness's sights in lag's state file too (shared with lag runs, kept over a "
+        "Keep --staleness's sights in lag's state file too (shared with lag runs, kept over a "
         "restart), not only in memory.",
-        rich_help_panel=SERVE,
+        panel=SERVE,
     ),
 ]
 
 SpecOpt = Annotated[
     str | None,
-    typer.Option(
+    valued(
         "--spec",
-        metavar="FILE",
-        help="Serve the lag, liveness and tiering checks of a check spec file, every cluster it names "
+        "FILE",
+        "Serve the lag, liveness and tiering checks of a check spec file, every cluster it names "
         "at once (labels cluster and check); not with the connection, selection or threshold options.",
-        rich_help_panel=SERVE,
-        show_default=False,
+        panel=SERVE,
     ),
 ]

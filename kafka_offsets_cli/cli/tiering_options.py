@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import typer
-
 from .liveness_options import CHECK
+from .options import valued
 
 EXAMPLES = """Examples:
 
@@ -45,43 +44,17 @@ cluster (the --cluster profile's name, or the bootstrap servers) and each --labe
 
 WarnRecordsOpt = Annotated[
     int | None,
-    typer.Option(
-        "--warn-records",
-        metavar="N",
-        min=0,
-        help="WARNING above N records not yet tiered.",
-        rich_help_panel=CHECK,
-        show_default=False,
-    ),
+    valued("--warn-records", "N", "WARNING above N records not yet tiered.", panel=CHECK, min=0),
 ]
 CritRecordsOpt = Annotated[
     int | None,
-    typer.Option(
-        "--crit-records",
-        metavar="N",
-        min=0,
-        help="CRITICAL above N records not yet tiered.",
-        rich_help_panel=CHECK,
-        show_default=False,
-    ),
+    valued("--crit-records", "N", "CRITICAL above N records not yet tiered.", panel=CHECK, min=0),
 ]
 WarnAgeOpt = Annotated[
     str | None,
-    typer.Option(
-        "--warn-age",
-        metavar="DURATION",
-        help="WARNING when the oldest record not yet tiered is older.",
-        rich_help_panel=CHECK,
-        show_default=False,
-    ),
+    valued("--warn-age", "DURATION", "WARNING when the oldest record not yet tiered is older.", panel=CHECK),
 ]
 CritAgeOpt = Annotated[
     str | None,
-    typer.Option(
-        "--crit-age",
-        metavar="DURATION",
-        help="CRITICAL when the oldest record not yet tiered is older.",
-        rich_help_panel=CHECK,
-        show_default=False,
-    ),
+    valued("--crit-age", "DURATION", "CRITICAL when the oldest record not yet tiered is older.", panel=CHECK),
 ]
