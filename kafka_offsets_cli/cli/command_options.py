@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..connection.resolver import ConnectionOptions
+from ..lag.monitor import LagThresholds, parse_thresholds
 from ..models.offsets import Isolation
+from . import lag_options as lag_opts
 from .connection import connection_of
 from .options import (
     BootstrapOpt,
@@ -79,12 +81,46 @@ class Push:
     headers: tuple[str, ...] = field(default=(), repr=False)
 
 
+@dataclass(frozen=True, kw_only=True)
+class LagLimits:
+    """lag's thresholds and the measures they turn on, as the options gave them (``lag``, ``serve``):
+    ``--warn-lag`` … ``--crit-stale``, ``--loss-eta`` and ``--staleness``."""
+
+    warn_lag: int | None = None
+    crit_lag: int | None = None
+    warn_time_lag: str | None = None
+    crit_time_lag: str | None = None
+    loss_eta: bool = False
+    warn_loss_eta: str | None = None
+    crit_loss_eta: str | None = None
+    staleness: bool = False
+    warn_stale: str | None = None
+    crit_stale: str | None = None
+
+    def _given(self) -> tuple[Any, ...]:
+        return (
+            self.warn_lag, self.crit_lag, self.warn_time_lag, self.crit_time_lag, self.warn_loss_eta,
+            self.crit_loss_eta, self.warn_stale, self.crit_stale,
+        )  # fmt: skip
+
+    @property
+    def given(self) -> bool:
+        """Whether any threshold was given (a monitoring run)."""
+        return any(t is not None for t in self._given())
+
+    def thresholds(self) -> LagThresholds:
+        """The thresholds, checked (:func:`~kafka_offsets_cli.lag.monitor.parse_thresholds`)."""
+        return parse_thresholds(*self._given())
+
+
 #: The default of a command's ``target`` parameter: :func:`targeted` always passes the options'.
 FROM_OPTIONS = Target()
 #: The default of a command's ``layout`` parameter (likewise).
 AS_GIVEN = Layout()
 #: The default of a command's ``push`` parameter (likewise).
 NO_PUSH = Push()
+#: The default of a command's ``limits`` parameter (likewise).
+NO_LIMITS = LagLimits()
 
 
 class Shared(NamedTuple):
@@ -109,6 +145,19 @@ TAIL = (Shared("command_config", CommandConfigOpt), Shared("x", XOpt), Shared("t
 LAYOUT = (Shared("tz", TzOpt), Shared("no_headers", NoHeadersOpt, False), Shared("columns", ColumnsOpt))
 #: Where a monitoring command names a ``push`` parameter: --otlp-endpoint, --otlp-header.
 PUSH = (Shared("otlp_endpoint", OtlpEndpointOpt), Shared("otlp_header", OtlpHeaderOpt))
+#: Where a lag command names a ``limits`` parameter: --warn-lag … --crit-stale.
+LIMITS = (
+    Shared("warn_lag", lag_opts.WarnLagOpt),
+    Shared("crit_lag", lag_opts.CritLagOpt),
+    Shared("warn_time_lag", lag_opts.WarnTimeLagOpt),
+    Shared("crit_time_lag", lag_opts.CritTimeLagOpt),
+    Shared("loss_eta", lag_opts.LossEtaOpt, False),
+    Shared("warn_loss_eta", lag_opts.WarnLossEtaOpt),
+    Shared("crit_loss_eta", lag_opts.CritLossEtaOpt),
+    Shared("staleness", lag_opts.StalenessOpt, False),
+    Shared("warn_stale", lag_opts.WarnStaleOpt),
+    Shared("crit_stale", lag_opts.CritStaleOpt),
+)
 
 
 def _target(given: dict[str, Any]) -> Target:
@@ -132,12 +181,17 @@ def _push(given: dict[str, Any]) -> Push:
     return Push(endpoint=given["otlp_endpoint"], headers=tuple(given["otlp_header"] or ()))
 
 
+def _limits(given: dict[str, Any]) -> LagLimits:
+    return LagLimits(**given)
+
+
 #: A group's marker parameter -> the options standing in its place, those after the command's own,
 #: and the record made of their values.
 GROUPS: dict[str, tuple[Sequence[Shared], Sequence[Shared], Callable[[dict[str, Any]], Any]]] = {
     "target": (HEAD, TAIL, _target),
     "layout": (LAYOUT, (), _layout),
     "push": (PUSH, (), _push),
+    "limits": (LIMITS, (), _limits),
 }
 
 

@@ -7,7 +7,6 @@ from functools import partial
 import typer
 
 from ..errors import MonitoringStatus, PartialFailure, UsageError
-from ..lag.monitor import parse_thresholds
 from ..lag.run import checked_query, query, request_of, require_rows
 from ..lag.summary import SortKey
 from ..models.offsets import Isolation
@@ -19,7 +18,7 @@ from . import lag_view
 from . import options as opts
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .command_options import FROM_OPTIONS, NO_PUSH, Push, Target, targeted
+from .command_options import FROM_OPTIONS, NO_LIMITS, NO_PUSH, LagLimits, Push, Target, targeted
 from .families import lag_monitors
 from .lag_notes import failure_summary, notes, shown_with_notes
 from .lag_setup import lag_view_of, with_bootstrap
@@ -46,16 +45,7 @@ def lag_cmd(
     time_lag: lag_opts.TimeLagOpt = False,
     marker_check: lag_opts.MarkerCheckOpt = True,
     isolation: opts.IsolationOpt = Isolation.READ_UNCOMMITTED,
-    warn_lag: lag_opts.WarnLagOpt = None,
-    crit_lag: lag_opts.CritLagOpt = None,
-    warn_time_lag: lag_opts.WarnTimeLagOpt = None,
-    crit_time_lag: lag_opts.CritTimeLagOpt = None,
-    loss_eta: lag_opts.LossEtaOpt = False,
-    warn_loss_eta: lag_opts.WarnLossEtaOpt = None,
-    crit_loss_eta: lag_opts.CritLossEtaOpt = None,
-    staleness: lag_opts.StalenessOpt = False,
-    warn_stale: lag_opts.WarnStaleOpt = None,
-    crit_stale: lag_opts.CritStaleOpt = None,
+    limits: LagLimits = NO_LIMITS,
     only_lagging: lag_opts.OnlyLaggingOpt = False,
     min_lag: lag_opts.MinLagOpt = None,
     min_time_lag: lag_opts.MinTimeLagOpt = None,
@@ -75,22 +65,10 @@ def lag_cmd(
     """Consumer group lag per partition; with thresholds, a monitoring check."""
     debug, env = is_debug(ctx), environment_of(ctx)
     # a monitoring run: exit status 0-3, usage errors UNKNOWN (docs/reference.md), records with a status
-    given = (
-        warn_lag,
-        crit_lag,
-        warn_time_lag,
-        crit_time_lag,
-        warn_loss_eta,
-        crit_loss_eta,
-        warn_stale,
-        crit_stale,
-    )
     delivers = prometheus_file is not None or push.endpoint is not None  # metrics to a file or a receiver
-    monitor = lag_monitors(
-        thresholds=any(t is not None for t in given), prometheus_file=delivers, output=output
-    )
+    monitor = lag_monitors(thresholds=limits.given, prometheus_file=delivers, output=output)
     with boundary(debug, monitoring=monitor, nagios=SERVICE if output == opts.Format.nagios else None):
-        thresholds = parse_thresholds(*given)
+        thresholds = limits.thresholds()
         compat = parse_compat(metrics_compat, delivers or output == opts.Format.prometheus)
         fmt, screen = opts.OUTPUTS["lag"].select(output, env)
         interval = opts.watch_interval(watch)
@@ -110,9 +88,9 @@ def lag_cmd(
             members=members or summary or (fmt is opts.Format.table and not group and not by_partition),
             clock=env.now_ms,
             types=lag_opts.group_types(group_type),
-            loss_eta=loss_eta,
+            loss_eta=limits.loss_eta,
             sort=sort,
-            staleness=staleness,
+            staleness=limits.staleness,
             checkpoints=spark_checkpoint,
         )
         mon = monitored_run(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import typer
 
-from ..lag.monitor import parse_thresholds
 from ..lag.run import request_of as lag_request
 from ..liveness.run import request_of as liveness_request
 from ..measures.liveness import DEFAULT_CRIT, DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS, DEFAULT_WARN
@@ -19,7 +18,7 @@ from . import liveness_options as live_opts
 from . import options as opts
 from .app import command_help, environment_of, is_debug
 from .boundary import PROG, boundary
-from .command_options import FROM_OPTIONS, Target, targeted
+from .command_options import FROM_OPTIONS, NO_LIMITS, LagLimits, Target, targeted
 from .metric_labels import MetricsCompatOpt
 from .serve_measures import Requests, cluster_job
 from .serve_options import (
@@ -58,16 +57,7 @@ def serve_cmd(
     time_lag: lag_opts.TimeLagOpt = False,
     marker_check: lag_opts.MarkerCheckOpt = True,
     isolation: opts.IsolationOpt = Isolation.READ_UNCOMMITTED,
-    warn_lag: lag_opts.WarnLagOpt = None,
-    crit_lag: lag_opts.CritLagOpt = None,
-    warn_time_lag: lag_opts.WarnTimeLagOpt = None,
-    crit_time_lag: lag_opts.CritTimeLagOpt = None,
-    loss_eta: lag_opts.LossEtaOpt = False,
-    warn_loss_eta: lag_opts.WarnLossEtaOpt = None,
-    crit_loss_eta: lag_opts.CritLossEtaOpt = None,
-    staleness: lag_opts.StalenessOpt = False,
-    warn_stale: lag_opts.WarnStaleOpt = None,
-    crit_stale: lag_opts.CritStaleOpt = None,
+    limits: LagLimits = NO_LIMITS,
     staleness_file: StalenessFileOpt = False,
     metrics_compat: MetricsCompatOpt = None,
     members: lag_opts.MembersOpt = False,
@@ -95,20 +85,11 @@ def serve_cmd(
 
             refuse_beside_spec(ctx)
             jobs = spec_jobs(
-                ctx, load_spec(spec), label, members=members, staleness=staleness,
+                ctx, load_spec(spec), label, members=members, staleness=limits.staleness,
                 staleness_file=staleness_file, compat=compat,
             )  # fmt: skip
         else:
-            thresholds = parse_thresholds(
-                warn_lag,
-                crit_lag,
-                warn_time_lag,
-                crit_time_lag,
-                warn_loss_eta,
-                crit_loss_eta,
-                warn_stale,
-                crit_stale,
-            )
+            thresholds = limits.thresholds()
             selection = target.selection()
             requests = Requests(
                 lag=lag_request(
@@ -116,7 +97,7 @@ def serve_cmd(
                     exclude_internal_topics=exclude_internal_topics,
                     time_lag=time_lag, marker_check=marker_check, thresholds=thresholds, min_time_lag_ms=None,
                     members=members, clock=env.now_ms, types=lag_opts.group_types(group_type),
-                    staleness=staleness, loss_eta=loss_eta,
+                    staleness=limits.staleness, loss_eta=limits.loss_eta,
                 ) if lag else None,
                 lag_staleness_file=staleness_file,
                 lag_thresholds=thresholds,
