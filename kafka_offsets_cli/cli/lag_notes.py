@@ -19,7 +19,8 @@ def shown_with_notes(report: LagReport, view: LagView, screen: Screen, metrics: 
     if view.fmt is Format.prometheus:
         write(metrics, screen.env)
     else:
-        with gc_paused():  # drawing a large table makes many objects: no collection meanwhile
+        # drawing a large table makes many objects: no collection meanwhile, nor after (one-shot run)
+        with gc_paused(frozen=True):
             lag_view.show(report, view, screen)
     notes(report, view, screen.env)
 
