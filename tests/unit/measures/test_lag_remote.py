@@ -140,21 +140,6 @@ def test_a_failed_describe_configs_leaves_every_flag_unknown_and_asks_nothing_mo
     assert src.asked == [] and unchecked == {"describe topic configs: timed out": 1}
 
 
-def _reference(row: LagRow, tiered: bool | None, el: OffsetResult | None) -> bool | None:
-    """The rule as the module states it, on the row's attributes (what the fast loop must keep)."""
-    if row.state not in (LagState.OK, LagState.MARKER) or row.committed is None or row.end is None:
-        return None
-    if row.committed >= row.end:
-        return False
-    if tiered is None:
-        return None
-    if not tiered:
-        return False
-    if el is None or el.error is not None or el.offset is None:
-        return None
-    return row.committed < el.offset
-
-
 def test_the_flags_of_every_kind_of_row_are_the_rules_and_the_rows_otherwise_equal() -> None:
     # every state (no-commit, below-start, ahead, ok with and without records left, marker, error) on
     # a tiered topic (earliest-local answered, failed, or not an offset), a plain one and an unreadable one
@@ -179,7 +164,8 @@ def test_the_flags_of_every_kind_of_row_are_the_rules_and_the_rows_otherwise_equ
     answers = {tp: OffsetResult(tp.topic, tp.partition, EL, v if isinstance(v, int) else None,
                                 error=v if isinstance(v, str) else None) for tp, v in el.items()}  # fmt: skip
     tiered = {"moved": True, "plain": False}
-    want = [_reference(r, tiered.get(r.topic), answers.get(r.tp)) for r in rows]
+    # the rule as remote_read states it (pinned by the tests above), row by row: what the loop must keep
+    want = [remote_read(r, tiered.get(r.topic), answers.get(r.tp)) for r in rows]
     assert [r.remote_read for r in out] == want
     assert {True, False, None} <= set(want)
     for before, after in zip(rows, out, strict=True):
