@@ -17,9 +17,6 @@ the CLI's ``main`` on ``ARGS``; both variants pay the same wrapper. The cases:
 * ``gcpause``: the same ``list`` with the cyclic garbage collector paused while the answers
   are turned into results (:mod:`kafka_offsets_cli.gcpause`, as shipped) and left running;
 * ``gcpause-lag``: the same for ``lag`` of the 20 groups (10,000 rows);
-* ``gcfreeze-lag``: ``lag -o json`` of every ``bench.g`` group with what its one-shot run keeps
-  frozen when the collector comes back on (``gc_paused(frozen=True)``, as shipped) and without
-  the freeze (a collection over the whole report on resume, another at exit);
 * ``arenas``: ``check`` (``local[*]``, liveness and lag with time lag over the 10,000 partitions
   and 20 groups, ``-o json``) with glibc's malloc arenas capped at two (``MALLOC_ARENA_MAX=2``:
   what the removed ``cli/arenas.py`` set) and as shipped (glibc's default, 8 per core).
@@ -86,9 +83,6 @@ def _check_records(out: str) -> object:
     return strip(json.loads(out))
 
 
-#: every group of :mod:`bench.setup_data`'s data set, whatever its scale
-ALL_GROUPS = r"bench\.g\..*"
-
 #: ``list`` of three named specs (the fourth, a time, is added per case)
 FOUR_SPECS = ("list", "-s", "earliest", "-s", "latest", "-s", "max-timestamp")
 
@@ -125,13 +119,6 @@ def cases() -> list[Case]:
             load="import contextlib, kafka_offsets_cli.gcpause as gcpause",
             off="gcpause.gc_paused = contextlib.nullcontext",
             same=lambda out: sorted(out.splitlines()),
-        ),
-        Case(
-            key="gcfreeze-lag",
-            # every group of the data set: 100 at scale 100 (50,100 rows), 20 at the default scale
-            args=lambda b, _: ["lag", "-b", b, "--group-regex", ALL_GROUPS, "-o", "json", "--timeout", "5m"],
-            load="import gc",
-            off="gc.freeze = lambda: None",  # gc_paused(frozen=True) then re-enables the collector only
         ),
         Case(
             key="arenas",

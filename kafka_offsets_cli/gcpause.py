@@ -10,20 +10,13 @@ __all__ = ["gc_paused"]
 
 
 @contextlib.contextmanager
-def gc_paused(*, frozen: bool = False) -> Iterator[None]:
+def gc_paused() -> Iterator[None]:
     """The cyclic collector off for the block (reference counting still frees everything acyclic).
 
     Tens of thousands of new result or row objects trigger repeated full collections that scan
     every live object: with the collector left running, ``lag`` over 10,000 rows takes 1.13x the
     CPU (``python -m bench.workarounds --only gcpause``; ``list`` over 10,000 partitions x 4
     specs showed no difference, 0.97x). Left as it was found (a caller that disabled it keeps it off).
-
-    ``frozen``: what the block made and kept is moved to the collector's permanent generation
-    (``gc.freeze``) before the collector is back on, for a one-shot run whose data lives until the
-    process ends. Everything the block allocated is still in the youngest generation, so the first
-    allocation after the collector is back on would scan all of it (lag over 50,000 rows: ~30 ms for
-    nothing, and as much again in the interpreter's collection at exit). Not for a loop: cyclic
-    garbage frozen is never collected.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -31,6 +24,4 @@ def gc_paused(*, frozen: bool = False) -> Iterator[None]:
         yield
     finally:
         if was_enabled:
-            if frozen:
-                gc.freeze()
             gc.enable()

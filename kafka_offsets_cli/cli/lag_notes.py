@@ -19,8 +19,7 @@ def shown_with_notes(report: LagReport, view: LagView, screen: Screen, metrics: 
     if view.fmt is Format.prometheus:
         write(metrics, screen.env)
     else:
-        # drawing a large table makes many objects: no collection meanwhile, nor after (one-shot run)
-        with gc_paused(frozen=True):
+        with gc_paused():  # drawing a large table makes many objects: no collection meanwhile
             lag_view.show(report, view, screen)
     notes(report, view, screen.env)
 

@@ -174,12 +174,11 @@ def read_once(
     run: MonitoredRun, read: Callable[[Any, Callable[[str], None]], R], message: str, *, paused: bool = False
 ) -> R:
     """``read(client, update)`` under a spinner saying ``message`` (``Connecting to…`` until a broker
-    answers; ``paused``: with the GC paused, and what the read keeps frozen after it: the run ends with
-    its output, :func:`~kafka_offsets_cli.gcpause.gc_paused`)."""
+    answers; ``paused``: with the GC paused)."""
     with ExitStack() as stack:
         stack.enter_context(unknown_reported(run))
         if paused:
-            stack.enter_context(gc_paused(frozen=True))
+            stack.enter_context(gc_paused())
         client = stack.enter_context(kafka_client(run))
         return read(client, stack.enter_context(progress(message, run.env, waiting=connecting(client))))
 

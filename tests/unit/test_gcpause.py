@@ -39,29 +39,3 @@ def test_a_caller_that_disabled_it_keeps_it_off() -> None:
     with gc_paused():
         assert not gc.isenabled()
     assert not gc.isenabled()
-
-
-def test_frozen_moves_what_the_block_kept_out_of_the_collectors_scans() -> None:
-    gc.enable()
-    before = gc.get_freeze_count()
-    try:
-        with gc_paused(frozen=True):
-            kept = [{"row": i} for i in range(1000)]
-            assert not gc.isenabled()
-        assert gc.isenabled()
-        frozen = gc.get_freeze_count()
-        assert frozen >= before + len(kept)  # in the permanent generation now
-        assert gc.get_count()[0] < 100  # resuming leaves nothing young to scan
-        with gc_paused():  # without frozen, nothing more is frozen
-            young = [{"row": i} for i in range(1000)]
-        assert gc.get_freeze_count() == frozen and young
-    finally:
-        gc.unfreeze()
-
-
-def test_frozen_freezes_nothing_when_the_caller_had_the_collector_off() -> None:
-    gc.disable()
-    before = gc.get_freeze_count()
-    with gc_paused(frozen=True):
-        _ = [{"row": i} for i in range(1000)]
-    assert not gc.isenabled() and gc.get_freeze_count() == before
