@@ -26,8 +26,6 @@ import inspect
 import json
 import logging
 import time
-import urllib.parse
-import urllib.request
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -239,6 +237,9 @@ class _Token(AbstractTokenProvider):  # type: ignore[misc]
             self._expires = now + s.life_seconds
             _RELAY.secrets.add(self._token)
             return self._token
+        import urllib.parse
+        import urllib.request  # here: http.client and email, ~13 ms of import no other run needs
+
         form = {"grant_type": "client_credentials", **({"scope": s.scope} if s.scope else {})}
         auth = base64.b64encode(f"{s.client_id}:{s.client_secret}".encode()).decode()
         req = urllib.request.Request(

@@ -11,10 +11,13 @@ and the time-lag bisection.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
+from functools import partial
 from operator import attrgetter
 from typing import Any
 
+from ...ahead import Ahead
 from ...errors import ClusterError, NotFound
 from ...models.group_types import ShareGroupOffsets
 from ...models.groups import GroupDescription, GroupMembers, GroupOffsets, Member
@@ -33,7 +36,7 @@ from .markers import MarkerCount, count_markers, marker_candidates, with_markers
 from .plan import GROUP_ID_NOT_FOUND as GROUP_ID_NOT_FOUND  # re-exported: lag's notes import it from here
 from .plan import GroupPlan, assemble_rows, offsets_needed, partition_index, plan_group
 from .plan import group_missing as group_missing
-from .remote import with_remote_reads
+from .remote import RemoteConfigs, read_remote_configs, with_remote_reads
 from .rows import COLUMNS, GroupProblem, LagRow, LagState
 from .share import broker_lags, share_committed, with_broker_lags
 from .timelag import time_lags_and_resume_times, with_resume_times, with_time_lag_errors, with_time_lags
@@ -272,27 +275,27 @@ def collect(
         for g in groups
     ]
     leaders = index.leaders(tp for p in plans for tp in p.partitions)
-    out = lag_rows(
-        source,
-        [p for p in plans if p.error is None],
-        leaders=leaders,
-        isolation=isolation,
-        time_lag=time_lag,
-        marker_check=marker_check,
-        chunk_size=chunk_size,
-        clock=clock,
-    )
-    rows, unchecked = out.rows, dict[str, int]()
-    if share:
-        rows = tuple(with_broker_lags(rows, broker_lags(share)))
-    configs, etas, lost = None, dict[RowKey, int](), LossTopics()
-    if loss_eta:
-        configs = _retention_configs(source, rows)
-        etas, lost = read_loss_etas(source, rows, configs or {}, leaders)
-    if remote_reads:
-        rows, unchecked = with_remote_reads(
-            source, rows, leaders=leaders, isolation=isolation, chunk_size=chunk_size, configs=configs
-        )
+    read = [p for p in plans if p.error is None]
+    # remote.storage.enable asked while the ListOffsets are answered (remote.py), unless --loss-eta reads it
+    ahead = remote_reads and not loss_eta
+    topics = {tp[0] for p in read for tp in p.partitions} if ahead else ()
+    with Ahead(partial(read_remote_configs, source, topics), "configs") if ahead else nullcontext() as remote:
+        out = lag_rows(
+            source, read, leaders=leaders, isolation=isolation, time_lag=time_lag,
+            marker_check=marker_check, chunk_size=chunk_size, clock=clock,
+        )  # fmt: skip
+        rows, unchecked = out.rows, dict[str, int]()
+        if share:
+            rows = tuple(with_broker_lags(rows, broker_lags(share)))
+        configs: RemoteConfigs | None = remote.result() if remote is not None else None
+        etas, lost = dict[RowKey, int](), LossTopics()
+        if loss_eta:
+            configs = _retention_configs(source, rows)
+            etas, lost = read_loss_etas(source, rows, configs or {}, leaders)
+        if remote_reads:
+            rows, unchecked = with_remote_reads(
+                source, rows, leaders=leaders, isolation=isolation, chunk_size=chunk_size, configs=configs
+            )
     return LagReport(
         rows=rows,
         groups=descriptions,

@@ -84,6 +84,46 @@ def test_oauthbearer_unsecured_jwt_makes_a_token() -> None:
     assert claims["sub"] == "alice" and claims["scope"] == ["a", "b"] and signature == ""
 
 
+def test_oauthbearer_oidc_asks_its_token_endpoint() -> None:
+    # the client-credentials grant, over HTTP to a token endpoint on loopback (urllib.request is
+    # imported only here: no other run pays for http.client and email)
+    import http.server
+    import threading
+    import urllib.parse
+
+    from kafka_offsets_cli.kafka.kafka_python import _Token
+    from kafka_offsets_cli.kafka.tiered_config import OAuthToken
+
+    seen: list[tuple[str, dict[str, list[str]]]] = []
+
+    class Endpoint(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            form = urllib.parse.parse_qs(self.rfile.read(int(self.headers["Content-Length"])).decode())
+            seen.append((self.headers["Authorization"], form))
+            body = json.dumps({"access_token": "tok-1", "expires_in": 600}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Endpoint)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/token"
+        token = _Token(
+            OAuthToken(method="oidc", scope="s1", client_id="app", client_secret=SECRET, token_endpoint=url)
+        )
+        assert token.token() == "tok-1" and token.token() == "tok-1"  # the second from the cache
+    finally:
+        server.shutdown()
+        server.server_close()
+    basic = base64.b64encode(f"app:{SECRET}".encode()).decode()
+    assert seen == [(f"Basic {basic}", {"grant_type": ["client_credentials"], "scope": ["s1"]})]
+
+
 def test_oauthbearer_oidc_needs_its_endpoint() -> None:
     with pytest.raises(ConfigError, match=r"token\.endpoint\.url"):
         translate(

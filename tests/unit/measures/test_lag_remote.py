@@ -138,3 +138,58 @@ def test_a_failed_describe_configs_leaves_every_flag_unknown_and_asks_nothing_mo
     out, unchecked = with_remote_reads(src, [row("moved", 10), row("moved", 100, partition=1)])
     assert [r.remote_read for r in out] == [None, False] and out[0].lag == 90
     assert src.asked == [] and unchecked == {"describe topic configs: timed out": 1}
+
+
+def test_the_flags_of_every_kind_of_row_are_the_rules_and_the_rows_otherwise_equal() -> None:
+    # every state (no-commit, below-start, ahead, ok with and without records left, marker, error) on
+    # a tiered topic (earliest-local answered, failed, or not an offset), a plain one and an unreadable one
+    committed = [None, 0, 5, 10, 49, 50, 99, 100, 150]
+    configs = {"moved": ON, "plain": OFF}
+    el: dict[TopicPartition, int | str] = {}
+    rows: list[LagRow] = []
+    for topic in ("moved", "plain", "unreadable"):
+        for i, c in enumerate(committed):
+            rows.append(row(topic, c, start=5, end=100, partition=i))
+            el[TopicPartition(topic, i)] = (50, "NOT_LEADER_OR_FOLLOWER", 10)[i % 3]
+        marker = lag_row("g", TopicPartition(topic, 90), 99, *(
+            OffsetResult(topic, 90, s, o) for s, o in ((OffsetSpec.earliest(), 0), (OffsetSpec.latest(), 100))
+        ), marker=True)  # fmt: skip
+        assert marker.state is LagState.MARKER
+        failed = lag_row("g", TopicPartition(topic, 91), 3, *(
+            OffsetResult(topic, 91, s, None, error="X") for s in (OffsetSpec.earliest(), OffsetSpec.latest())
+        ))  # fmt: skip
+        rows += [marker, failed, marker.evolve(remote_read=True)]  # a flag already set is replaced
+        el[TopicPartition(topic, 90)] = 150
+    out, _ = with_remote_reads(Source(configs, el), rows)
+    answers = {tp: OffsetResult(tp.topic, tp.partition, EL, v if isinstance(v, int) else None,
+                                error=v if isinstance(v, str) else None) for tp, v in el.items()}  # fmt: skip
+    tiered = {"moved": True, "plain": False}
+    # the rule as remote_read states it (pinned by the tests above), row by row: what the loop must keep
+    want = [remote_read(r, tiered.get(r.topic), answers.get(r.tp)) for r in rows]
+    assert [r.remote_read for r in out] == want
+    assert {True, False, None} <= set(want)
+    for before, after in zip(rows, out, strict=True):
+        assert after == before.evolve(remote_read=after.remote_read)  # nothing else changed
+        assert type(after) is LagRow and list(after.__dict__) == list(before.__dict__)  # record order kept
+        if after.remote_read is before.remote_read:
+            assert after is before  # unchanged rows are not copied
+
+
+def test_configs_read_ahead_answer_as_those_read_here() -> None:
+    # lag reads remote.storage.enable of every planned topic ahead (read_remote_configs); the flags and
+    # warnings are those of the rows' own topics read here, a failed request included
+    from kafka_offsets_cli.measures.lag.remote import read_remote_configs
+
+    rows = [row("moved", 10), row("moved", 100, partition=1), row("plain", 10), row("idle", 100)]
+    el: dict[TopicPartition, int | str] = {TopicPartition("moved", 0): 50}
+    for fail in (None, ClusterUnreachable("describe topic configs: timed out")):
+        here = Source({"moved": ON, "plain": OFF, "idle": ON}, el)
+        ahead = Source({"moved": ON, "plain": OFF}, el)
+        here.configs_fail = ahead.configs_fail = fail
+        got = with_remote_reads(ahead, rows, configs=read_remote_configs(ahead, {"moved", "plain", "idle"}))
+        assert got == with_remote_reads(here, rows)
+        assert ahead.asked == here.asked
+    caught_up = [row("moved", 100)]  # nothing left: a failed request read ahead warns of nothing
+    flagged, unchecked = with_remote_reads(Source({}, {}), caught_up, configs=ClusterUnreachable("x"))
+    assert [r.remote_read for r in flagged] == [False] and unchecked == {}
+    assert read_remote_configs(Source({}, {}), ()) == {}
