@@ -61,7 +61,10 @@ MAX_COMMAND_LINES = 150
 #: package's own ``__init__.py`` (its version).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # leaves: nothing below
-    ("base", ("__init__", "errors", "lazyimport", "gcpause", "system_topics", "elapsed", "ahead")),
+    (
+        "base",
+        ("__init__", "errors", "lazyimport", "gcpause", "system_topics", "elapsed", "ahead", "lingering"),
+    ),
     ("models", ("models",)),  # frozen results: the vocabulary of everything above
     ("parse", ("parse",)),  # times, offset specs, the selection grammar
     ("connection", ("connection",)),  # client settings, properties, profiles

@@ -34,7 +34,13 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("\nkafka-offsets: interrupted\n")
         raise SystemExit(130) from None
-    app(prog_name="kafka-offsets")
+    try:
+        app(prog_name="kafka-offsets")
+    except SystemExit as e:
+        from .lingering import leave_if_calls_linger
+
+        leave_if_calls_linger(e.code)  # a librdkafka call still running: no finalization beside it
+        raise
 
 
 if __name__ == "__main__":

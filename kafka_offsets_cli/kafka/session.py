@@ -19,6 +19,7 @@ from confluent_kafka.admin import AdminClient
 
 from ..connection.settings import ClientSettings, redact
 from ..errors import AuthenticationFailed, ClusterUnreachable, ConfigError, KafkaOffsetsError
+from ..lingering import CALL_THREAD
 from .deadline import FIRST_ATTEMPT_S, MIN_REQUEST_S, Deadline
 from .errors import (
     CLUSTER_DOWN,
@@ -304,5 +305,5 @@ def _in_thread(fn: Callable[..., _T], **kwargs: Any) -> Future[_T]:
         except BaseException as e:
             done.set_exception(e)
 
-    threading.Thread(target=run, name="kafka-offsets-call", daemon=True).start()
+    threading.Thread(target=run, name=CALL_THREAD, daemon=True).start()
     return done
