@@ -71,6 +71,20 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def wait_gone(log_start: LogStart, committed: int, deadline: int, eta: int) -> tuple[int, int]:
+    """Poll the log start until it passes ``committed`` (fail at ``deadline``): when the last read that
+    still found the record was sent, and when the one that did not came back (the deletion is between)."""
+    present = now_ms()
+    while True:
+        sent = now_ms()
+        start = log_start()
+        if start > committed:
+            return present, now_ms()
+        present = sent
+        assert sent < deadline, f"log start still {start} at the deadline (ETA {eta} ms)"
+        time.sleep(POLL_S)
+
+
 def _lag(bootstrap: str, group: str, *args: str) -> tuple[int, dict[str, Any], str]:
     run = cli("lag", "-b", bootstrap, "-g", group, "-o", "json", *args)
     recs = run.json() if run.stdout else []
@@ -102,16 +116,7 @@ def test_the_committed_record_disappears_at_the_predicted_time(tiered_bootstrap:
     log_start = LogStart(b, topic)
     try:
         deadline = predicted + SEGMENT_MS + CHECK_INTERVAL_MS + SLACK_MS + 5_000  # then fail: bounded
-        present = now_ms()  # when a read that still found the record was sent
-        while True:
-            sent = now_ms()
-            start = log_start()
-            if start > COMMITTED:
-                gone = now_ms()  # the deletion happened after `present` and before `gone`
-                break
-            present = sent
-            assert sent < deadline, f"log start still {start} at the deadline (ETA {eta} ms)"
-            time.sleep(POLL_S)
+        present, gone = wait_gone(log_start, COMMITTED, deadline, eta)
     finally:
         log_start.close()
     early, late = predicted - present, gone - predicted
@@ -247,16 +252,7 @@ def test_retention_bytes_deletes_the_committed_record_at_the_predicted_time(tier
         # not due yet, and far enough that a deletion before it would be seen
         assert 1_500 < eta < 20_000, rec
         predicted = taken + eta
-        deadline = predicted + 20_000
-        present = now_ms()
-        while True:
-            sent = now_ms()
-            if log_start() > SIZE_COMMITTED:
-                gone = now_ms()
-                break
-            present = sent
-            assert sent < deadline, f"the committed record is still there 20 s after its ETA ({eta} ms)"
-            time.sleep(POLL_S)
+        present, gone = wait_gone(log_start, SIZE_COMMITTED, predicted + 20_000, eta)
     finally:
         producer.kill()
         producer.wait()

@@ -23,6 +23,7 @@ from .kafka_python import KafkaPython, RequestError, Route, code_name, error_nam
 from .settings import log
 
 T = TypeVar("T")
+K = TypeVar("K")
 
 
 @dataclass(frozen=True)
@@ -104,24 +105,25 @@ async def find_coordinators(
 
 
 async def each_node(
-    route: Route, by_node: dict[int, list[str]], request: Callable[[list[str]], Any], timeout_ms: int
-) -> list[tuple[int, list[str], Any]]:
-    """``request(groups)`` sent to each node at once; each node's answer, or its error's name."""
-    sent: list[tuple[int, list[str], Any]] = []
-    for node, node_groups in by_node.items():
+    route: Route, by_node: dict[int, list[K]], request: Callable[[list[K]], Any], timeout_ms: int
+) -> list[tuple[int, list[K], Any]]:
+    """``request(keys)`` sent to each node at once (its groups, or partitions); each node's answer,
+    or its error's name."""
+    sent: list[tuple[int, list[K], Any]] = []
+    for node, keys in by_node.items():
         try:
-            sent.append((node, node_groups, route.send(request(node_groups), node, timeout_ms)))
+            sent.append((node, keys, route.send(request(keys), node, timeout_ms)))
         except RequestError as e:  # kafka-python reports most on the future; never lose the others
-            sent.append((node, node_groups, error_name(e)))
-    out: list[tuple[int, list[str], Any]] = []
-    for node, node_groups, future in sent:
+            sent.append((node, keys, error_name(e)))
+    out: list[tuple[int, list[K], Any]] = []
+    for node, keys, future in sent:
         if isinstance(future, str):
-            out.append((node, node_groups, future))
+            out.append((node, keys, future))
             continue
         try:
-            out.append((node, node_groups, await future))
+            out.append((node, keys, await future))
         except RequestError as e:
-            out.append((node, node_groups, error_name(e)))
+            out.append((node, keys, error_name(e)))
     return out
 
 

@@ -18,9 +18,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..models.topics import TopicPartition
+from .coordinated import each_node
 from .deadline import FIRST_ATTEMPT_S, Deadline
 from .group_messages import kafka_python_class
-from .kafka_python import KafkaPython, RequestError, Route, code_name, error_name
+from .kafka_python import KafkaPython, code_name
 
 __all__ = ["PartitionSizes", "partition_sizes"]
 
@@ -48,12 +49,12 @@ def partition_sizes(
         by_node.setdefault(node, []).append(tp)
     timeout_s = deadline.request_timeout(FIRST_ATTEMPT_S)
     route = kafka_python.route()
-    answers: list[tuple[list[TopicPartition], Any]] = route.run(
-        _ask, route, by_node, int(timeout_s * 1000), timeout_s=timeout_s
+    answers: list[tuple[int, list[TopicPartition], Any]] = route.run(
+        each_node, route, by_node, _request, int(timeout_s * 1000), timeout_s=timeout_s
     )
     sizes: dict[TopicPartition, int] = {}
     errors: dict[TopicPartition, str] = {}
-    for asked, answer in answers:
+    for _, asked, answer in answers:
         if isinstance(answer, str):
             errors.update(dict.fromkeys(asked, answer))
             continue
@@ -88,24 +89,3 @@ def _request(partitions: list[TopicPartition]) -> Any:
         by_topic.setdefault(tp.topic, []).append(tp.partition)
     item = DescribeLogDirsRequest.DescribableLogDirTopic
     return DescribeLogDirsRequest(topics=[item(topic=t, partitions=sorted(ps)) for t, ps in by_topic.items()])
-
-
-async def _ask(
-    route: Route, by_node: dict[int, list[TopicPartition]], timeout_ms: int
-) -> list[tuple[list[TopicPartition], Any]]:
-    sent: list[tuple[list[TopicPartition], Any]] = []
-    for node, partitions in by_node.items():
-        try:
-            sent.append((partitions, route.send(_request(partitions), node, timeout_ms)))
-        except RequestError as e:  # kafka-python reports most on the future; never lose the others
-            sent.append((partitions, error_name(e)))
-    out: list[tuple[list[TopicPartition], Any]] = []
-    for partitions, future in sent:
-        if isinstance(future, str):
-            out.append((partitions, future))
-            continue
-        try:
-            out.append((partitions, await future))
-        except RequestError as e:
-            out.append((partitions, error_name(e)))
-    return out

@@ -44,17 +44,23 @@ def test_a_critical_eta_longer_than_the_warning_one_or_an_eta_turned_off_is_a_pr
         parse_spec_text(_lag_check("crit_loss_eta: 1h, loss_eta: false"), environ={})
 
 
-def test_the_task_gives_each_row_lags_eta_from_the_retention_planning_read() -> None:
+def _orders(configs: dict[str, str], age_ms: int, size: int | None = None) -> TimedCluster:
+    """One partition, offsets 0-1000, offset o written at (now - ``age_ms``) + o s, ``size`` bytes on
+    disk; group g at 400."""
     tp = TopicPartition("orders", 0)
-    base = int(time.time() * 1000) - 3_600_000  # offset o written at base + o s
-    configs = {"orders": {"retention.ms": "3600000", "cleanup.policy": "delete"}}
-    source = TimedCluster(
+    return TimedCluster(
         ClusterMetadata({"orders": topic("orders", 1)}),
         {tp: (0, 1000)},
         [GroupOffsets("g", {tp: 400})],
-        configs=configs,
-        base=base,
+        configs={"orders": configs},
+        base=int(time.time() * 1000) - age_ms,
+        sizes={tp: size} if size is not None else {},
     )
+
+
+def test_the_task_gives_each_row_lags_eta_from_the_retention_planning_read() -> None:
+    configs = {"orders": {"retention.ms": "3600000", "cleanup.policy": "delete"}}
+    source = _orders(configs["orders"], 3_600_000)
     spec = parse_spec_text(_lag_check("crit_loss_eta: 10m"), environ={})
     [unit] = plan_checks(spec, lambda _name: source).units
     assert source.config_calls == [(("orders",), ("retention.ms", "retention.bytes", "cleanup.policy",
@@ -89,18 +95,8 @@ def test_a_check_without_the_eta_reads_no_retention_and_records_none() -> None:
 
 def test_the_task_sizes_its_size_limited_partitions_as_lag_does() -> None:
     tp = TopicPartition("orders", 0)
-    base = (
-        int(time.time() * 1000) - 1_000_000
-    )  # offset o written at base + o s: the commit at 400 is 600 s old
-    configs = {"orders": {"retention.ms": "-1", "retention.bytes": "1800", "cleanup.policy": "delete"}}
-    source = TimedCluster(
-        ClusterMetadata({"orders": topic("orders", 1)}),
-        {tp: (0, 1000)},
-        [GroupOffsets("g", {tp: 400})],
-        configs=configs,
-        base=base,
-        sizes={tp: 1000},
-    )
+    configs = {"retention.ms": "-1", "retention.bytes": "1800", "cleanup.policy": "delete"}
+    source = _orders(configs, 1_000_000, size=1000)  # the commit at 400 is 600 s old
     spec = parse_spec_text(_lag_check("loss_eta: true"), environ={})
     [unit] = plan_checks(spec, lambda _name: source).units
     [sample] = [s for s in unit_samples(source, unit) if isinstance(s, LagSample)]
