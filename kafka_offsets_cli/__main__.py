@@ -34,11 +34,15 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("\nkafka-offsets: interrupted\n")
         raise SystemExit(130) from None
+    from . import gcpause
+
+    gcpause.command_ends_process()
     try:
         app(prog_name="kafka-offsets")
     except SystemExit as e:
         from .lingering import leave_if_calls_linger
 
+        gcpause.no_final_pass()  # looked up at the end: bench.workarounds switches it off
         leave_if_calls_linger(e.code)  # a librdkafka call still running: no finalization beside it
         raise
 

@@ -7,6 +7,7 @@ from functools import partial
 import typer
 
 from ..errors import MonitoringStatus, PartialFailure, UsageError
+from ..gcpause import gc_paused
 from ..lag.run import checked_query, query, request_of, require_rows
 from ..lag.summary import SortKey
 from ..models.offsets import Isolation
@@ -112,16 +113,16 @@ def lag_cmd(
             first = partial(notes, view=view)
             watch_run(mon, read, lambda c, each: loop(c, fetch=each), text=view.prometheus, first=first)
             return
-        report = read_once(
-            mon,
-            lambda c, update: require_rows(query(c, request, update)),
-            "Reading consumer groups…",
-            paused=True,
-        )
-        # one text for the file and stdout (one clock); the file is written before stdout, which may be closed
-        wanted = prometheus_file or mon.otlp is not None or fmt is opts.Format.prometheus
-        metrics = view.prometheus(report) if wanted else ""
-        published(mon, lambda: metrics, partial(shown_with_notes, report, view, screen, metrics))
+        # one pause of the collector over the read and its output, to the exit: the rows stay alive
+        # throughout, and a collection after the pause would scan them all (gcpause.py)
+        with gc_paused(to_exit=True):
+            report = read_once(
+                mon, lambda c, update: require_rows(query(c, request, update)), "Reading consumer groups…"
+            )
+            # one text for the file and stdout (one clock); the file is written first (stdout may be closed)
+            wanted = prometheus_file or mon.otlp is not None or fmt is opts.Format.prometheus
+            metrics = view.prometheus(report) if wanted else ""
+            published(mon, lambda: metrics, partial(shown_with_notes, report, view, screen, metrics))
         if not monitor and report.failed:
             raise PartialFailure(failure_summary(report))
         status = view.status(report).status if monitor else MonitoringStatus.OK

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..gcpause import gc_paused
 from ..measures.lag.collect import GROUP_ID_NOT_FOUND, LagReport
 from ..render.lag import time_lag_note
 from . import lag_view
@@ -18,9 +17,8 @@ def shown_with_notes(report: LagReport, view: LagView, screen: Screen, metrics: 
     """One run's report on ``screen`` (``-o prometheus``: its ``metrics``), then its notes on stderr."""
     if view.fmt is Format.prometheus:
         write(metrics, screen.env)
-    else:
-        with gc_paused():  # drawing a large table makes many objects: no collection meanwhile
-            lag_view.show(report, view, screen)
+    else:  # under the command's pause of the collector (lag_cmd)
+        lag_view.show(report, view, screen)
     notes(report, view, screen.env)
 
 

@@ -21,7 +21,6 @@ import typer
 from ..connection.resolver import ConnectionOptions
 from ..connection.settings import ClientSettings
 from ..errors import ClusterError, KafkaOffsetsError, MonitoringStatus, UsageError
-from ..gcpause import gc_paused
 from ..plan.refresh import published as refreshed
 from ..render.monitoring import nagios_line
 from .app import environment_of, is_debug
@@ -170,15 +169,11 @@ def kafka_client(run: MonitoredRun) -> AbstractContextManager[Any]:
     return KafkaClient(run.settings, debug=run.debug)
 
 
-def read_once(
-    run: MonitoredRun, read: Callable[[Any, Callable[[str], None]], R], message: str, *, paused: bool = False
-) -> R:
+def read_once(run: MonitoredRun, read: Callable[[Any, Callable[[str], None]], R], message: str) -> R:
     """``read(client, update)`` under a spinner saying ``message`` (``Connecting to…`` until a broker
-    answers; ``paused``: with the GC paused)."""
+    answers)."""
     with ExitStack() as stack:
         stack.enter_context(unknown_reported(run))
-        if paused:
-            stack.enter_context(gc_paused())
         client = stack.enter_context(kafka_client(run))
         return read(client, stack.enter_context(progress(message, run.env, waiting=connecting(client))))
 
