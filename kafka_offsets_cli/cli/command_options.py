@@ -17,8 +17,11 @@ from typing import Any, NamedTuple
 
 from ..connection.resolver import ConnectionOptions
 from ..lag.monitor import LagThresholds, parse_thresholds
+from ..measures.liveness import DEFAULT_CRIT, DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS, DEFAULT_WARN
 from ..models.offsets import Isolation
 from . import lag_options as lag_opts
+from . import liveness_options as live_opts
+from . import tiering_options as tier_opts
 from .connection import connection_of
 from .options import (
     BootstrapOpt,
@@ -113,6 +116,41 @@ class LagLimits:
         return parse_thresholds(*self._given())
 
 
+_EMPTY_STATUS = live_opts.StatusName(DEFAULT_EMPTY_STATUS.name.lower())
+
+
+@dataclass(frozen=True, kw_only=True)
+class LiveLimits:
+    """liveness's thresholds, as the options gave them (``liveness``, ``serve``): ``--warn`` …
+    ``--future-status``."""
+
+    warn: str = DEFAULT_WARN
+    crit: str = DEFAULT_CRIT
+    min_alive: int | None = None
+    future_tolerance: str = f"{DEFAULT_FUTURE_TOLERANCE_MS // 1000}s"
+    empty_status: live_opts.StatusName = _EMPTY_STATUS
+    future_status: live_opts.StatusName = live_opts.StatusName.warning
+
+    def request_args(self) -> dict[str, Any]:
+        """The thresholds as the liveness ``request_of`` takes them (the statuses as statuses)."""
+        return {
+            "warn": self.warn, "crit": self.crit, "min_alive": self.min_alive,
+            "future_tolerance": self.future_tolerance,
+            "empty": self.empty_status.status, "future": self.future_status.status,
+        }  # fmt: skip
+
+
+@dataclass(frozen=True, kw_only=True)
+class TierLimits:
+    """tiering's thresholds, as the options gave them (``tiering``, ``serve``): ``--warn-records`` …
+    ``--crit-age``; named as the tiering ``request_of`` takes them."""
+
+    warn_records: int | None = None
+    crit_records: int | None = None
+    warn_age: str | None = None
+    crit_age: str | None = None
+
+
 #: The default of a command's ``target`` parameter: :func:`targeted` always passes the options'.
 FROM_OPTIONS = Target()
 #: The default of a command's ``layout`` parameter (likewise).
@@ -121,6 +159,9 @@ AS_GIVEN = Layout()
 NO_PUSH = Push()
 #: The default of a command's ``limits`` parameter (likewise).
 NO_LIMITS = LagLimits()
+#: The defaults of a command's ``live_limits`` and ``tier_limits`` parameters (likewise).
+LIVE_DEFAULTS = LiveLimits()
+NO_TIER_LIMITS = TierLimits()
 
 
 class Shared(NamedTuple):
@@ -158,6 +199,25 @@ LIMITS = (
     Shared("warn_stale", lag_opts.WarnStaleOpt),
     Shared("crit_stale", lag_opts.CritStaleOpt),
 )
+#: Where a liveness command names a ``live_limits`` parameter: --warn … --future-status.
+LIVE_LIMITS = tuple(
+    Shared(name, annotation, getattr(LIVE_DEFAULTS, name))
+    for name, annotation in (
+        ("warn", live_opts.WarnOpt),
+        ("crit", live_opts.CritOpt),
+        ("min_alive", live_opts.MinAliveOpt),
+        ("future_tolerance", live_opts.FutureToleranceOpt),
+        ("empty_status", live_opts.EmptyStatusOpt),
+        ("future_status", live_opts.FutureStatusOpt),
+    )
+)
+#: Where a tiering command names a ``tier_limits`` parameter: --warn-records … --crit-age.
+TIER_LIMITS = (
+    Shared("warn_records", tier_opts.WarnRecordsOpt),
+    Shared("crit_records", tier_opts.CritRecordsOpt),
+    Shared("warn_age", tier_opts.WarnAgeOpt),
+    Shared("crit_age", tier_opts.CritAgeOpt),
+)
 
 
 def _target(given: dict[str, Any]) -> Target:
@@ -185,6 +245,14 @@ def _limits(given: dict[str, Any]) -> LagLimits:
     return LagLimits(**given)
 
 
+def _live_limits(given: dict[str, Any]) -> LiveLimits:
+    return LiveLimits(**given)
+
+
+def _tier_limits(given: dict[str, Any]) -> TierLimits:
+    return TierLimits(**given)
+
+
 #: A group's marker parameter -> the options standing in its place, those after the command's own,
 #: and the record made of their values.
 GROUPS: dict[str, tuple[Sequence[Shared], Sequence[Shared], Callable[[dict[str, Any]], Any]]] = {
@@ -192,6 +260,8 @@ GROUPS: dict[str, tuple[Sequence[Shared], Sequence[Shared], Callable[[dict[str, 
     "layout": (LAYOUT, (), _layout),
     "push": (PUSH, (), _push),
     "limits": (LIMITS, (), _limits),
+    "live_limits": (LIVE_LIMITS, (), _live_limits),
+    "tier_limits": (TIER_LIMITS, (), _tier_limits),
 }
 
 
