@@ -211,16 +211,7 @@ class CheckReader:
         if warn is None or crit is None or common.name is None or common.topics is None:
             return None
         return LivenessCheck(
-            name=common.name,
-            clusters=common.clusters,
-            topics=common.topics,
-            warn_ms=warn,
-            crit_ms=crit,
-            min_alive=min_alive,
-            future_tolerance_ms=tolerance,
-            exclude_internal=common.exclude_internal,
-            description=common.description,
-            line=common.line,
+            **asdict(common), warn_ms=warn, crit_ms=crit, min_alive=min_alive, future_tolerance_ms=tolerance
         )
 
     def _lag(self, m: dict[str, Node], node: Node, path: str, common: _Common) -> LagCheck | None:
@@ -256,11 +247,9 @@ class CheckReader:
         if groups is None or common.name is None or common.topics is None:
             return None
         return LagCheck(
-            name=common.name,
-            clusters=common.clusters,
+            **asdict(common),
             groups=groups,
             spark_checkpoints=checkpoints,
-            topics=common.topics,
             warn_lag=values["warn_lag"],
             crit_lag=values["crit_lag"],
             warn_time_lag_ms=values["warn_time_lag"],
@@ -269,10 +258,7 @@ class CheckReader:
             warn_loss_eta_ms=values["warn_loss_eta"],
             crit_loss_eta_ms=values["crit_loss_eta"],
             loss_eta=loss_eta,
-            exclude_internal=common.exclude_internal,
             history=history,
-            description=common.description,
-            line=common.line,
         )
 
     def _thresholds(self, m: dict[str, Node], path: str) -> dict[str, int | None]:
