@@ -4,25 +4,29 @@ sqlite-utils' shared option decorators: :func:`targeted` puts the connection and
 options (:data:`HEAD`, where the command names its ``target`` parameter; :data:`TAIL`, last)
 into the command's signature for typer, and calls the command with one :class:`Target` built
 from them. The options and their order on the command line and in ``--help`` are what each
-command declared by hand before.
+command declared by hand before. The same machinery hands a command a group of its own options
+that go on as they are (``rewind``'s :data:`RESET`, by the names of its request's fields), so
+each option's name is written once, not again in a pass-through.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from ..connection.resolver import ConnectionOptions
 from ..lag.monitor import LagThresholds, parse_thresholds
-from ..measures.liveness import DEFAULT_CRIT, DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS, DEFAULT_WARN
 from ..models.offsets import Isolation
 from . import lag_options as lag_opts
 from . import liveness_options as live_opts
+from . import rewind_options as ro
 from . import tiering_options as tier_opts
 from .connection import connection_of
+from .monitor_limits import LiveLimits, TierLimits
 from .options import (
     BootstrapOpt,
     ClusterOpt,
@@ -116,41 +120,6 @@ class LagLimits:
         return parse_thresholds(*self._given())
 
 
-_EMPTY_STATUS = live_opts.StatusName(DEFAULT_EMPTY_STATUS.name.lower())
-
-
-@dataclass(frozen=True, kw_only=True)
-class LiveLimits:
-    """liveness's thresholds, as the options gave them (``liveness``, ``serve``): ``--warn`` …
-    ``--future-status``."""
-
-    warn: str = DEFAULT_WARN
-    crit: str = DEFAULT_CRIT
-    min_alive: int | None = None
-    future_tolerance: str = f"{DEFAULT_FUTURE_TOLERANCE_MS // 1000}s"
-    empty_status: live_opts.StatusName = _EMPTY_STATUS
-    future_status: live_opts.StatusName = live_opts.StatusName.warning
-
-    def request_args(self) -> dict[str, Any]:
-        """The thresholds as the liveness ``request_of`` takes them (the statuses as statuses)."""
-        return {
-            "warn": self.warn, "crit": self.crit, "min_alive": self.min_alive,
-            "future_tolerance": self.future_tolerance,
-            "empty": self.empty_status.status, "future": self.future_status.status,
-        }  # fmt: skip
-
-
-@dataclass(frozen=True, kw_only=True)
-class TierLimits:
-    """tiering's thresholds, as the options gave them (``tiering``, ``serve``): ``--warn-records`` …
-    ``--crit-age``; named as the tiering ``request_of`` takes them."""
-
-    warn_records: int | None = None
-    crit_records: int | None = None
-    warn_age: str | None = None
-    crit_age: str | None = None
-
-
 #: The default of a command's ``target`` parameter: :func:`targeted` always passes the options'.
 FROM_OPTIONS = Target()
 #: The default of a command's ``layout`` parameter (likewise).
@@ -162,6 +131,8 @@ NO_LIMITS = LagLimits()
 #: The defaults of a command's ``live_limits`` and ``tier_limits`` parameters (likewise).
 LIVE_DEFAULTS = LiveLimits()
 NO_TIER_LIMITS = TierLimits()
+#: The default of ``rewind``'s ``reset`` parameter (likewise).
+AS_ASKED: Mapping[str, Any] = MappingProxyType({})
 
 
 class Shared(NamedTuple):
@@ -220,6 +191,29 @@ TIER_LIMITS = (
 )
 
 
+#: Where ``rewind`` names its ``reset`` parameter: --all-groups … --undo-file, its own options, handed
+#: over by name (each is the :class:`~kafka_offsets_cli.rewind.request.RewindRequest` field of that name).
+RESET = (
+    Shared("all_groups", ro.AllGroupsOpt, False),
+    Shared("to", ro.ToOpt),
+    Shared("to_offset", ro.ToOffsetOpt),
+    Shared("to_current", ro.ToCurrentOpt, False),
+    Shared("shift_by", ro.ShiftByOpt),
+    Shared("from_file", ro.FromFileOpt),
+    Shared("from_cluster", ro.FromClusterOpt),
+    Shared("from_lag_file", ro.FromLagFileOpt),
+    Shared("remote_topic_prefix", ro.RemoteTopicPrefixOpt, ""),
+    Shared("delete_offsets", ro.DeleteOffsetsOpt, False),
+    Shared("to_group", ro.ToGroupOpt),
+    Shared("execute", ro.ExecuteOpt, False),
+    Shared("allow_future", ro.AllowFutureOpt, False),
+    Shared("allow_other_cluster", ro.AllowOtherClusterOpt, False),
+    Shared("force", ro.ForceOpt, False),
+    Shared("export", ro.ExportOpt),
+    Shared("undo_file", ro.UndoFileOpt),
+)
+
+
 def _target(given: dict[str, Any]) -> Target:
     return Target(
         bootstrap_server=given["bootstrap_server"],
@@ -262,6 +256,7 @@ GROUPS: dict[str, tuple[Sequence[Shared], Sequence[Shared], Callable[[dict[str, 
     "limits": (LIMITS, (), _limits),
     "live_limits": (LIVE_LIMITS, (), _live_limits),
     "tier_limits": (TIER_LIMITS, (), _tier_limits),
+    "reset": (RESET, (), MappingProxyType),
 }
 
 

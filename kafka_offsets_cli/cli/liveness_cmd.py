@@ -23,7 +23,6 @@ from .command_options import (
     LIVE_DEFAULTS,
     NO_PUSH,
     Layout,
-    LiveLimits,
     Push,
     Target,
     targeted,
@@ -39,6 +38,7 @@ from .liveness_options import (
 )
 from .liveness_view import RATE_FIELD, LivenessView
 from .metric_labels import MetricsCompatOpt, PrometheusFileOpt, compat_of
+from .monitor_limits import LiveLimits
 from .monitor_run import monitored_run, published, read_once
 from .monitor_run import watch as watch_run
 from .monitor_series import LIVENESS as SERIES

@@ -25,12 +25,11 @@ from .command_options import (
     NO_LIMITS,
     NO_TIER_LIMITS,
     LagLimits,
-    LiveLimits,
     Target,
-    TierLimits,
     targeted,
 )
 from .metric_labels import MetricsCompatOpt
+from .monitor_limits import LiveLimits, TierLimits
 from .serve_measures import Requests, cluster_job
 from .serve_options import (
     EXAMPLES,

@@ -22,12 +22,12 @@ from .command_options import (
     Layout,
     Push,
     Target,
-    TierLimits,
     targeted,
 )
 from .emit import parse_columns
 from .liveness_options import IncludeInternalOpt, ProblemsOpt
 from .metric_labels import MetricsCompatOpt, PrometheusFileOpt, compat_of
+from .monitor_limits import TierLimits
 from .monitor_run import monitored_run, published, read_once
 from .monitor_series import TIERING as SERIES
 from .options import (
