@@ -264,18 +264,17 @@ class CheckReader:
     def _thresholds(self, m: dict[str, Node], path: str) -> dict[str, int | None]:
         """The lag, time-lag and loss-ETA thresholds by key (None: not set, or a problem); warn must not
         exceed crit (for the ETA, lower is worse: crit must not exceed warn)."""
-        values: dict[str, int | None] = {}
-        for key in ("warn_lag", "crit_lag"):
-            values[key] = self.v.integer(m[key], child(path, key)) if key in m else None
-        for key in ("warn_time_lag", "crit_time_lag", "warn_loss_eta", "crit_loss_eta"):
-            values[key] = self.v.duration(m[key], child(path, key)) if key in m else None
-        for lo, hi in (("warn_lag", "crit_lag"), ("warn_time_lag", "crit_time_lag")):
-            if warn_above_crit(values[lo], values[hi]):
-                self.p.add(child(path, lo), f"must not exceed {hi}", m[lo].line)
-        # lower is worse: the critical ETA is the shorter one
-        if warn_above_crit(values["crit_loss_eta"], values["warn_loss_eta"]):
-            self.p.add(child(path, "crit_loss_eta"), "must not exceed warn_loss_eta", m["crit_loss_eta"].line)
-        return values
+        return self.v.thresholds(
+            m,
+            path,
+            counts=("warn_lag", "crit_lag"),
+            durations=("warn_time_lag", "crit_time_lag", "warn_loss_eta", "crit_loss_eta"),
+            ordered=(
+                ("warn_lag", "crit_lag"),
+                ("warn_time_lag", "crit_time_lag"),
+                ("crit_loss_eta", "warn_loss_eta"),  # lower is worse: the critical ETA is the shorter one
+            ),
+        )
 
     def _loss_eta(self, m: dict[str, Node], path: str, values: dict[str, int | None]) -> bool:
         """Whether the data-loss ETA is computed: on with a loss-ETA threshold (``loss_eta: false``
