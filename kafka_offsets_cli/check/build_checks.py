@@ -211,16 +211,7 @@ class CheckReader:
         if warn is None or crit is None or common.name is None or common.topics is None:
             return None
         return LivenessCheck(
-            name=common.name,
-            clusters=common.clusters,
-            topics=common.topics,
-            warn_ms=warn,
-            crit_ms=crit,
-            min_alive=min_alive,
-            future_tolerance_ms=tolerance,
-            exclude_internal=common.exclude_internal,
-            description=common.description,
-            line=common.line,
+            **asdict(common), warn_ms=warn, crit_ms=crit, min_alive=min_alive, future_tolerance_ms=tolerance
         )
 
     def _lag(self, m: dict[str, Node], node: Node, path: str, common: _Common) -> LagCheck | None:
@@ -256,11 +247,9 @@ class CheckReader:
         if groups is None or common.name is None or common.topics is None:
             return None
         return LagCheck(
-            name=common.name,
-            clusters=common.clusters,
+            **asdict(common),
             groups=groups,
             spark_checkpoints=checkpoints,
-            topics=common.topics,
             warn_lag=values["warn_lag"],
             crit_lag=values["crit_lag"],
             warn_time_lag_ms=values["warn_time_lag"],
@@ -269,27 +258,23 @@ class CheckReader:
             warn_loss_eta_ms=values["warn_loss_eta"],
             crit_loss_eta_ms=values["crit_loss_eta"],
             loss_eta=loss_eta,
-            exclude_internal=common.exclude_internal,
             history=history,
-            description=common.description,
-            line=common.line,
         )
 
     def _thresholds(self, m: dict[str, Node], path: str) -> dict[str, int | None]:
         """The lag, time-lag and loss-ETA thresholds by key (None: not set, or a problem); warn must not
         exceed crit (for the ETA, lower is worse: crit must not exceed warn)."""
-        values: dict[str, int | None] = {}
-        for key in ("warn_lag", "crit_lag"):
-            values[key] = self.v.integer(m[key], child(path, key)) if key in m else None
-        for key in ("warn_time_lag", "crit_time_lag", "warn_loss_eta", "crit_loss_eta"):
-            values[key] = self.v.duration(m[key], child(path, key)) if key in m else None
-        for lo, hi in (("warn_lag", "crit_lag"), ("warn_time_lag", "crit_time_lag")):
-            if warn_above_crit(values[lo], values[hi]):
-                self.p.add(child(path, lo), f"must not exceed {hi}", m[lo].line)
-        # lower is worse: the critical ETA is the shorter one
-        if warn_above_crit(values["crit_loss_eta"], values["warn_loss_eta"]):
-            self.p.add(child(path, "crit_loss_eta"), "must not exceed warn_loss_eta", m["crit_loss_eta"].line)
-        return values
+        return self.v.thresholds(
+            m,
+            path,
+            counts=("warn_lag", "crit_lag"),
+            durations=("warn_time_lag", "crit_time_lag", "warn_loss_eta", "crit_loss_eta"),
+            ordered=(
+                ("warn_lag", "crit_lag"),
+                ("warn_time_lag", "crit_time_lag"),
+                ("crit_loss_eta", "warn_loss_eta"),  # lower is worse: the critical ETA is the shorter one
+            ),
+        )
 
     def _loss_eta(self, m: dict[str, Node], path: str, values: dict[str, int | None]) -> bool:
         """Whether the data-loss ETA is computed: on with a loss-ETA threshold (``loss_eta: false``

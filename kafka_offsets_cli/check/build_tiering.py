@@ -4,9 +4,7 @@ critical: :func:`~kafka_offsets_cli.measures.thresholds.warn_above_crit`), each 
 
 from __future__ import annotations
 
-from ..measures.thresholds import warn_above_crit
 from .document import Node
-from .problems import child
 from .spec import TieringCheck
 from .values import Validator
 
@@ -27,14 +25,13 @@ def tiering_check(
 ) -> TieringCheck | None:
     """The tiering check of mapping ``m`` at ``path``, its keys every check has already read
     (``name``/``topics`` None after a problem with them); None after any problem."""
-    values: dict[str, int | None] = {}
-    for key in ("warn_records", "crit_records"):
-        values[key] = v.integer(m[key], child(path, key)) if key in m else None
-    for key in ("warn_age", "crit_age"):
-        values[key] = v.duration(m[key], child(path, key)) if key in m else None
-    for lo, hi in (("warn_records", "crit_records"), ("warn_age", "crit_age")):
-        if warn_above_crit(values[lo], values[hi]):
-            v.p.add(child(path, lo), f"must not exceed {hi}", m[lo].line)
+    values = v.thresholds(
+        m,
+        path,
+        counts=("warn_records", "crit_records"),
+        durations=("warn_age", "crit_age"),
+        ordered=(("warn_records", "crit_records"), ("warn_age", "crit_age")),
+    )
     if name is None or topics is None:
         return None
     return TieringCheck(

@@ -114,22 +114,10 @@ def evaluate_sample(sample: CollectSample, ctx: EvalContext) -> list[PartitionRe
             c = ctx.checks[name]
             assert isinstance(c, LivenessCheck)
             live = liveness_row(r, ctx.now_ms, c.warn_ms, c.crit_ms, c.future_tolerance_ms)
-            out.append(
-                PartitionRecord(
-                    check=name,
-                    kind="liveness",
-                    cluster=sample.cluster,
-                    topic=live.topic,
-                    partition=live.partition,
-                    group=None,
-                    offset=live.offset,
-                    timestamp=live.timestamp,
-                    age_ms=live.age_ms,
-                    state=live.state.value,
-                    status=row_status(live),
-                    error=live.error,
-                )
+            record = PartitionRecord.measured(
+                live, check=name, kind="liveness", cluster=sample.cluster, status=row_status(live), group=None
             )
+            out.append(record)
         return out
     row = sample.row
     for name in ctx.lag_routes.get((sample.cluster, row.group, row.topic), ()):
@@ -138,29 +126,10 @@ def evaluate_sample(sample: CollectSample, ctx: EvalContext) -> list[PartitionRe
         r2 = row if c.time_lag else replace(row, time_lag_ms=None)
         eta = sample.loss_eta_ms if c.loss_eta else None
         status = lag_status(r2, **c.thresholds(), loss_eta_ms=eta)
-        out.append(
-            PartitionRecord(
-                check=name,
-                kind="lag",
-                cluster=sample.cluster,
-                topic=r2.topic,
-                partition=r2.partition,
-                group=r2.group,
-                group_type=r2.group_type,
-                committed=r2.committed,
-                log_start=r2.log_start,
-                end=r2.end,
-                lag=r2.lag,
-                time_lag_ms=r2.time_lag_ms,
-                loss_eta_ms=eta,
-                offset=None,
-                timestamp=None,
-                age_ms=None,
-                state=r2.state.value,
-                status=status,
-                error=r2.error,
-            )
+        record = PartitionRecord.measured(
+            r2, check=name, kind="lag", cluster=sample.cluster, status=status, loss_eta_ms=eta
         )
+        out.append(record)
     return out
 
 

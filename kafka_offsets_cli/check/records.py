@@ -10,7 +10,8 @@ slices (:func:`record_slices`, :meth:`PartitionRecords.slices`), never as one li
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any, overload
 
 from ..errors import MonitoringStatus
@@ -98,6 +99,17 @@ class PartitionRecord:
         }
 
     @classmethod
+    def measured(
+        cls, row: Any, *, check: str, kind: str, cluster: str, status: MonitoringStatus, **more: Any
+    ) -> PartitionRecord:
+        """The record of a lag or liveness row (a ``LagRow``, a ``LiveRow``): every field the row and
+        the record share taken from the row by name (``state`` by its value), the rest as given."""
+        row_type: type = type(row)
+        taken = {k: getattr(row, k) for k in _shared_fields(row_type)}
+        state = row.state.value
+        return cls(check=check, kind=kind, cluster=cluster, state=state, status=status, **taken, **more)
+
+    @classmethod
     def from_row(cls, d: Mapping[str, Any]) -> PartitionRecord:
         """The record of a row (a mapping with the record columns and ``kind``; ``status`` by name)."""
         return cls(**{k: d[k] for k in _ROW_FIELDS}, status=MonitoringStatus[d["status"]])
@@ -115,6 +127,12 @@ class PartitionRecord:
 
 
 _ROW_FIELDS = tuple(k for k in PartitionRecord.__dataclass_fields__ if k != "status")
+
+
+@cache
+def _shared_fields(row_type: type) -> tuple[str, ...]:
+    """The fields of a measured row's dataclass that a record has too (``state``: by value, apart)."""
+    return tuple(f.name for f in fields(row_type) if f.name in _ROW_FIELDS and f.name != "state")
 
 
 @dataclass(frozen=True, eq=False)

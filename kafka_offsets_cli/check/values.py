@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ..connection.settings import is_secret
 from ..errors import UsageError
+from ..measures.thresholds import warn_above_crit
 from ..parse.durations import parse_duration
 from ..parse.java_regex import compile_java_regex
 from .document import Node
@@ -116,6 +117,28 @@ class Validator:
         except UsageError as e:
             self.p.add(path, str(e), node.line)
             return None
+
+    def thresholds(
+        self,
+        m: Mapping[str, Node],
+        path: str,
+        *,
+        counts: Sequence[str],
+        durations: Sequence[str],
+        ordered: Sequence[tuple[str, str]],
+    ) -> dict[str, int | None]:
+        """The threshold keys of mapping ``m`` by key (None: not set, or a problem): ``counts`` as
+        integers, ``durations`` as durations in ms; of each pair ``(lo, hi)`` in ``ordered``, ``lo``
+        must not exceed ``hi`` (said at ``lo``: the warning's key, or the critical's where lower is worse)."""
+        values: dict[str, int | None] = {}
+        for key in counts:
+            values[key] = self.integer(m[key], child(path, key)) if key in m else None
+        for key in durations:
+            values[key] = self.duration(m[key], child(path, key)) if key in m else None
+        for lo, hi in ordered:
+            if warn_above_crit(values[lo], values[hi]):
+                self.p.add(child(path, lo), f"must not exceed {hi}", m[lo].line)
+        return values
 
     def string_list(
         self, node: Node, path: str, *, what: str, item: str

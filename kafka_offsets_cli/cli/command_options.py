@@ -4,22 +4,29 @@ sqlite-utils' shared option decorators: :func:`targeted` puts the connection and
 options (:data:`HEAD`, where the command names its ``target`` parameter; :data:`TAIL`, last)
 into the command's signature for typer, and calls the command with one :class:`Target` built
 from them. The options and their order on the command line and in ``--help`` are what each
-command declared by hand before.
+command declared by hand before. The same machinery hands a command a group of its own options
+that go on as they are (``rewind``'s :data:`RESET`, by the names of its request's fields), so
+each option's name is written once, not again in a pass-through.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from ..connection.resolver import ConnectionOptions
 from ..lag.monitor import LagThresholds, parse_thresholds
 from ..models.offsets import Isolation
 from . import lag_options as lag_opts
+from . import liveness_options as live_opts
+from . import rewind_options as ro
+from . import tiering_options as tier_opts
 from .connection import connection_of
+from .monitor_limits import LiveLimits, TierLimits
 from .options import (
     BootstrapOpt,
     ClusterOpt,
@@ -121,6 +128,11 @@ AS_GIVEN = Layout()
 NO_PUSH = Push()
 #: The default of a command's ``limits`` parameter (likewise).
 NO_LIMITS = LagLimits()
+#: The defaults of a command's ``live_limits`` and ``tier_limits`` parameters (likewise).
+LIVE_DEFAULTS = LiveLimits()
+NO_TIER_LIMITS = TierLimits()
+#: The default of ``rewind``'s ``reset`` parameter (likewise).
+AS_ASKED: Mapping[str, Any] = MappingProxyType({})
 
 
 class Shared(NamedTuple):
@@ -158,6 +170,48 @@ LIMITS = (
     Shared("warn_stale", lag_opts.WarnStaleOpt),
     Shared("crit_stale", lag_opts.CritStaleOpt),
 )
+#: Where a liveness command names a ``live_limits`` parameter: --warn … --future-status.
+LIVE_LIMITS = tuple(
+    Shared(name, annotation, getattr(LIVE_DEFAULTS, name))
+    for name, annotation in (
+        ("warn", live_opts.WarnOpt),
+        ("crit", live_opts.CritOpt),
+        ("min_alive", live_opts.MinAliveOpt),
+        ("future_tolerance", live_opts.FutureToleranceOpt),
+        ("empty_status", live_opts.EmptyStatusOpt),
+        ("future_status", live_opts.FutureStatusOpt),
+    )
+)
+#: Where a tiering command names a ``tier_limits`` parameter: --warn-records … --crit-age.
+TIER_LIMITS = (
+    Shared("warn_records", tier_opts.WarnRecordsOpt),
+    Shared("crit_records", tier_opts.CritRecordsOpt),
+    Shared("warn_age", tier_opts.WarnAgeOpt),
+    Shared("crit_age", tier_opts.CritAgeOpt),
+)
+
+
+#: Where ``rewind`` names its ``reset`` parameter: --all-groups … --undo-file, its own options, handed
+#: over by name (each is the :class:`~kafka_offsets_cli.rewind.request.RewindRequest` field of that name).
+RESET = (
+    Shared("all_groups", ro.AllGroupsOpt, False),
+    Shared("to", ro.ToOpt),
+    Shared("to_offset", ro.ToOffsetOpt),
+    Shared("to_current", ro.ToCurrentOpt, False),
+    Shared("shift_by", ro.ShiftByOpt),
+    Shared("from_file", ro.FromFileOpt),
+    Shared("from_cluster", ro.FromClusterOpt),
+    Shared("from_lag_file", ro.FromLagFileOpt),
+    Shared("remote_topic_prefix", ro.RemoteTopicPrefixOpt, ""),
+    Shared("delete_offsets", ro.DeleteOffsetsOpt, False),
+    Shared("to_group", ro.ToGroupOpt),
+    Shared("execute", ro.ExecuteOpt, False),
+    Shared("allow_future", ro.AllowFutureOpt, False),
+    Shared("allow_other_cluster", ro.AllowOtherClusterOpt, False),
+    Shared("force", ro.ForceOpt, False),
+    Shared("export", ro.ExportOpt),
+    Shared("undo_file", ro.UndoFileOpt),
+)
 
 
 def _target(given: dict[str, Any]) -> Target:
@@ -185,6 +239,14 @@ def _limits(given: dict[str, Any]) -> LagLimits:
     return LagLimits(**given)
 
 
+def _live_limits(given: dict[str, Any]) -> LiveLimits:
+    return LiveLimits(**given)
+
+
+def _tier_limits(given: dict[str, Any]) -> TierLimits:
+    return TierLimits(**given)
+
+
 #: A group's marker parameter -> the options standing in its place, those after the command's own,
 #: and the record made of their values.
 GROUPS: dict[str, tuple[Sequence[Shared], Sequence[Shared], Callable[[dict[str, Any]], Any]]] = {
@@ -192,6 +254,9 @@ GROUPS: dict[str, tuple[Sequence[Shared], Sequence[Shared], Callable[[dict[str, 
     "layout": (LAYOUT, (), _layout),
     "push": (PUSH, (), _push),
     "limits": (LIMITS, (), _limits),
+    "live_limits": (LIVE_LIMITS, (), _live_limits),
+    "tier_limits": (TIER_LIMITS, (), _tier_limits),
+    "reset": (RESET, (), MappingProxyType),
 }
 
 

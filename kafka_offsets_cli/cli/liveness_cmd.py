@@ -9,13 +9,7 @@ import typer
 
 from ..errors import MonitoringStatus
 from ..liveness.run import LivenessSnapshot, request_of, run, snapshot
-from ..measures.liveness import (
-    COLUMNS,
-    DEFAULT_CRIT,
-    DEFAULT_EMPTY_STATUS,
-    DEFAULT_FUTURE_TOLERANCE_MS,
-    DEFAULT_WARN,
-)
+from ..measures.liveness import COLUMNS
 from ..models.offsets import Isolation
 from ..parse.times import parse_tz
 from ..render.liveness import SERVICE
@@ -23,25 +17,28 @@ from ..render.liveness_metrics import prometheus
 from . import liveness_view
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .command_options import AS_GIVEN, FROM_OPTIONS, NO_PUSH, Layout, Push, Target, targeted
+from .command_options import (
+    AS_GIVEN,
+    FROM_OPTIONS,
+    LIVE_DEFAULTS,
+    NO_PUSH,
+    Layout,
+    Push,
+    Target,
+    targeted,
+)
 from .emit import REFRESHED_FIELD, parse_columns
 from .liveness_options import (
     EXAMPLES,
-    CritOpt,
-    EmptyStatusOpt,
     ExcludeInternalCompatOpt,
-    FutureStatusOpt,
-    FutureToleranceOpt,
     IncludeInternalOpt,
-    MinAliveOpt,
     ProblemsOpt,
     StateOpt,
-    StatusName,
-    WarnOpt,
     parse_states,
 )
 from .liveness_view import RATE_FIELD, LivenessView
 from .metric_labels import MetricsCompatOpt, PrometheusFileOpt, compat_of
+from .monitor_limits import LiveLimits
 from .monitor_run import monitored_run, published, read_once
 from .monitor_run import watch as watch_run
 from .monitor_series import LIVENESS as SERIES
@@ -67,12 +64,7 @@ def liveness_cmd(
     target: Target = FROM_OPTIONS,
     include_internal: IncludeInternalOpt = False,
     exclude_internal_topics: ExcludeInternalCompatOpt = False,
-    warn: WarnOpt = DEFAULT_WARN,
-    crit: CritOpt = DEFAULT_CRIT,
-    min_alive: MinAliveOpt = None,
-    future_tolerance: FutureToleranceOpt = f"{DEFAULT_FUTURE_TOLERANCE_MS // 1000}s",
-    empty_status: EmptyStatusOpt = StatusName(DEFAULT_EMPTY_STATUS.name.lower()),
-    future_status: FutureStatusOpt = StatusName.warning,
+    live_limits: LiveLimits = LIVE_DEFAULTS,
     isolation: IsolationOpt = Isolation.READ_UNCOMMITTED,
     output: LivenessOutputOpt = None,
     prometheus_file: PrometheusFileOpt = None,
@@ -90,10 +82,10 @@ def liveness_cmd(
     with boundary(debug, monitoring=True, nagios=SERVICE if output == Format.nagios else None):
         request = request_of(
             **target.selection(),
-            include_internal=include_internal, exclude_internal_topics=exclude_internal_topics,
-            warn=warn, crit=crit, min_alive=min_alive, future_tolerance=future_tolerance,
-            empty=empty_status.status, future=future_status.status,
-        )  # fmt: skip
+            include_internal=include_internal,
+            exclude_internal_topics=exclude_internal_topics,
+            **live_limits.request_args(),
+        )
         zone = parse_tz(layout.tz)
         fmt, screen = OUTPUTS["liveness"].select(output, env)
         cols = parse_columns(

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 import typer
 
 from ..lag.run import request_of as lag_request
 from ..liveness.run import request_of as liveness_request
-from ..measures.liveness import DEFAULT_CRIT, DEFAULT_EMPTY_STATUS, DEFAULT_FUTURE_TOLERANCE_MS, DEFAULT_WARN
 from ..models.offsets import Isolation
 from ..parse.durations import parse_duration
 from ..render.lag_compat import parse_compat
@@ -18,8 +19,17 @@ from . import liveness_options as live_opts
 from . import options as opts
 from .app import command_help, environment_of, is_debug
 from .boundary import PROG, boundary
-from .command_options import FROM_OPTIONS, NO_LIMITS, LagLimits, Target, targeted
+from .command_options import (
+    FROM_OPTIONS,
+    LIVE_DEFAULTS,
+    NO_LIMITS,
+    NO_TIER_LIMITS,
+    LagLimits,
+    Target,
+    targeted,
+)
 from .metric_labels import MetricsCompatOpt
+from .monitor_limits import LiveLimits, TierLimits
 from .serve_measures import Requests, cluster_job
 from .serve_options import (
     EXAMPLES,
@@ -31,7 +41,6 @@ from .serve_options import (
     StalenessFileOpt,
     TieringOnOpt,
 )
-from .tiering_options import CritAgeOpt, CritRecordsOpt, WarnAgeOpt, WarnRecordsOpt
 
 
 def register(app: typer.Typer) -> None:
@@ -61,16 +70,8 @@ def serve_cmd(
     staleness_file: StalenessFileOpt = False,
     metrics_compat: MetricsCompatOpt = None,
     members: lag_opts.MembersOpt = False,
-    warn: live_opts.WarnOpt = DEFAULT_WARN,
-    crit: live_opts.CritOpt = DEFAULT_CRIT,
-    min_alive: live_opts.MinAliveOpt = None,
-    future_tolerance: live_opts.FutureToleranceOpt = f"{DEFAULT_FUTURE_TOLERANCE_MS // 1000}s",
-    empty_status: live_opts.EmptyStatusOpt = live_opts.StatusName(DEFAULT_EMPTY_STATUS.name.lower()),
-    future_status: live_opts.FutureStatusOpt = live_opts.StatusName.warning,
-    warn_records: WarnRecordsOpt = None,
-    crit_records: CritRecordsOpt = None,
-    warn_age: WarnAgeOpt = None,
-    crit_age: CritAgeOpt = None,
+    live_limits: LiveLimits = LIVE_DEFAULTS,
+    tier_limits: TierLimits = NO_TIER_LIMITS,
     label: opts.LabelOpt = None,
 ) -> None:
     """A Prometheus endpoint: lag, liveness and tiering read on scrape, at most once per interval."""
@@ -104,13 +105,11 @@ def serve_cmd(
                 lag_compat=compat,
                 lag_members=members,
                 liveness=liveness_request(
-                    **selection, include_internal=include_internal, exclude_internal_topics=False, warn=warn,
-                    crit=crit, min_alive=min_alive, future_tolerance=future_tolerance,
-                    empty=empty_status.status, future=future_status.status,
+                    **selection, include_internal=include_internal, exclude_internal_topics=False,
+                    **live_limits.request_args(),
                 ) if liveness else None,
                 tiering=tiering_request(
-                    **selection, include_internal=include_internal, warn_records=warn_records,
-                    crit_records=crit_records, warn_age=warn_age, crit_age=crit_age,
+                    **selection, include_internal=include_internal, **asdict(tier_limits),
                 ) if tiering else None,
             )  # fmt: skip
             jobs = [cluster_job(ctx, target.connection(isolation), label, requests)]

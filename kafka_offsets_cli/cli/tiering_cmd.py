@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from functools import partial
 
 import typer
@@ -13,10 +14,20 @@ from ..tiering.rules import COLUMNS
 from ..tiering.run import request_of, run
 from .app import command_help, environment_of, is_debug
 from .boundary import boundary
-from .command_options import AS_GIVEN, FROM_OPTIONS, NO_PUSH, Layout, Push, Target, targeted
+from .command_options import (
+    AS_GIVEN,
+    FROM_OPTIONS,
+    NO_PUSH,
+    NO_TIER_LIMITS,
+    Layout,
+    Push,
+    Target,
+    targeted,
+)
 from .emit import parse_columns
 from .liveness_options import IncludeInternalOpt, ProblemsOpt
 from .metric_labels import MetricsCompatOpt, PrometheusFileOpt, compat_of
+from .monitor_limits import TierLimits
 from .monitor_run import monitored_run, published, read_once
 from .monitor_series import TIERING as SERIES
 from .options import (
@@ -25,7 +36,7 @@ from .options import (
     LabelOpt,
     TieringOutputOpt,
 )
-from .tiering_options import EXAMPLES, CritAgeOpt, CritRecordsOpt, WarnAgeOpt, WarnRecordsOpt
+from .tiering_options import EXAMPLES
 from .tiering_view import show
 
 
@@ -39,10 +50,7 @@ def tiering_cmd(
     ctx: typer.Context,
     target: Target = FROM_OPTIONS,
     include_internal: IncludeInternalOpt = False,
-    warn_records: WarnRecordsOpt = None,
-    crit_records: CritRecordsOpt = None,
-    warn_age: WarnAgeOpt = None,
-    crit_age: CritAgeOpt = None,
+    tier_limits: TierLimits = NO_TIER_LIMITS,
     output: TieringOutputOpt = None,
     prometheus_file: PrometheusFileOpt = None,
     metrics_compat: MetricsCompatOpt = None,
@@ -55,14 +63,7 @@ def tiering_cmd(
     debug, env = is_debug(ctx), environment_of(ctx)
     status = MonitoringStatus.UNKNOWN
     with boundary(debug, monitoring=True, nagios=render.SERVICE if output == Format.nagios else None):
-        request = request_of(
-            **target.selection(),
-            include_internal=include_internal,
-            warn_records=warn_records,
-            crit_records=crit_records,
-            warn_age=warn_age,
-            crit_age=crit_age,
-        )
+        request = request_of(**target.selection(), include_internal=include_internal, **asdict(tier_limits))
         zone = parse_tz(layout.tz)
         fmt, screen = OUTPUTS["tiering"].select(output, env)
         cols = parse_columns(layout.columns, COLUMNS)

@@ -11,7 +11,7 @@ from ..connection.settings import ClientSettings
 from ..models.group_types import GroupListing, GroupTypeAnswer, ShareGroup, ShareGroupOffsets, StreamsGroup
 from ..models.groups import GroupDescription, GroupMembers, GroupOffsets
 from ..models.offsets import Isolation, OffsetResult
-from ..models.topics import ClusterMetadata, TopicPartition
+from ..models.topics import TopicPartition
 from ..plan.requests import OffsetRequest
 from .admin import TopicReader
 from .errors import require_group_ids
@@ -50,6 +50,9 @@ class KafkaClient:
         self._session = Session(settings, debug=debug)
         self._offsets = OffsetLister(self._session)
         self._topics = TopicReader(self._session)
+        #: topic metadata for the whole cluster, one topic, or the topics named: the topic reader's
+        #: own method (:meth:`.admin.TopicReader.metadata`), not a wrapper repeating its signature
+        self.metadata = self._topics.metadata
         self._groups = GroupReader(self._session)
         self._markers = MarkerProbe(self._session)
         self._wire: WireLister | None = None  # made when ListOffsets first go through kafka-python
@@ -80,19 +83,6 @@ class KafkaClient:
         self.close()
 
     # -- topics (admin.py) -----------------------------------------------------------
-
-    def metadata(
-        self,
-        topic: str | None = None,
-        *,
-        only: Callable[[str], bool] | None = None,
-        names: Sequence[str] | None = None,
-    ) -> ClusterMetadata:
-        """Topic metadata for the whole cluster, one ``topic``, or the topics ``names``.
-
-        ``only`` keeps just the topics whose name it accepts. See :meth:`.admin.TopicReader.metadata`.
-        """
-        return self._topics.metadata(topic, only=only, names=names)
 
     def cluster_id(self) -> str | None:
         """The Kafka cluster id (DescribeCluster); ``None`` when the cluster does not give it."""

@@ -16,16 +16,14 @@ type's requests, so the plan, export, drift check and undo file are the consumer
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import Refused, UsageError
 from ..models.group_types import ShareGroup, StreamsGroup
 from ..models.groups import GroupDescription, GroupMembers, GroupOffsets, Member
-from ..models.offsets import Isolation, OffsetResult
-from ..models.topics import ClusterMetadata, TopicPartition
+from ..models.topics import TopicPartition
 from ..parse.selection import Selection
-from ..plan.requests import OffsetRequest
 from ..sources import TypedRewindSource
 from .plan import Plan
 
@@ -123,39 +121,19 @@ class TypedGroups:
     def __init__(self, inner: TypedRewindSource, types: GroupTypes) -> None:
         self.inner = inner
         self.types = types
+        # topics, logs, group ids and session timeouts are the same whatever a group's type: the
+        # inner source's own methods, not wrappers that repeat their signatures
+        self.metadata = inner.metadata
+        self.list_offsets = inner.list_offsets
+        self.group_ids = inner.group_ids
+        self.group_session_timeouts = inner.group_session_timeouts
 
-    # -- topics and logs: as they are -----------------------------------------------------
-
-    def metadata(
-        self,
-        topic: str | None = None,
-        *,
-        only: Callable[[str], bool] | None = None,
-        names: Sequence[str] | None = None,
-    ) -> ClusterMetadata:
-        """The inner source's metadata."""
-        return self.inner.metadata(topic, only=only, names=names)
-
-    def list_offsets(
-        self,
-        requests: Sequence[OffsetRequest],
-        *,
-        isolation: Isolation | None = None,
-        progress: Callable[[int], None] | None = None,
-    ) -> list[OffsetResult]:
-        """The inner source's ListOffsets."""
-        return self.inner.list_offsets(requests, isolation=isolation, progress=progress)
-
-    def group_ids(self) -> list[str]:
-        """The inner source's group ids."""
-        return self.inner.group_ids()
+    # -- each group as its type -----------------------------------------------------------
 
     def describe_groups(self, groups: Sequence[str]) -> dict[str, GroupDescription]:
         """Each group's description (share and streams groups from their own describes)."""
         members = self.group_members(groups)
         return {g: m.description for g, m in members.items()}
-
-    # -- each group as its type -----------------------------------------------------------
 
     def committed_offsets(
         self, groups: Sequence[str], partitions: Sequence[TopicPartition] | None = None
@@ -196,10 +174,6 @@ class TypedGroups:
             for g, d in self.inner.streams_group_descriptions(streams).groups.items():
                 out[g] = streams_members(d)
         return out
-
-    def group_session_timeouts(self, groups: Sequence[str]) -> dict[str, int]:
-        """The inner source's (asked only for KIP-848 consumer groups)."""
-        return self.inner.group_session_timeouts(groups)
 
     def alter_group_offsets(
         self, group: str, offsets: Mapping[TopicPartition, int]

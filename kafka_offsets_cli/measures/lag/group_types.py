@@ -9,50 +9,40 @@ of its subtopology (input and repartition topics), as ``kafka-streams-groups --m
 
 from __future__ import annotations
 
-from ...models.group_types import ShareGroup, StreamsGroup, StreamsMember
+from ...models.group_types import ShareGroup, ShareMember, StreamsGroup, StreamsMember
 from ...models.groups import GroupDescription, GroupMembers, Member
 from ...models.topics import TopicPartition
 
 
 def share_members(group: ShareGroup) -> GroupMembers:
     """A share group's description and members (each with the partitions it is assigned to share)."""
-    if group.error is not None:
-        return GroupMembers(GroupDescription(group.group, None, 0, (), group.error), (), "share")
-    members = tuple(
-        Member(
-            member_id=m.member_id,
-            client_id=m.client_id,
-            host=m.host,
-            assigned=m.assigned,
-            member_epoch=m.member_epoch,
-        )
-        for m in group.members
-    )
-    return _described(group.group, group.state, members, "share")
+    return _described(group, tuple(_member(m, m.assigned) for m in group.members), "share")
 
 
 def streams_members(group: StreamsGroup) -> GroupMembers:
     """A streams group's description and members (each with its active tasks' partitions)."""
-    if group.error is not None:
-        return GroupMembers(GroupDescription(group.group, None, 0, (), group.error), (), "streams")
     # a subtopology reads its input topics and the repartition topics it sources from (the topology
     # lists them apart)
     sources = {
         s.subtopology: tuple(dict.fromkeys((*s.source_topics, *s.repartition_source_topics)))
         for s in group.subtopologies or ()
     }
-    members = tuple(
-        Member(
-            member_id=m.member_id,
-            client_id=m.client_id,
-            host=m.host,
-            instance_id=m.instance_id,
-            assigned=_active(m, sources),
-            member_epoch=m.member_epoch,
-        )
-        for m in group.members
+    members = tuple(_member(m, _active(m, sources), m.instance_id) for m in group.members)
+    return _described(group, members, "streams")
+
+
+def _member(
+    m: ShareMember | StreamsMember, assigned: tuple[TopicPartition, ...], instance_id: str | None = None
+) -> Member:
+    """A share or streams group's member as every group's: its ids, host, epoch and partitions."""
+    return Member(
+        member_id=m.member_id,
+        client_id=m.client_id,
+        host=m.host,
+        assigned=assigned,
+        member_epoch=m.member_epoch,
+        instance_id=instance_id,
     )
-    return _described(group.group, group.state, members, "streams")
 
 
 def _active(member: StreamsMember, sources: dict[str, tuple[str, ...]]) -> tuple[TopicPartition, ...]:
@@ -68,6 +58,9 @@ def _active(member: StreamsMember, sources: dict[str, tuple[str, ...]]) -> tuple
     )
 
 
-def _described(group: str, state: str | None, members: tuple[Member, ...], protocol: str) -> GroupMembers:
+def _described(group: ShareGroup | StreamsGroup, members: tuple[Member, ...], protocol: str) -> GroupMembers:
+    """The group's description with ``members`` (a group that could not be described: its error only)."""
+    if group.error is not None:
+        return GroupMembers(GroupDescription(group.group, None, 0, (), group.error), (), protocol)
     assigned = tuple(sorted({tp for m in members for tp in m.assigned}))
-    return GroupMembers(GroupDescription(group, state, len(members), assigned), members, protocol)
+    return GroupMembers(GroupDescription(group.group, group.state, len(members), assigned), members, protocol)

@@ -50,6 +50,8 @@ class Client:
     def __init__(self, share: ShareGroup = SHARE) -> None:
         self.share = share
         self.altered: dict[str, Mapping[TopicPartition, int]] = {}
+        # what TypedGroups hands on from the client as they are: not asked here
+        self.metadata = self.list_offsets = self.group_ids = self.group_session_timeouts = None
 
     def share_group_descriptions(self, groups: Sequence[str]) -> GroupTypeAnswer[ShareGroup]:
         return GroupTypeAnswer(
