@@ -88,22 +88,6 @@ def breaches(results: Sequence[OffsetResult]) -> tuple[list[Key], set[TopicParti
         if end is not None and (off > end or (off == end and kind in _RECORDS)):
             beyond.add(TopicPartition(topic, partition))
     return below, beyond
-    for r in results:
-        kind, off = r.spec.kind, r.offset
-        if off is None or r.error is not None or kind is SpecKind.EARLIEST:
-            continue
-        tp = (r.topic, r.partition)
-        start = starts.get(tp)
-        if kind is SpecKind.LATEST:
-            if start is not None and off < start:
-                beyond.add(r.tp)
-            continue
-        if start is not None and off < start and kind in _ABOVE_START:
-            below.append((r.tp, r.spec))
-        end = ends.get(tp)
-        if end is not None and (off > end or (off == end and kind in _RECORDS)):
-            beyond.add(r.tp)
-    return below, beyond
 
 
 def close_snapshot(
