@@ -26,7 +26,7 @@ from ...parse.selection import Selection
 from ...system_topics import is_system_topic
 from .index import PartitionIndex as PartitionIndex  # re-exported: the planners import it from here
 from .index import partition_index as partition_index
-from .rows import NO_ANSWER, UNKNOWN_TOPIC, GroupProblem, LagRow, error_row, lag_row
+from .rows import NO_ANSWER, UNKNOWN_TOPIC, GroupProblem, LagRow, error_row, lag_rows_of
 
 #: Kafka's error for a consumer group that does not exist (kafka-consumer-groups: GroupIdNotFoundException).
 GROUP_ID_NOT_FOUND = "GROUP_ID_NOT_FOUND"
@@ -254,33 +254,39 @@ def assemble_rows(plans: Sequence[GroupPlan], results: Iterable[OffsetResult]) -
     In plan order, each group's existing partitions before its gone ones. A
     partition without both answers is an ``error`` row (NO_ANSWER).
     """
+    early_of, late_of = _by_partition(results)
+    rows: list[LagRow] = []
+    for plan in plans:
+        group, kind = plan.group, plan.group_type
+        if plan.error is not None:
+            rows += [error_row(group, tp, plan.error, kind) for tp in (*plan.partitions, *plan.gone)]
+            continue
+        rows += lag_rows_of(group, kind, plan.partitions, plan.committed, early_of, late_of)
+        if plan.gone:
+            rows += lag_rows_of(group, kind, plan.gone, plan.committed, {}, {}, error=UNKNOWN_TOPIC)
+    return rows
+
+
+def _by_partition(
+    results: Iterable[OffsetResult],
+) -> tuple[dict[tuple[str, int], OffsetResult], dict[tuple[str, int], OffsetResult]]:
+    """The ``earliest`` and ``latest`` answers among ``results``, each by (topic, partition) (the last
+    answer of a partition and spec wins)."""
     earliest, latest = OffsetSpec.earliest(), OffsetSpec.latest()
-    # one map per spec keyed by (topic, partition), which a TopicPartition is: no spec hashed (a
-    # Python __hash__) and no key built per lookup, for 50,000 rows
-    early_of: dict[tuple[str, int], OffsetResult] = {}
-    late_of: dict[tuple[str, int], OffsetResult] = {}
-    for r in results:
+    answers = results if isinstance(results, (list, tuple)) else list(results)
+    # the usual answers carry the shared spec instances: two C-speed comprehensions keyed by the
+    # result's (topic, partition) slice, which equals and hashes as a TopicPartition (50,000 rows)
+    early_of = {r[:2]: r for r in answers if r[2] is earliest}
+    late_of = {r[:2]: r for r in answers if r[2] is latest}
+    if len(early_of) + len(late_of) == len(answers):
+        return early_of, late_of
+    # other specs, equal copies (a Spark task's unpickled specs) or repeated answers: one loop that
+    # compares (== is a dataclass __eq__, a Python call: the shared instances by identity first)
+    early_of, late_of = {}, {}
+    for r in answers:
         spec = r[2]
-        # the shared instances by identity first: == is a dataclass __eq__, a Python call per answer
         if spec is earliest or (spec is not latest and spec == earliest):
             early_of[r[0], r[1]] = r
         elif spec is latest or spec == latest:
             late_of[r[0], r[1]] = r
-    rows: list[LagRow] = []
-    for plan in plans:
-        if plan.error is not None:
-            kind = plan.group_type
-            rows += [error_row(plan.group, tp, plan.error, kind) for tp in (*plan.partitions, *plan.gone)]
-            continue
-        group, committed, kind = plan.group, plan.committed, plan.group_type
-        for tp in plan.partitions:
-            early = early_of.get(tp)
-            late = late_of.get(tp)
-            if early is None or late is None:
-                no = OffsetResult(tp.topic, tp.partition, latest, None, error=NO_ANSWER)
-                early, late = early or no, late or no
-            rows.append(lag_row(group, tp, committed.get(tp), early, late, group_type=kind))
-        for tp in plan.gone:
-            gone = OffsetResult(tp.topic, tp.partition, latest, None, error=UNKNOWN_TOPIC)
-            rows.append(lag_row(group, tp, committed.get(tp), gone, gone, group_type=kind))
-    return rows
+    return early_of, late_of
