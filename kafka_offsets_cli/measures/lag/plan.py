@@ -26,7 +26,7 @@ from ...parse.selection import Selection
 from ...system_topics import is_system_topic
 from .index import PartitionIndex as PartitionIndex  # re-exported: the planners import it from here
 from .index import partition_index as partition_index
-from .rows import NO_ANSWER, UNKNOWN_TOPIC, GroupProblem, LagRow, error_row, lag_rows_of
+from .rows import NO_ANSWER, UNKNOWN_TOPIC, GroupProblem, LagRow, RemoteFlag, error_row, lag_rows_of
 
 #: Kafka's error for a consumer group that does not exist (kafka-consumer-groups: GroupIdNotFoundException).
 GROUP_ID_NOT_FOUND = "GROUP_ID_NOT_FOUND"
@@ -248,11 +248,18 @@ def offsets_needed(plans: Iterable[GroupPlan]) -> list[TopicPartition]:
     return sorted(dict.fromkeys(chain.from_iterable(p.partitions for p in plans if p.error is None)))
 
 
-def assemble_rows(plans: Sequence[GroupPlan], results: Iterable[OffsetResult]) -> list[LagRow]:
+def assemble_rows(
+    plans: Sequence[GroupPlan],
+    results: Iterable[OffsetResult],
+    *,
+    remote: RemoteFlag | None = None,
+    tiered: Mapping[str, bool | None] | None = None,
+) -> list[LagRow]:
     """The plans' rows, from the partitions' earliest and latest ListOffsets ``results``.
 
     In plan order, each group's existing partitions before its gone ones. A
-    partition without both answers is an ``error`` row (NO_ANSWER).
+    partition without both answers is an ``error`` row (NO_ANSWER). ``remote``, ``tiered``:
+    each row's first ``remote_read`` (:func:`.rows.lag_rows_of`).
     """
     early_of, late_of = _by_partition(results)
     rows: list[LagRow] = []
@@ -261,9 +268,13 @@ def assemble_rows(plans: Sequence[GroupPlan], results: Iterable[OffsetResult]) -
         if plan.error is not None:
             rows += [error_row(group, tp, plan.error, kind) for tp in (*plan.partitions, *plan.gone)]
             continue
-        rows += lag_rows_of(group, kind, plan.partitions, plan.committed, early_of, late_of)
+        committed = plan.committed
+        rows += lag_rows_of(
+            group, kind, plan.partitions, committed, early_of, late_of, remote=remote, tiered=tiered
+        )
         if plan.gone:
-            rows += lag_rows_of(group, kind, plan.gone, plan.committed, {}, {}, error=UNKNOWN_TOPIC)
+            gone = lag_rows_of(group, kind, plan.gone, committed, {}, {}, error=UNKNOWN_TOPIC, remote=remote)
+            rows += gone
     return rows
 
 
@@ -280,13 +291,11 @@ def _by_partition(
     late_of = {r[:2]: r for r in answers if r[2] is latest}
     if len(early_of) + len(late_of) == len(answers):
         return early_of, late_of
-    # other specs, equal copies (a Spark task's unpickled specs) or repeated answers: one loop that
-    # compares (== is a dataclass __eq__, a Python call: the shared instances by identity first)
-    early_of, late_of = {}, {}
-    for r in answers:
-        spec = r[2]
-        if spec is earliest or (spec is not latest and spec == earliest):
-            early_of[r[0], r[1]] = r
-        elif spec is latest or spec == latest:
-            late_of[r[0], r[1]] = r
+    # equal copies (a Spark task's unpickled specs), other specs or repeated answers: each distinct spec
+    # object compared once (== is a dataclass __eq__, a Python call), the answers then sorted by identity
+    distinct = {id(r[2]): r[2] for r in answers}
+    early_ids = {i for i, spec in distinct.items() if spec == earliest}
+    late_ids = {i for i, spec in distinct.items() if spec == latest}
+    early_of = {r[:2]: r for r in answers if id(r[2]) in early_ids}
+    late_of = {r[:2]: r for r in answers if id(r[2]) in late_ids}
     return early_of, late_of

@@ -6,7 +6,7 @@ and state (the rules are in :mod:`kafka_offsets_cli.measures.lag`). Pure: no I/O
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -194,16 +194,24 @@ def lag_rows_of(
     *,
     error: str = NO_ANSWER,
     marker: bool | None = None,
+    remote: RemoteFlag | None = None,
+    tiered: Mapping[str, bool | None] | None = None,
 ) -> list[LagRow]:
     """:func:`lag_row` for each of ``partitions`` of ``group`` (the one place that decides a lag and state).
 
     ``earliest``/``latest``: the partitions' ListOffsets results by (topic, partition); a partition
     without both is an ``error`` row, its missing answer the error ``error``. ``committed``: the group's
     committed offsets. One loop, not a call a row: :func:`~.plan.assemble_rows` makes 50,000 rows a run.
+    ``remote``: the remote-read rule (:func:`.remote.remote_rule`), to set each row's ``remote_read`` from
+    its topic's ``tiered`` flag (``remote.storage.enable``; absent: unknown) without an ``earliest-local``
+    answer, which is that rule's answer for every topic not tiered (:func:`.remote.with_remote_reads`
+    then copies only the rows whose flag it changes); ``None``: ``remote_read`` left ``None``.
     """
     rows: list[LagRow] = []
     add, early_at, late_at, committed_at = rows.append, earliest.get, latest.get, committed.get
     ok, error_state = LagState.OK, LagState.ERROR
+    tier = (tiered or {}).get
+    flag: bool | None = None
     for tp in partitions:
         early = early_at(tp)
         late = late_at(tp)
@@ -235,6 +243,8 @@ def lag_rows_of(
                 state, time_lag = LagState.MARKER, 0
             else:
                 state = ok
+        if remote is not None:
+            flag = remote(state, now, end, tier(tp[0]), None)
         # LagRow(...) without the frozen __init__ (a quarter of the cost): a dict display in COLUMNS
         # order becomes its __dict__; equal to the row the constructor makes (test_lag_fast_paths.py)
         row: LagRow = _new(LagRow)
@@ -255,7 +265,7 @@ def lag_rows_of(
                 "error": err,
                 "resume_timestamp": None,
                 "taken_at_ms": None,
-                "remote_read": None,
+                "remote_read": flag,
             },
         )
         add(row)
@@ -288,6 +298,9 @@ def with_remote_read(row: LagRow, flag: bool | None) -> LagRow:
     _set(new, "__dict__", fields)
     return new
 
+
+#: :func:`.remote.remote_rule`'s signature: (state, committed, end, tiered, earliest-local answer) -> flag
+RemoteFlag = Callable[[LagState, int | None, int | None, bool | None, None], bool | None]
 
 #: The row's fields (:meth:`LagRow.evolve` checks the changes against them).
 _FIELDS = frozenset(LagRow.__dataclass_fields__)
