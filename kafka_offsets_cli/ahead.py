@@ -36,6 +36,12 @@ class Ahead(Generic[T]):
         """``fn``'s value (waits for it), or its exception raised here."""
         return self._future.result()
 
+    def ready(self) -> T | None:
+        """``fn``'s value if it is in (no wait), else ``None`` (still running, or failed: :meth:`result`
+        raises its exception where the caller waits)."""
+        future = self._future
+        return future.result() if future.done() and future.exception() is None else None
+
     def __enter__(self) -> Ahead[T]:
         return self
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
 from ..models.topics import TopicPartition
@@ -40,6 +40,8 @@ _RECORDS = (SpecKind.MAX_TIMESTAMP, SpecKind.TIMESTAMP, SpecKind.LATEST_TIERED)
 _ABOVE_START = (SpecKind.MAX_TIMESTAMP, SpecKind.TIMESTAMP, SpecKind.EARLIEST_LOCAL)
 
 Key = tuple[TopicPartition, OffsetSpec]
+#: an answer with an offset and no error (an :class:`OffsetResult`)
+_Known = tuple[str, int, OffsetSpec, int, "int | None", "int | None", None]
 
 
 def needs_closing(specs: Sequence[OffsetSpec]) -> bool:
@@ -54,34 +56,31 @@ def breaches(results: Sequence[OffsetResult]) -> tuple[list[Key], set[TopicParti
 
     Errors and "no record" answers have no offset and no relation to hold.
     """
-    starts: dict[tuple[str, int], int] = {}
-    ends: dict[tuple[str, int], int] = {}
     earliest, latest = SpecKind.EARLIEST, SpecKind.LATEST
-    # tuples unpacked, not properties read: this runs over every answer (150,000 for liveness at 50,000)
-    for topic, partition, spec, off, _ts, _epoch, error in results:
-        if off is None or error is not None:
-            continue
-        kind = spec.kind
-        if kind is earliest:
-            starts[(topic, partition)] = off
-        elif kind is latest:
-            ends[(topic, partition)] = off
+    # comprehensions, not a loop of statements: this runs over every answer (100,000 for lag at 50,000
+    # partitions, 150,000 for liveness); a tuple's (topic, partition) slice keys as a TopicPartition.
+    # Errors and "no record" answers have no offset.
+    known = cast(list[_Known], [r for r in results if r[3] is not None and r[6] is None])
+    firsts = [r for r in known if r[2].kind is earliest]
+    lasts = [r for r in known if r[2].kind is latest]
     below: list[Key] = []
     beyond: set[TopicPartition] = set()
-    if not starts and not ends:
+    if not firsts and not lasts:
         return below, beyond
-    for topic, partition, spec, off, _ts, _epoch, error in results:
-        if off is None or error is not None:
-            continue
+    starts: dict[tuple[str, int], int] = {r[:2]: r[3] for r in firsts}
+    get = starts.get
+    beyond.update(
+        TopicPartition(r[0], r[1]) for r in lasts if (start := get(r[:2])) is not None and r[3] < start
+    )
+    if len(firsts) + len(lasts) == len(known):  # lag's answers: nothing else to hold
+        return below, beyond
+    ends: dict[tuple[str, int], int] = {r[:2]: r[3] for r in lasts}
+    for topic, partition, spec, off, _ts, _epoch, _error in known:
         kind = spec.kind
-        if kind is earliest:
+        if kind is earliest or kind is latest:
             continue
         tp = (topic, partition)
         start = starts.get(tp)
-        if kind is latest:
-            if start is not None and off < start:
-                beyond.add(TopicPartition(topic, partition))
-            continue
         if start is not None and off < start and kind in _ABOVE_START:
             below.append((TopicPartition(topic, partition), spec))
         end = ends.get(tp)

@@ -51,3 +51,25 @@ def test_leaving_by_ctrl_c_does_not_wait() -> None:
         raise KeyboardInterrupt
     assert time.monotonic() - t0 < 1
     release.set()
+
+
+def test_ready_never_waits_and_leaves_an_error_to_result() -> None:
+    # lag makes its rows with the configs read ahead only if they are in: a look that never waits
+    release = threading.Event()
+
+    def work() -> int:
+        release.wait(5)
+        return 42
+
+    ahead = Ahead(work)
+    assert ahead.ready() is None  # still running: no wait
+    release.set()
+    assert ahead.result() == 42 and ahead.ready() == 42
+
+    def fails() -> int:
+        raise ValueError("no configs")
+
+    failed = Ahead(fails)
+    with pytest.raises(ValueError, match="no configs"):
+        failed.result()
+    assert failed.ready() is None  # the error is raised where the caller waits, not here

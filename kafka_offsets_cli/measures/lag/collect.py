@@ -36,7 +36,7 @@ from .markers import MarkerCount, count_markers, marker_candidates, with_markers
 from .plan import GROUP_ID_NOT_FOUND as GROUP_ID_NOT_FOUND  # re-exported: lag's notes import it from here
 from .plan import GroupPlan, assemble_rows, offsets_needed, partition_index, plan_group
 from .plan import group_missing as group_missing
-from .remote import RemoteConfigs, read_remote_configs, with_remote_reads
+from .remote import RemoteConfigs, read_remote_configs, remote_rule, tiered_topics, with_remote_reads
 from .rows import COLUMNS, GroupProblem, LagRow, LagState
 from .share import broker_lags, share_committed, with_broker_lags
 from .timelag import time_lags_and_resume_times, with_resume_times, with_time_lag_errors, with_time_lags
@@ -165,11 +165,15 @@ def lag_rows(
     marker_check: bool = True,
     chunk_size: int = DEFAULT_CHUNK,
     clock: Callable[[], int] = wall_clock_ms,
+    remote_configs: Callable[[], RemoteConfigs | None] | None = None,
 ) -> LagRows:
     """The rows of ``plans``: one ListOffsets round for every log start and end, then the
     marker check for rows with lag 1 (unless ``marker_check`` is off) and the time-lag
     bisection (if ``time_lag``), its "now" read from ``clock`` (epoch ms). ``leaders`` (from
     the metadata the plans were made with) sends each request straight to its broker.
+    ``remote_configs``: the topics' ``remote.storage.enable`` if read by the time the rows are made
+    (else ``None``): each row's first ``remote_read`` (:func:`.rows.lag_rows_of`), which
+    :func:`.remote.with_remote_reads` then finishes.
     """
     results = fetch_offsets(
         source,
@@ -179,7 +183,11 @@ def lag_rows(
         chunk_size=chunk_size,
         leaders=leaders,
     )
-    rows = assemble_rows(plans, results)
+    configs = remote_configs() if remote_configs is not None else None
+    if configs is None:
+        rows = assemble_rows(plans, results)
+    else:
+        rows = assemble_rows(plans, results, remote=remote_rule, tiered=tiered_topics(configs))
     markers = MarkerCount()
     if marker_check:
         points = marker_candidates(rows)
@@ -283,6 +291,7 @@ def collect(
         out = lag_rows(
             source, read, leaders=leaders, isolation=isolation, time_lag=time_lag,
             marker_check=marker_check, chunk_size=chunk_size, clock=clock,
+            remote_configs=remote.ready if remote is not None else None,
         )  # fmt: skip
         rows, unchecked = out.rows, dict[str, int]()
         if share:

@@ -26,7 +26,7 @@ from ...parse.selection import Selection
 from ...system_topics import is_system_topic
 from .index import PartitionIndex as PartitionIndex  # re-exported: the planners import it from here
 from .index import partition_index as partition_index
-from .rows import NO_ANSWER, UNKNOWN_TOPIC, GroupProblem, LagRow, error_row, lag_row
+from .rows import NO_ANSWER, UNKNOWN_TOPIC, GroupProblem, LagRow, RemoteFlag, error_row, lag_rows_of
 
 #: Kafka's error for a consumer group that does not exist (kafka-consumer-groups: GroupIdNotFoundException).
 GROUP_ID_NOT_FOUND = "GROUP_ID_NOT_FOUND"
@@ -248,39 +248,54 @@ def offsets_needed(plans: Iterable[GroupPlan]) -> list[TopicPartition]:
     return sorted(dict.fromkeys(chain.from_iterable(p.partitions for p in plans if p.error is None)))
 
 
-def assemble_rows(plans: Sequence[GroupPlan], results: Iterable[OffsetResult]) -> list[LagRow]:
+def assemble_rows(
+    plans: Sequence[GroupPlan],
+    results: Iterable[OffsetResult],
+    *,
+    remote: RemoteFlag | None = None,
+    tiered: Mapping[str, bool | None] | None = None,
+) -> list[LagRow]:
     """The plans' rows, from the partitions' earliest and latest ListOffsets ``results``.
 
     In plan order, each group's existing partitions before its gone ones. A
-    partition without both answers is an ``error`` row (NO_ANSWER).
+    partition without both answers is an ``error`` row (NO_ANSWER). ``remote``, ``tiered``:
+    each row's first ``remote_read`` (:func:`.rows.lag_rows_of`).
     """
-    earliest, latest = OffsetSpec.earliest(), OffsetSpec.latest()
-    # one map per spec keyed by (topic, partition), which a TopicPartition is: no spec hashed (a
-    # Python __hash__) and no key built per lookup, for 50,000 rows
-    early_of: dict[tuple[str, int], OffsetResult] = {}
-    late_of: dict[tuple[str, int], OffsetResult] = {}
-    for r in results:
-        spec = r[2]
-        # the shared instances by identity first: == is a dataclass __eq__, a Python call per answer
-        if spec is earliest or (spec is not latest and spec == earliest):
-            early_of[r[0], r[1]] = r
-        elif spec is latest or spec == latest:
-            late_of[r[0], r[1]] = r
+    early_of, late_of = _by_partition(results)
     rows: list[LagRow] = []
     for plan in plans:
+        group, kind = plan.group, plan.group_type
         if plan.error is not None:
-            kind = plan.group_type
-            rows += [error_row(plan.group, tp, plan.error, kind) for tp in (*plan.partitions, *plan.gone)]
+            rows += [error_row(group, tp, plan.error, kind) for tp in (*plan.partitions, *plan.gone)]
             continue
-        group, committed, kind = plan.group, plan.committed, plan.group_type
-        for tp in plan.partitions:
-            early = early_of.get(tp)
-            late = late_of.get(tp)
-            if early is None or late is None:
-                no = OffsetResult(tp.topic, tp.partition, latest, None, error=NO_ANSWER)
-                early, late = early or no, late or no
-            rows.append(lag_row(group, tp, committed.get(tp), early, late, group_type=kind))
-        for tp in plan.gone:
-            gone = OffsetResult(tp.topic, tp.partition, latest, None, error=UNKNOWN_TOPIC)
-            rows.append(lag_row(group, tp, committed.get(tp), gone, gone, group_type=kind))
+        committed = plan.committed
+        rows += lag_rows_of(
+            group, kind, plan.partitions, committed, early_of, late_of, remote=remote, tiered=tiered
+        )
+        if plan.gone:
+            gone = lag_rows_of(group, kind, plan.gone, committed, {}, {}, error=UNKNOWN_TOPIC, remote=remote)
+            rows += gone
     return rows
+
+
+def _by_partition(
+    results: Iterable[OffsetResult],
+) -> tuple[dict[tuple[str, int], OffsetResult], dict[tuple[str, int], OffsetResult]]:
+    """The ``earliest`` and ``latest`` answers among ``results``, each by (topic, partition) (the last
+    answer of a partition and spec wins)."""
+    earliest, latest = OffsetSpec.earliest(), OffsetSpec.latest()
+    answers = results if isinstance(results, (list, tuple)) else list(results)
+    # the usual answers carry the shared spec instances: two C-speed comprehensions keyed by the
+    # result's (topic, partition) slice, which equals and hashes as a TopicPartition (50,000 rows)
+    early_of = {r[:2]: r for r in answers if r[2] is earliest}
+    late_of = {r[:2]: r for r in answers if r[2] is latest}
+    if len(early_of) + len(late_of) == len(answers):
+        return early_of, late_of
+    # equal copies (a Spark task's unpickled specs), other specs or repeated answers: each distinct spec
+    # object compared once (== is a dataclass __eq__, a Python call), the answers then sorted by identity
+    distinct = {id(r[2]): r[2] for r in answers}
+    early_ids = {i for i, spec in distinct.items() if spec == earliest}
+    late_ids = {i for i, spec in distinct.items() if spec == latest}
+    early_of = {r[:2]: r for r in answers if id(r[2]) in early_ids}
+    late_of = {r[:2]: r for r in answers if id(r[2]) in late_ids}
+    return early_of, late_of

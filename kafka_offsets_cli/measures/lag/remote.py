@@ -37,7 +37,15 @@ from ...sources import ConfigSource, OffsetSource
 from ..remote_storage import REMOTE_KEY, remote_enabled
 from .rows import LagRow, LagState, with_remote_read
 
-__all__ = ["RemoteConfigs", "RemoteSource", "read_remote_configs", "remote_read", "with_remote_reads"]
+__all__ = [
+    "RemoteConfigs",
+    "RemoteSource",
+    "read_remote_configs",
+    "remote_read",
+    "remote_rule",
+    "tiered_topics",
+    "with_remote_reads",
+]
 
 #: topics' configs with ``remote.storage.enable`` among them, or the error that failed their request
 RemoteConfigs = Mapping[str, Mapping[str, str]] | ClusterError
@@ -58,6 +66,14 @@ def read_remote_configs(source: ConfigSource, topics: Collection[str]) -> Remote
         return e
 
 
+def tiered_topics(configs: RemoteConfigs) -> dict[str, bool | None]:
+    """Each topic's ``remote.storage.enable`` among ``configs`` (a topic absent: unknown, as for a
+    request that failed as a whole)."""
+    if isinstance(configs, ClusterError):
+        return {}
+    return {t: remote_enabled(c.get(REMOTE_KEY)) for t, c in configs.items()}
+
+
 #: the states of a committed offset inside the log
 _IN_LOG = (LagState.OK, LagState.MARKER)
 
@@ -75,13 +91,18 @@ def remote_read(row: LagRow, tiered: bool | None, earliest_local: OffsetResult |
     ``tiered``: the topic's ``remote.storage.enable`` (``None``: not known); ``earliest_local``:
     the partition's ListOffsets -4 answer (``None``: not asked).
     """
-    return _rule(row.state, row.committed, row.end, tiered, earliest_local)
+    return remote_rule(row.state, row.committed, row.end, tiered, earliest_local)
 
 
-def _rule(
+def remote_rule(
     state: LagState, committed: int | None, end: int | None, tiered: bool | None, el: OffsetResult | None
 ) -> bool | None:
-    """:func:`remote_read` on the row's fields (one call a row, no attribute reads: 50,000 rows a run)."""
+    """:func:`remote_read` on the row's fields (one call a row, no attribute reads: 50,000 rows a run).
+
+    The one definition of the rule: :func:`with_remote_reads` applies it, and ``lag`` sets each row's
+    first flag with it when the topics' configs are in before the rows are made
+    (:func:`~.rows.lag_rows_of`, ``el`` ``None``: the answer for every topic not tiered).
+    """
     if state not in _IN_LOG or committed is None or end is None:
         return None
     if committed >= end:
@@ -139,7 +160,8 @@ def with_remote_reads(
             if a.error is not None:
                 unchecked[a.error] = unchecked.get(a.error, 0) + 1
     out: list[LagRow] = []
-    keep, tier, rule = out.append, tiered.get, _rule
+    keep, tier, rule = out.append, tiered.get, remote_rule
+    # a row made with its flag already (lag_rows_of: every topic not tiered) is kept, not copied
     for r in rows:
         f = r.__dict__
         el = answers.get(r.tp) if answers else None

@@ -1,18 +1,18 @@
 """The lag row model: a group's lag on one partition, its state, and a group with nothing to show.
 
-:func:`lag_row` is the one place that decides a partition's lag and state (the rules
-are in :mod:`kafka_offsets_cli.measures.lag`). Pure: no I/O.
+:func:`lag_rows_of` (:func:`lag_row` for one row) is the one place that decides a partition's lag
+and state (the rules are in :mod:`kafka_offsets_cli.measures.lag`). Pure: no I/O.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from ...errors import MonitoringStatus
-from ...models.offsets import OffsetResult
+from ...models.offsets import OffsetResult, OffsetSpec
 from ...models.topics import TopicPartition
 from ...tally import Pred, Stat, Where, holds
 
@@ -170,7 +170,7 @@ def lag_row(
     marker: bool | None = None,
     group_type: str | None = None,
 ) -> LagRow:
-    """Decide the lag and state of ``group`` on ``tp`` (the one place that does).
+    """Decide the lag and state of ``group`` on ``tp`` (by :func:`lag_rows_of`, the one place that does).
 
     ``earliest``/``latest`` are the partition's ListOffsets results (log start; high
     watermark or LSO); ``committed`` the group's committed offset (``None``: none).
@@ -179,55 +179,97 @@ def lag_row(
     ``None`` (see :func:`~kafka_offsets_cli.measures.lag.timelag.time_lags`), except 0 where
     nothing is left to consume.
     """
-    err = earliest[6] or latest[6]  # OffsetResult fields by index: 50,000 rows a run
-    start = earliest[3] if earliest[6] is None else None
-    end = latest[3] if latest[6] is None else None
-    lag: int | None = None
-    time_lag: int | None = None
-    if err is not None:
-        state = LagState.ERROR
-    elif end is None or start is None:
-        state, err = LagState.ERROR, "OFFSET_NOT_AVAILABLE"
-    elif committed is None:
-        state = LagState.NO_COMMIT
-    elif committed > end:
-        state = LagState.AHEAD
-    elif committed < start:
-        state = LagState.BELOW_START
-    else:
-        lag = end - committed
-        if lag == 0:
-            state, time_lag = LagState.OK, 0
-        elif lag == 1 and marker:
-            # Kafka's LAG (kafka-consumer-groups shows 1), while the state says nothing is left to consume
-            state, time_lag = LagState.MARKER, 0
+    return lag_rows_of(
+        group, group_type, (tp,), {tp: committed}, {tp: earliest}, {tp: latest}, marker=marker
+    )[0]
+
+
+def lag_rows_of(
+    group: str,
+    group_type: str | None,
+    partitions: Iterable[TopicPartition],
+    committed: Mapping[TopicPartition, int | None],
+    earliest: Mapping[tuple[str, int], OffsetResult],
+    latest: Mapping[tuple[str, int], OffsetResult],
+    *,
+    error: str = NO_ANSWER,
+    marker: bool | None = None,
+    remote: RemoteFlag | None = None,
+    tiered: Mapping[str, bool | None] | None = None,
+) -> list[LagRow]:
+    """:func:`lag_row` for each of ``partitions`` of ``group`` (the one place that decides a lag and state).
+
+    ``earliest``/``latest``: the partitions' ListOffsets results by (topic, partition); a partition
+    without both is an ``error`` row, its missing answer the error ``error``. ``committed``: the group's
+    committed offsets. One loop, not a call a row: :func:`~.plan.assemble_rows` makes 50,000 rows a run.
+    ``remote``: the remote-read rule (:func:`.remote.remote_rule`), to set each row's ``remote_read`` from
+    its topic's ``tiered`` flag (``remote.storage.enable``; absent: unknown) without an ``earliest-local``
+    answer, which is that rule's answer for every topic not tiered (:func:`.remote.with_remote_reads`
+    then copies only the rows whose flag it changes); ``None``: ``remote_read`` left ``None``.
+    """
+    rows: list[LagRow] = []
+    add, early_at, late_at, committed_at = rows.append, earliest.get, latest.get, committed.get
+    ok, error_state = LagState.OK, LagState.ERROR
+    tier = (tiered or {}).get
+    flag: bool | None = None
+    for tp in partitions:
+        early = early_at(tp)
+        late = late_at(tp)
+        if early is None or late is None:
+            no = OffsetResult(tp[0], tp[1], _LATEST, None, error=error)
+            early, late = early or no, late or no
+        now = committed_at(tp)
+        err = early[6] or late[6]  # OffsetResult fields by index: 50,000 rows a run
+        start = early[3] if early[6] is None else None
+        end = late[3] if late[6] is None else None
+        lag: int | None = None
+        time_lag: int | None = None
+        if err is not None:
+            state = error_state
+        elif end is None or start is None:
+            state, err = error_state, "OFFSET_NOT_AVAILABLE"
+        elif now is None:
+            state = LagState.NO_COMMIT
+        elif now > end:
+            state = LagState.AHEAD
+        elif now < start:
+            state = LagState.BELOW_START
         else:
-            state = LagState.OK
-    # LagRow(...) without the frozen __init__ (a quarter of the cost: one row per group and partition,
-    # 50,000 in a run): a dict display in COLUMNS order becomes its __dict__; equal to the row the
-    # constructor makes (test_lag_fast_paths.py)
-    row: LagRow = _new(LagRow)
-    _set(
-        row,
-        "__dict__",
-        {
-            "group": group,
-            "group_type": group_type,
-            "topic": tp[0],
-            "partition": tp[1],
-            "committed": committed,
-            "log_start": start,
-            "end": end,
-            "lag": lag,
-            "time_lag_ms": time_lag,
-            "state": state,
-            "error": err,
-            "resume_timestamp": None,
-            "taken_at_ms": None,
-            "remote_read": None,
-        },
-    )
-    return row
+            lag = end - now
+            if lag == 0:
+                state, time_lag = ok, 0
+            elif lag == 1 and marker:
+                # Kafka's LAG (kafka-consumer-groups shows 1), while the state says nothing is left to consume
+                state, time_lag = LagState.MARKER, 0
+            else:
+                state = ok
+        if remote is not None:
+            flag = remote(state, now, end, tier(tp[0]), None)
+        # LagRow(...) without the frozen __init__ (a quarter of the cost): a dict display in COLUMNS
+        # order becomes its __dict__; equal to the row the constructor makes (test_lag_fast_paths.py)
+        row: LagRow = _new(LagRow)
+        _set(
+            row,
+            "__dict__",
+            {
+                "group": group,
+                "group_type": group_type,
+                "topic": tp[0],
+                "partition": tp[1],
+                "committed": now,
+                "log_start": start,
+                "end": end,
+                "lag": lag,
+                "time_lag_ms": time_lag,
+                "state": state,
+                "error": err,
+                "resume_timestamp": None,
+                "taken_at_ms": None,
+                "remote_read": flag,
+            },
+        )
+        add(row)
+    return rows
 
 
 def error_row(group: str, tp: TopicPartition, error: str, group_type: str | None = None) -> LagRow:
@@ -257,10 +299,14 @@ def with_remote_read(row: LagRow, flag: bool | None) -> LagRow:
     return new
 
 
+#: :func:`.remote.remote_rule`'s signature: (state, committed, end, tiered, earliest-local answer) -> flag
+RemoteFlag = Callable[[LagState, int | None, int | None, bool | None, None], bool | None]
+
 #: The row's fields (:meth:`LagRow.evolve` checks the changes against them).
 _FIELDS = frozenset(LagRow.__dataclass_fields__)
 
 _new = object.__new__
+_LATEST = OffsetSpec.latest()
 _set = object.__setattr__
 
 

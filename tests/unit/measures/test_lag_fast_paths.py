@@ -20,9 +20,11 @@ from confluent_kafka.admin import ListOffsetsResultInfo  # type: ignore[attr-def
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kafka_offsets_cli.errors import ClusterUnreachable
 from kafka_offsets_cli.kafka.list_offsets import OFFSET_INVALID, _collect_one_future, _to_result
 from kafka_offsets_cli.measures.lag.plan import GroupPlan, assemble_rows
-from kafka_offsets_cli.measures.lag.rows import COLUMNS, LagRow, LagState, lag_row
+from kafka_offsets_cli.measures.lag.remote import RemoteConfigs, remote_rule, tiered_topics, with_remote_reads
+from kafka_offsets_cli.measures.lag.rows import COLUMNS, LagRow, LagState, error_row, lag_row
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.plan.requests import OffsetRequest
@@ -145,3 +147,107 @@ def test_the_fast_collection_is_to_result() -> None:
     assert out[queries[3]].error == "REQUEST_TIMED_OUT"
     assert out[queries[4]].error == "NOT_LEADER_OR_FOLLOWER"
     assert out[queries[5]].error == "UNKNOWN"
+
+
+def _plain_rows(plans: list[GroupPlan], results: list[OffsetResult]) -> list[LagRow]:
+    """assemble_rows as a loop of lag_row calls (the construction rows.lag_rows_of replaces)."""
+    early_of = {(r.topic, r.partition): r for r in results if r.spec == E}
+    late_of = {(r.topic, r.partition): r for r in results if r.spec == L}
+    rows: list[LagRow] = []
+    for plan in plans:
+        kind = plan.group_type
+        if plan.error is not None:
+            rows += [error_row(plan.group, tp, plan.error, kind) for tp in (*plan.partitions, *plan.gone)]
+            continue
+        for tp in plan.partitions:
+            early, late = early_of.get(tp), late_of.get(tp)
+            if early is None or late is None:
+                no = OffsetResult(tp.topic, tp.partition, L, None, error="NO_ANSWER")
+                early, late = early or no, late or no
+            rows.append(lag_row(plan.group, tp, plan.committed.get(tp), early, late, group_type=kind))
+        for tp in plan.gone:
+            gone = OffsetResult(tp.topic, tp.partition, L, None, error="UNKNOWN_TOPIC_OR_PARTITION")
+            rows.append(lag_row(plan.group, tp, plan.committed.get(tp), gone, gone, group_type=kind))
+    return rows
+
+
+_TPS = [TopicPartition(t, p) for t in ("moved", "plain", "dark") for p in range(3)]
+_SPECS = [E, L, *pickle.loads(pickle.dumps((E, L))), OffsetSpec.max_timestamp()]  # shared, copies, other
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(st.tuples(st.sampled_from(_TPS), st.sampled_from(_SPECS), _OFFSET, _ERROR), max_size=30),
+    st.lists(
+        st.tuples(
+            st.dictionaries(st.sampled_from(_TPS), _OFFSET),  # committed
+            st.lists(st.sampled_from(_TPS), unique=True),  # partitions
+            st.lists(st.sampled_from(_TPS), unique=True, max_size=2),  # gone
+            st.none() | st.just("GROUP_AUTHORIZATION_FAILED"),
+            st.sampled_from([None, "classic", "share"]),
+        ),
+        max_size=3,
+    ),
+)
+def test_assembled_rows_are_lag_rows(
+    answers: list[tuple[TopicPartition, OffsetSpec, int | None, str | None]],
+    groups: list[
+        tuple[dict[TopicPartition, int | None], list[TopicPartition], list[TopicPartition], Any, Any]
+    ],
+) -> None:
+    # answers with the shared specs, equal copies, other specs, repeats, errors and gaps (NO_ANSWER)
+    results = [OffsetResult(tp.topic, tp.partition, s, None if e else o, error=e) for tp, s, o, e in answers]
+    plans = [
+        GroupPlan(group=f"g{i}", committed=c, partitions=tuple(p), gone=tuple(g), error=err, group_type=k)
+        for i, (c, p, g, err, k) in enumerate(groups)
+    ]
+    want = _plain_rows(plans, results)
+    for got in (assemble_rows(plans, results), assemble_rows(plans, iter(results))):
+        assert got == want
+        assert [list(r.__dict__.items()) for r in got] == [list(r.__dict__.items()) for r in want]
+    # with the topics' remote.storage.enable read before the rows are made: the first flags are the rule's
+    # without an earliest-local answer (tiered, plain and unknown topics), the rows otherwise the same
+    tiered = {"moved": True, "plain": False}
+    flagged = assemble_rows(plans, results, remote=remote_rule, tiered=tiered)
+    assert flagged == [
+        r.evolve(remote_read=remote_rule(r.state, r.committed, r.end, tiered.get(r.topic), None))
+        for r in want
+    ]
+    assert all(list(r.__dict__) == list(COLUMNS) for r in flagged)
+
+
+@pytest.mark.parametrize("configs", [{"moved": "true", "plain": "false"}, {"plain": "FALSE"}, {}, None])
+def test_rows_flagged_when_made_end_as_the_rows_flagged_after(configs: dict[str, str] | None) -> None:
+    # lag sets the flags of rows whose topics' configs were read ahead; with_remote_reads then looks up
+    # earliest-local of the tiered rows only and copies only the rows whose flag it changes. The rows it
+    # returns equal those it returns for rows made without flags (tiered, plain, unknown topics, a failed
+    # DescribeConfigs)
+    read: RemoteConfigs = (
+        ClusterUnreachable("describe topic configs: timed out")
+        if configs is None
+        else {t: {"remote.storage.enable": v} for t, v in configs.items()}
+    )
+    tps = [TopicPartition(t, p) for t in ("moved", "plain", "dark") for p in range(4)]
+    results = [OffsetResult(tp.topic, tp.partition, s, o) for tp in tps for s, o in ((E, 10), (L, 100))]
+    committed: dict[TopicPartition, int | None] = {
+        tp: (None, 5, 40, 100)[tp.partition] for tp in tps
+    }  # no-commit, below-start, records left, caught up
+    plans = [GroupPlan(group="g", committed=committed, partitions=tuple(tps), gone=(TopicPartition("x", 0),))]
+
+    class Source:
+        def topic_configs(self, topics: Any, keys: Any) -> Any:
+            raise AssertionError("read ahead")
+
+        def list_offsets(self, requests: Any, **k: Any) -> list[OffsetResult]:
+            return [OffsetResult(tp.topic, tp.partition, s, 50) for r in requests for tp, s in r.queries]
+
+    plain, _ = with_remote_reads(Source(), assemble_rows(plans, results), configs=read)  # type: ignore[arg-type]
+    made = assemble_rows(plans, results, remote=remote_rule, tiered=tiered_topics(read))
+    flagged, _ = with_remote_reads(Source(), made, configs=read)  # type: ignore[arg-type]
+    assert flagged == plain
+    assert [list(r.__dict__.items()) for r in flagged] == [list(r.__dict__.items()) for r in plain]
+    assert {r.remote_read for r in plain} >= {None, False}
+    for before, after in zip(made, flagged, strict=True):
+        assert (after is before) == (before.remote_read is after.remote_read)  # only changed rows copied
+        if tiered_topics(read).get(before.topic) is not True:
+            assert after is before  # a topic not tiered (or unknown): its flag was right when made

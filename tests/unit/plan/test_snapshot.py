@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
+from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.plan.requests import OffsetRequest
 from kafka_offsets_cli.plan.snapshot import breaches, close_snapshot, needs_closing
 
@@ -87,3 +91,59 @@ def test_errors_and_none_answers_hold_no_relation_and_a_failed_closing_answer_sh
     out = close(log, first)
     assert out[5] == res(L, None, 1, error="NOT_LEADER_OR_FOLLOWER")  # reported as it came, never invented
     assert out[:5] == first[:5]
+
+
+def _plain_breaches(results: Sequence[OffsetResult]) -> tuple[list[tuple[object, OffsetSpec]], set[object]]:
+    """breaches as two plain loops over every answer (the construction the comprehensions replace)."""
+    starts: dict[tuple[str, int], int] = {}
+    ends: dict[tuple[str, int], int] = {}
+    for r in results:
+        if r.offset is not None and r.error is None:
+            if r.spec.kind is SpecKind.EARLIEST:
+                starts[(r.topic, r.partition)] = r.offset
+            elif r.spec.kind is SpecKind.LATEST:
+                ends[(r.topic, r.partition)] = r.offset
+    below: list[tuple[object, OffsetSpec]] = []
+    beyond: set[object] = set()
+    for r in results:
+        kind, off, tp = r.spec.kind, r.offset, TopicPartition(r.topic, r.partition)
+        if off is None or r.error is not None or kind is SpecKind.EARLIEST:
+            continue
+        start, end = starts.get((r.topic, r.partition)), ends.get((r.topic, r.partition))
+        if kind is SpecKind.LATEST:
+            if start is not None and off < start:
+                beyond.add(tp)
+            continue
+        above = (SpecKind.MAX_TIMESTAMP, SpecKind.TIMESTAMP, SpecKind.EARLIEST_LOCAL)
+        if start is not None and off < start and kind in above:
+            below.append((tp, r.spec))
+        records = (SpecKind.MAX_TIMESTAMP, SpecKind.TIMESTAMP, SpecKind.LATEST_TIERED)
+        if end is not None and (off > end or (off == end and kind in records)):
+            beyond.add(tp)
+    return below, beyond
+
+
+@settings(max_examples=400)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["t", "u"]),
+            st.integers(0, 2),
+            st.sampled_from(
+                [E, L, E, L, M, AT, OffsetSpec(SpecKind.EARLIEST_LOCAL), OffsetSpec(SpecKind.LATEST_TIERED)]
+            ),
+            st.none() | st.integers(0, 12),
+            st.none() | st.just("NOT_LEADER_OR_FOLLOWER"),
+        ),
+        max_size=30,
+    )
+)
+def test_breaches_are_the_plain_loops(
+    answers: list[tuple[str, int, OffsetSpec, int | None, str | None]],
+) -> None:
+    # lag's answers (earliest and latest only) take the short way; any other spec the whole check.
+    # Repeated answers for one partition and spec, errors and "no record" answers included
+    results = [OffsetResult(t, p, s, None if e else o, None, None, e) for t, p, s, o, e in answers]
+    assert breaches(results) == _plain_breaches(results)
+    lag_only = [r for r in results if r.spec in (E, L)]
+    assert breaches(lag_only) == _plain_breaches(lag_only)
