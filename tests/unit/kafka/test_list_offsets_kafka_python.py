@@ -91,11 +91,17 @@ class FakeRoute:
         return answer()
 
 
+def attempt(admin: FakeRoute, placed: list[batching.Batch]) -> dict[batching.Key, OffsetResult]:
+    """One attempt's answers, by query."""
+    answers, _ = asyncio.run(wire._attempt(admin, placed, 0, 5000))  # type: ignore[arg-type]
+    return {(r.tp, r.spec): r for r in answers.results()}
+
+
 def ask(admin: FakeRoute, *queries: tuple[str, int, OffsetSpec]) -> dict[tuple[str, int, str], OffsetResult]:
     keys = [(TopicPartition(t, p), s) for t, p, s in queries]
     got: dict[Any, OffsetResult] = {}
     placed = batching.place(keys, metadata(LEADERS), got)
-    got.update(asyncio.run(wire._attempt(admin, placed, 0, 5000)))  # type: ignore[arg-type]
+    got.update(attempt(admin, placed))
     return {(tp.topic, tp.partition, spec.name): r for (tp, spec), r in got.items()}
 
 
@@ -157,7 +163,7 @@ def test_planned_leaders_need_no_metadata_and_merge_into_one_request_per_leader_
         (2, ["latest"], 2),
     ]
     admin = FakeRoute()
-    got = asyncio.run(wire._attempt(admin, placed, 0, 5000))  # type: ignore[arg-type]
+    got = attempt(admin, placed)
     assert len(admin.sent) == 4 and set(admin.max_versions) == {wire.LAST_RIGID}
     assert got[(TopicPartition("t", 2), LATEST)] == OffsetResult("t", 2, LATEST, 102, None, 3)
 
@@ -169,14 +175,14 @@ def test_a_bisection_round_mixes_times_in_one_request_and_a_repeated_partition_w
     placed, _ = batching.batches(calls)
     assert [sorted(s.timestamp_ms or 0 for _, s in keys) for _, keys in placed] == [[1_000, 2_000], [3_000]]
     admin = FakeRoute()
-    got = asyncio.run(wire._attempt(admin, placed, 0, 5000))  # type: ignore[arg-type]
+    got = attempt(admin, placed)
     assert got[(t1, times[1])].timestamp == 2_007  # a time lookup keeps the record's timestamp
     assert got[(t0, times[2])].offset == 30
 
 
 def test_versions_follow_the_specs_and_the_isolation() -> None:
     def versions(spec: OffsetSpec, iso: int) -> tuple[int, int | None]:
-        request = wire._request([(TopicPartition("t", 0), spec)], iso, 1000)
+        request, *_ = wire._request([(TopicPartition("t", 0), spec)], iso, 1000)
         return request._min_version, request._max_version
 
     assert versions(EARLIEST, 0) == (0, wire.LAST_RIGID)
@@ -302,9 +308,9 @@ def test_a_round_with_many_requests_to_one_leader_goes_in_waves_kafka_python_acc
         [1, 1, 1, 1],
         [1],
     ]
-    got = asyncio.run(wire._attempt(FakeRoute(), placed, 0, 5000))  # type: ignore[arg-type]
+    got = attempt(FakeRoute(), placed)
     assert len(got) == 10 and all(r.error is None for r in got.values())
     # all at once, kafka-python refuses the 6th and later request to node 1 (then retried after a sleep)
-    at_once: dict[Any, OffsetResult] = {}
-    asyncio.run(wire._wave(FakeRoute(), placed, 0, 5000, at_once))  # type: ignore[arg-type]
-    assert [r.error for r in at_once.values() if r.error] == ["TRANSPORT"] * 4
+    at_once, failed = batching.Answers(), list[batching.Key]()
+    asyncio.run(wire._wave(FakeRoute(), placed, 0, 5000, at_once, failed))  # type: ignore[arg-type]
+    assert [r.error for r in at_once.results() if r.error] == ["TRANSPORT"] * 4 and len(failed) == 4
