@@ -9,8 +9,9 @@ one broker under what kafka-python's connections take. Used by :mod:`.list_offse
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from operator import itemgetter
+from typing import Protocol
 
 from ..models.offsets import OffsetResult, OffsetSpec
 from ..models.topics import ClusterMetadata, TopicPartition
@@ -49,15 +50,13 @@ class Answers:
         got = self._by_spec.get(key[1])
         return None if got is None else got.get(key[0])
 
-    def update(self, answers: Mapping[Key, OffsetResult]) -> None:
-        """Keep ``answers`` (replacing earlier ones to the same queries)."""
-        for (tp, spec), r in answers.items():
-            self.of(spec)[tp] = r
-
     def merge(self, other: Answers) -> None:
         """Keep ``other``'s answers (replacing earlier ones to the same queries)."""
         for spec, got in other._by_spec.items():
             self.of(spec).update(got)
+
+    def __setitem__(self, key: Key, answer: OffsetResult) -> None:
+        self.of(key[1])[key[0]] = answer
 
     def __len__(self) -> int:
         return sum(map(len, self._by_spec.values()))
@@ -125,7 +124,11 @@ def waves(placed: Sequence[Batch], per_leader: int) -> list[list[Batch]]:
     return out
 
 
-def place(keys: Sequence[Key], metadata: ClusterMetadata, out: dict[Key, OffsetResult]) -> list[Batch]:
+class _Errors(Protocol):
+    def __setitem__(self, key: Key, answer: OffsetResult, /) -> None: ...
+
+
+def place(keys: Sequence[Key], metadata: ClusterMetadata, out: _Errors) -> list[Batch]:
     """Batches for ``keys`` by their leaders in ``metadata``; a query with no leader gets its error in
     ``out`` (the topic's error, ``UNKNOWN_TOPIC_OR_PARTITION``, ``LEADER_NOT_AVAILABLE``)."""
     leaders: dict[tuple[str, int], int] = {}

@@ -101,9 +101,7 @@ class WireLister:
         placed, unplaced = batches(requests)
         final = Answers()
         if unplaced:  # the plan had no leaders: a metadata failure is the run's, as on librdkafka's route
-            gone: dict[Key, OffsetResult] = {}
-            placed += place(unplaced, self._metadata(sorted({tp[0] for tp, _ in unplaced})), gone)
-            final.update(gone)
+            placed += place(unplaced, self._metadata(sorted({tp[0] for tp, _ in unplaced})), final)
         if not placed:
             return final.results()
         route = self._kp.route()
@@ -134,19 +132,16 @@ class WireLister:
             except KafkaOffsetsError as e:  # the queries keep the errors they have
                 log.debug("metadata before a retry failed: %s", e)
                 break
-            gone = {}
-            placed = place(retry, fresh, gone)
-            final.update(gone)
+            placed = place(retry, fresh, final)
         return final.results()
 
 
 async def _attempt(route: Route, placed: list[Batch], iso: int, timeout_ms: int) -> tuple[Answers, list[Key]]:
     """One attempt: the requests in waves of at most :data:`IN_FLIGHT` per leader, each wave's all in
-    flight at once; each query's answer or error, and the queries whose error is worth asking again."""
+    flight at once; each query's answer or error, and the queries whose (last) error is worth asking again."""
     out, failed = Answers(), list[Key]()
     for wave in waves(placed, IN_FLIGHT):
         await _wave(route, wave, iso, timeout_ms, out, failed)
-    # a query asked twice (in two rounds) is retried only if its last answer says so, as each is kept
     retry = [k for k in dict.fromkeys(failed) if (r := out.get(k)) is not None and r[6] in RETRIABLE]
     return out, retry
 
@@ -170,8 +165,7 @@ async def _wave(
         _keep(keys, _answers(keys, topics, response, failed), spec, out)
 
 
-#: what a request asked of each topic: (topic, partitions in order, where its queries start and end)
-_Asked = tuple[str, list[int], int, int]
+_Asked = tuple[str, list[int], int, int]  # a topic, its partitions asked in order, where its keys are
 _first, _second, _index = itemgetter(0), itemgetter(1), attrgetter("partition_index")
 _code, _offset = attrgetter("error_code"), attrgetter("offset")
 _fields = attrgetter("offset", "timestamp", "leader_epoch")
@@ -186,9 +180,8 @@ def _request(
     specs = list(map(_second, keys))
     distinct = dict(zip(map(id, specs), specs, strict=True))
     time_of = {i: s.kafka_time for i, s in distinct.items()}
-    version = max(
-        [COMMITTED_MIN_VERSION if iso else 0, *(MIN_VERSION.get(s.kind, 0) for s in distinct.values())]
-    )
+    needs = [MIN_VERSION.get(s.kind, 0) for s in distinct.values()]
+    version = max([COMMITTED_MIN_VERSION if iso else 0, *needs])
     groups = [(name, list(map(_second, tps))) for name, tps in groupby(map(_first, keys), _first)]
     if len({name for name, _ in groups}) < len(groups):  # a topic twice: a request names it once
         keys = sorted(keys, key=lambda k: k[0][0])  # stable: partitions keep their order
@@ -243,8 +236,8 @@ def _keep(keys: list[Key], results: list[OffsetResult], spec: OffsetSpec | None,
     if spec is not None:
         out.of(spec).update(zip(map(_first, keys), results, strict=True))
     else:
-        for (tp, s), r in zip(keys, results, strict=True):
-            out.of(s)[tp] = r
+        for key, r in zip(keys, results, strict=True):
+            out[key] = r
 
 
 def _failed(
