@@ -4,7 +4,8 @@ A request goes to one broker, carries one timestamp per partition and names a pa
 :func:`batches` merges the plan's calls (:mod:`..plan.requests`) per leader while their partitions
 are disjoint; :func:`place` groups queries by the leaders of fresh metadata, in :func:`rounds` (a
 partition asked with two specs is in two requests); :func:`waves` keeps the requests in flight to
-one broker under what kafka-python's connections take. Used by :mod:`.list_offsets_kafka_python`.
+one broker under what kafka-python's connections take; :class:`Answers` keeps each query's last
+answer. Used by :mod:`.list_offsets_kafka_python`.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def batches(requests: Sequence[OffsetRequest]) -> tuple[list[Batch], list[Key]]:
         if r.leader is None:
             unplaced.extend(r.queries)
             continue
-        tps = list(map(_first, r.queries))  # in C: 50,000 queries a call at fleet scale
+        tps = list(map(_first, r.queries))  # in C: lag at fleet scale passes 100,000 queries here
         for i, (leader, keys) in enumerate(placed):
             if leader == r.leader and seen[i].isdisjoint(tps):
                 keys.extend(r.queries)
@@ -125,6 +126,8 @@ def waves(placed: Sequence[Batch], per_leader: int) -> list[list[Batch]]:
 
 
 class _Errors(Protocol):
+    """Where :func:`place` puts its errors: a dict, or the run's :class:`Answers`."""
+
     def __setitem__(self, key: Key, answer: OffsetResult, /) -> None: ...
 
 

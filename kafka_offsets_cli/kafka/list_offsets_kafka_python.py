@@ -155,12 +155,12 @@ async def _wave(
         try:
             sent.append((keys, topics, spec, route.send(request, leader, timeout_ms)))
         except RequestError as e:  # kafka-python reports these on the future; never lose the others
-            _failed(keys, e, spec, out, failed)
+            _keep(keys, _errors(keys, e, failed), spec, out)
     for keys, topics, spec, future in sent:
         try:
             response = await future
         except RequestError as e:
-            _failed(keys, e, spec, out, failed)
+            _keep(keys, _errors(keys, e, failed), spec, out)
             continue
         _keep(keys, _answers(keys, topics, response, failed), spec, out)
 
@@ -168,6 +168,7 @@ async def _wave(
 _Asked = tuple[str, list[int], int, int]  # a topic, its partitions asked in order, where its keys are
 _first, _second, _index = itemgetter(0), itemgetter(1), attrgetter("partition_index")
 _code, _offset = attrgetter("error_code"), attrgetter("offset")
+_timestamp, _epoch = attrgetter("timestamp"), attrgetter("leader_epoch")
 _fields = attrgetter("offset", "timestamp", "leader_epoch")
 
 
@@ -212,22 +213,25 @@ def _answers(keys: list[Key], asked: list[_Asked], response: Any, failed: list[K
     got: dict[str, list[Any]] = {}
     for t in response.topics:
         got[t.name] = got[t.name] + list(t.partitions) if t.name in got else t.partitions
-    new, result, out = tuple.__new__, OffsetResult, []
+    new, result, none, out = tuple.__new__, OffsetResult, repeat(None), []
     for name, idx, start, end in asked:
         # the broker answers a topic's partitions in its own (hash) order: matched by index, in C
         ps = got.get(name, [])
         ps = list(map(dict(zip(map(_index, ps), ps, strict=True)).get, idx))
         ks = keys[start:end]
-        if not any(map(is_, ps, repeat(None))) and not any(map(_code, ps)) and min(map(_offset, ps)) >= 0:
-            # the common answer, built as _result would without a call for each of 100,000
+        if any(map(is_, ps, repeat(None))) or any(map(_code, ps)) or min(map(_offset, ps)) < 0:
+            rs = [error(k, "UNKNOWN") if p is None else _result(k, p) for k, p in zip(ks, ps, strict=True)]
+            failed += [k for k, r in zip(ks, rs, strict=True) if r[6] in RETRIABLE]
+            out += rs
+        elif max(map(_timestamp, ps)) < 0 and min(epochs := list(map(_epoch, ps))) >= 0:
+            # the common answer (-2, -1: no timestamp), built as _result would, in C: no call for each
+            specs, offsets = map(_second, ks), map(_offset, ps)
+            out += map(new, repeat(result), zip(repeat(name), idx, specs, offsets, none, epochs, none))
+        else:  # a time's record has a timestamp (or a broker gave no leader epoch): checked each
             out += [
                 new(result, (name, i, s, o, ts if ts >= 0 else None, e if e >= 0 else None, None))
                 for i, (_, s), (o, ts, e) in zip(idx, ks, map(_fields, ps), strict=True)
             ]
-            continue
-        rs = [error(k, "UNKNOWN") if p is None else _result(k, p) for k, p in zip(ks, ps, strict=True)]
-        failed += [k for k, r in zip(ks, rs, strict=True) if r[6] in RETRIABLE]
-        out += rs
     return out
 
 
@@ -240,14 +244,11 @@ def _keep(keys: list[Key], results: list[OffsetResult], spec: OffsetSpec | None,
             out[key] = r
 
 
-def _failed(
-    keys: list[Key], e: RequestError, spec: OffsetSpec | None, out: Answers, failed: list[Key]
-) -> None:
-    """A request's failure: every query's error."""
+def _errors(keys: list[Key], e: RequestError, failed: list[Key]) -> list[OffsetResult]:
+    """A request's failure: every query's error (all of them into ``failed`` if worth asking again)."""
     name = error_name(e)
-    _keep(keys, [error(k, name) for k in keys], spec, out)
-    if name in RETRIABLE:
-        failed += keys
+    failed.extend(keys if name in RETRIABLE else ())
+    return [error(k, name) for k in keys]
 
 
 _new = object.__new__
