@@ -35,18 +35,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from itertools import groupby, repeat
+from operator import attrgetter, is_, itemgetter
 from typing import Any
 
 from kafka.protocol.consumer.offsets import ListOffsetsRequest  # type: ignore[import-untyped]
 
 from ..errors import KafkaOffsetsError
-from ..models.offsets import Isolation, OffsetResult, SpecKind
+from ..models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
 from ..models.topics import ClusterMetadata
 from ..plan.requests import OffsetRequest
 from .deadline import FIRST_ATTEMPT_S, Deadline
 from .errors import RETRIABLE
 from .kafka_python import KafkaPython, RequestError, Route, code_name, error_name
-from .list_offsets_batches import Batch, Key, batches, error, place, waves
+from .list_offsets_batches import Answers, Batch, Key, batches, error, place, waves
 from .settings import log
 
 #: The least ListOffsets version that carries each code (0 for the rest: times, -1, -2).
@@ -97,32 +99,31 @@ class WireLister:
     ) -> list[OffsetResult]:
         """Answer every (partition, spec) query of ``requests``, as OffsetLister does."""
         placed, unplaced = batches(requests)
-        final: dict[Key, OffsetResult] = {}
+        final = Answers()
         if unplaced:  # the plan had no leaders: a metadata failure is the run's, as on librdkafka's route
             placed += place(unplaced, self._metadata(sorted({tp[0] for tp, _ in unplaced})), final)
         if not placed:
-            return list(final.values())
+            return final.results()
         route = self._kp.route()
         iso = 1 if (isolation or self._isolation) is Isolation.READ_COMMITTED else 0
         backoff, limit, first = 0.1, FIRST_ATTEMPT_S, True
         while placed:
             timeout = self._deadline.request_timeout(limit)
             limit *= 2
-            answers = route.run(_attempt, route, placed, iso, int(timeout * 1000), timeout_s=timeout)
+            answers, retry = route.run(_attempt, route, placed, iso, int(timeout * 1000), timeout_s=timeout)
             if progress is not None and first:
                 progress(len(answers))
-            if final:
-                final.update(answers)
-            else:
+            if first and not len(final):
                 final = answers  # the first attempt: no copy of 100,000 answers
+            else:
+                final.merge(answers)
             first = False
-            retry = [k for k, r in answers.items() if r[6] is not None and r[6] in RETRIABLE]
             if not retry or self._deadline.remaining() <= backoff:
                 break
             log.debug(
                 "retrying %d ListOffsets queries after %s",
                 len(retry),
-                sorted({str(final[k][6]) for k in retry}),
+                sorted({str(r[6]) for r in map(final.get, retry) if r is not None}),
             )
             time.sleep(backoff)
             backoff = min(backoff * 2, 1.0)
@@ -132,75 +133,122 @@ class WireLister:
                 log.debug("metadata before a retry failed: %s", e)
                 break
             placed = place(retry, fresh, final)
-        return list(final.values())
+        return final.results()
 
 
-async def _attempt(route: Route, placed: list[Batch], iso: int, timeout_ms: int) -> dict[Key, OffsetResult]:
+async def _attempt(route: Route, placed: list[Batch], iso: int, timeout_ms: int) -> tuple[Answers, list[Key]]:
     """One attempt: the requests in waves of at most :data:`IN_FLIGHT` per leader, each wave's all in
-    flight at once; each query's answer or error."""
-    out: dict[Key, OffsetResult] = {}
+    flight at once; each query's answer or error, and the queries whose (last) error is worth asking again."""
+    out, failed = Answers(), list[Key]()
     for wave in waves(placed, IN_FLIGHT):
-        await _wave(route, wave, iso, timeout_ms, out)
-    return out
+        await _wave(route, wave, iso, timeout_ms, out, failed)
+    retry = [k for k in dict.fromkeys(failed) if (r := out.get(k)) is not None and r[6] in RETRIABLE]
+    return out, retry
 
 
 async def _wave(
-    route: Route, placed: Sequence[Batch], iso: int, timeout_ms: int, out: dict[Key, OffsetResult]
+    route: Route, placed: Sequence[Batch], iso: int, timeout_ms: int, out: Answers, failed: list[Key]
 ) -> None:
     sent = []
     for leader, keys in placed:
+        request, keys, topics, spec = _request(keys, iso, timeout_ms)
         try:
-            sent.append((keys, route.send(_request(keys, iso, timeout_ms), leader, timeout_ms)))
+            sent.append((keys, topics, spec, route.send(request, leader, timeout_ms)))
         except RequestError as e:  # kafka-python reports these on the future; never lose the others
-            out.update({k: error(k, error_name(e)) for k in keys})
-    new, result = tuple.__new__, OffsetResult
-    for keys, future in sent:
+            _keep(keys, _errors(keys, e, failed), spec, out)
+    for keys, topics, spec, future in sent:
         try:
             response = await future
         except RequestError as e:
-            out.update({k: error(k, error_name(e)) for k in keys})
+            _keep(keys, _errors(keys, e, failed), spec, out)
             continue
-        answered = {(t.name, p.partition_index): p for t in response.topics for p in t.partitions}
-        for key in keys:
-            tp, spec = key
-            p = answered.get(tp)  # a TopicPartition is its (topic, partition) tuple
-            if p is None:
-                out[key] = error(key, "UNKNOWN")
-            elif p.error_code or p.offset < 0:
-                out[key] = _result(key, p)
-            else:  # the common answer, built as _result would without a call for each of 100,000
-                ts, epoch = p.timestamp, p.leader_epoch
-                out[key] = new(
-                    result,
-                    (
-                        tp[0],
-                        tp[1],
-                        spec,
-                        p.offset,
-                        ts if ts >= 0 else None,
-                        epoch if epoch >= 0 else None,
-                        None,
-                    ),
-                )
+        _keep(keys, _answers(keys, topics, response, failed), spec, out)
 
 
-def _request(keys: Sequence[Key], iso: int, timeout_ms: int) -> Any:
-    by_topic: dict[str, list[Any]] = {}
-    kinds = {spec.kind for _, spec in keys}
-    version = max([COMMITTED_MIN_VERSION if iso else 0, *(MIN_VERSION.get(k, 0) for k in kinds)])
-    part = _partition
-    for tp, spec in keys:
-        by_topic.setdefault(tp[0], []).append(part(tp[1], spec.kafka_time))
-    return ListOffsetsRequest(
+_Asked = tuple[str, list[int], int, int]  # a topic, its partitions asked in order, where its keys are
+_first, _second, _index = itemgetter(0), itemgetter(1), attrgetter("partition_index")
+_code, _offset = attrgetter("error_code"), attrgetter("offset")
+_timestamp, _epoch = attrgetter("timestamp"), attrgetter("leader_epoch")
+_fields = attrgetter("offset", "timestamp", "leader_epoch")
+
+
+def _request(
+    keys: list[Key], iso: int, timeout_ms: int
+) -> tuple[Any, list[Key], list[_Asked], OffsetSpec | None]:
+    """The request for ``keys`` (reordered by topic if a topic comes back), what it asks, and the spec
+    all its keys share (``None``: mixed)."""
+    # per spec object rather than per key: a request's keys usually share one (lag: 50,000 of them)
+    specs = list(map(_second, keys))
+    distinct = dict(zip(map(id, specs), specs, strict=True))
+    time_of = {i: s.kafka_time for i, s in distinct.items()}
+    needs = [MIN_VERSION.get(s.kind, 0) for s in distinct.values()]
+    version = max([COMMITTED_MIN_VERSION if iso else 0, *needs])
+    groups = [(name, list(map(_second, tps))) for name, tps in groupby(map(_first, keys), _first)]
+    if len({name for name, _ in groups}) < len(groups):  # a topic twice: a request names it once
+        keys = sorted(keys, key=lambda k: k[0][0])  # stable: partitions keep their order
+        groups = [(name, list(map(_second, tps))) for name, tps in groupby(map(_first, keys), _first)]
+    times = list(map(time_of.__getitem__, map(id, map(_second, keys))))
+    topics, asked, start = [], [], 0
+    for name, idx in groups:
+        end = start + len(idx)
+        topics.append(_Topic(name=name, partitions=list(map(_partition, idx, times[start:end]))))
+        asked.append((name, idx, start, end))
+        start = end
+    request = ListOffsetsRequest(
         replica_id=-1,
         isolation_level=iso,
-        topics=[_Topic(name=t, partitions=ps) for t, ps in by_topic.items()],
+        topics=topics,
         timeout_ms=timeout_ms,
         min_version=version,
         # v6+ is "flexible": a tagged-field block per partition, most of the encoding's cost; the
         # answers to -2, -1 and times are the same in v5 (bench/list_offsets_routes.py)
         max_version=None if version > LAST_RIGID else LAST_RIGID,
     )
+    return request, keys, asked, specs[0] if len(distinct) == 1 else None
+
+
+def _answers(keys: list[Key], asked: list[_Asked], response: Any, failed: list[Key]) -> list[OffsetResult]:
+    """Each of ``keys``' answer in ``response``, in order (a partition not in it: ``UNKNOWN``); the keys
+    of errors worth asking again into ``failed``."""
+    got: dict[str, list[Any]] = {}
+    for t in response.topics:
+        got[t.name] = got[t.name] + list(t.partitions) if t.name in got else t.partitions
+    new, result, none, out = tuple.__new__, OffsetResult, repeat(None), []
+    for name, idx, start, end in asked:
+        # the broker answers a topic's partitions in its own (hash) order: matched by index, in C
+        ps = got.get(name, [])
+        ps = list(map(dict(zip(map(_index, ps), ps, strict=True)).get, idx))
+        ks = keys[start:end]
+        if any(map(is_, ps, repeat(None))) or any(map(_code, ps)) or min(map(_offset, ps)) < 0:
+            rs = [error(k, "UNKNOWN") if p is None else _result(k, p) for k, p in zip(ks, ps, strict=True)]
+            failed += [k for k, r in zip(ks, rs, strict=True) if r[6] in RETRIABLE]
+            out += rs
+        elif max(map(_timestamp, ps)) < 0 and min(epochs := list(map(_epoch, ps))) >= 0:
+            # the common answer (-2, -1: no timestamp), built as _result would, in C: no call for each
+            specs, offsets = map(_second, ks), map(_offset, ps)
+            out += map(new, repeat(result), zip(repeat(name), idx, specs, offsets, none, epochs, none))
+        else:  # a time's record has a timestamp (or a broker gave no leader epoch): checked each
+            out += [
+                new(result, (name, i, s, o, ts if ts >= 0 else None, e if e >= 0 else None, None))
+                for i, (_, s), (o, ts, e) in zip(idx, ks, map(_fields, ps), strict=True)
+            ]
+    return out
+
+
+def _keep(keys: list[Key], results: list[OffsetResult], spec: OffsetSpec | None, out: Answers) -> None:
+    """``results`` (of ``keys``, in order) into ``out``."""
+    if spec is not None:
+        out.of(spec).update(zip(map(_first, keys), results, strict=True))
+    else:
+        for key, r in zip(keys, results, strict=True):
+            out[key] = r
+
+
+def _errors(keys: list[Key], e: RequestError, failed: list[Key]) -> list[OffsetResult]:
+    """A request's failure: every query's error (all of them into ``failed`` if worth asking again)."""
+    name = error_name(e)
+    failed.extend(keys if name in RETRIABLE else ())
+    return [error(k, name) for k in keys]
 
 
 _new = object.__new__

@@ -42,6 +42,7 @@ class FakeRoute:
         error_tp: tuple[str, int] | None = None,
         error_node: int | None = None,
         unknown_node: int | None = None,
+        reverse: bool = False,
     ) -> None:
         self.sent: list[tuple[int, int, list[tuple[str, int]]]] = []  # (node, min_version, partitions)
         self.max_versions: list[int | None] = []
@@ -49,6 +50,7 @@ class FakeRoute:
         self.fail_node, self.error_tp, self.error_node = fail_node, error_tp, error_node
         self.unknown_node = unknown_node  # a broker kafka-python's metadata no longer lists (fenced)
         self.in_flight: dict[int, int] = {}  # as kafka-python: a 6th request to a node is refused
+        self.reverse = reverse  # a broker answers in its own (hash) order, not the request's
 
     def run(self, coro_fn: Any, *args: Any, timeout_s: float) -> Any:  # Route.run: the network thread
         return asyncio.run(coro_fn(*args))
@@ -71,8 +73,9 @@ class FakeRoute:
             if node == self.fail_node:
                 raise kerrors.KafkaConnectionError("down")
             parts: dict[str, list[Any]] = {}
-            for t in request.topics:
-                for p in t.partitions:
+            order = reversed if self.reverse else list
+            for t in order(request.topics):
+                for p in order(t.partitions):
                     here = self.error_node is None or node == self.error_node
                     code = 6 if (t.name, p.partition_index) == self.error_tp and here else 0
                     ts = p.timestamp
@@ -91,11 +94,17 @@ class FakeRoute:
         return answer()
 
 
+def attempt(admin: FakeRoute, placed: list[batching.Batch]) -> dict[batching.Key, OffsetResult]:
+    """One attempt's answers, by query."""
+    answers, _ = asyncio.run(wire._attempt(admin, placed, 0, 5000))  # type: ignore[arg-type]
+    return {(r.tp, r.spec): r for r in answers.results()}
+
+
 def ask(admin: FakeRoute, *queries: tuple[str, int, OffsetSpec]) -> dict[tuple[str, int, str], OffsetResult]:
     keys = [(TopicPartition(t, p), s) for t, p, s in queries]
     got: dict[Any, OffsetResult] = {}
     placed = batching.place(keys, metadata(LEADERS), got)
-    got.update(asyncio.run(wire._attempt(admin, placed, 0, 5000)))  # type: ignore[arg-type]
+    got.update(attempt(admin, placed))
     return {(tp.topic, tp.partition, spec.name): r for (tp, spec), r in got.items()}
 
 
@@ -157,7 +166,7 @@ def test_planned_leaders_need_no_metadata_and_merge_into_one_request_per_leader_
         (2, ["latest"], 2),
     ]
     admin = FakeRoute()
-    got = asyncio.run(wire._attempt(admin, placed, 0, 5000))  # type: ignore[arg-type]
+    got = attempt(admin, placed)
     assert len(admin.sent) == 4 and set(admin.max_versions) == {wire.LAST_RIGID}
     assert got[(TopicPartition("t", 2), LATEST)] == OffsetResult("t", 2, LATEST, 102, None, 3)
 
@@ -169,14 +178,14 @@ def test_a_bisection_round_mixes_times_in_one_request_and_a_repeated_partition_w
     placed, _ = batching.batches(calls)
     assert [sorted(s.timestamp_ms or 0 for _, s in keys) for _, keys in placed] == [[1_000, 2_000], [3_000]]
     admin = FakeRoute()
-    got = asyncio.run(wire._attempt(admin, placed, 0, 5000))  # type: ignore[arg-type]
+    got = attempt(admin, placed)
     assert got[(t1, times[1])].timestamp == 2_007  # a time lookup keeps the record's timestamp
     assert got[(t0, times[2])].offset == 30
 
 
 def test_versions_follow_the_specs_and_the_isolation() -> None:
     def versions(spec: OffsetSpec, iso: int) -> tuple[int, int | None]:
-        request = wire._request([(TopicPartition("t", 0), spec)], iso, 1000)
+        request, *_ = wire._request([(TopicPartition("t", 0), spec)], iso, 1000)
         return request._min_version, request._max_version
 
     assert versions(EARLIEST, 0) == (0, wire.LAST_RIGID)
@@ -302,9 +311,48 @@ def test_a_round_with_many_requests_to_one_leader_goes_in_waves_kafka_python_acc
         [1, 1, 1, 1],
         [1],
     ]
-    got = asyncio.run(wire._attempt(FakeRoute(), placed, 0, 5000))  # type: ignore[arg-type]
+    got = attempt(FakeRoute(), placed)
     assert len(got) == 10 and all(r.error is None for r in got.values())
     # all at once, kafka-python refuses the 6th and later request to node 1 (then retried after a sleep)
-    at_once: dict[Any, OffsetResult] = {}
-    asyncio.run(wire._wave(FakeRoute(), placed, 0, 5000, at_once))  # type: ignore[arg-type]
-    assert [r.error for r in at_once.values() if r.error] == ["TRANSPORT"] * 4
+    at_once, failed = batching.Answers(), list[batching.Key]()
+    asyncio.run(wire._wave(FakeRoute(), placed, 0, 5000, at_once, failed))  # type: ignore[arg-type]
+    assert [r.error for r in at_once.results() if r.error] == ["TRANSPORT"] * 4 and len(failed) == 4
+
+
+def test_every_query_gets_its_answer_in_whatever_order_the_broker_answers_and_a_moved_one_after_a_retry(
+    monkeypatch: Any,
+) -> None:
+    monkeypatch.setattr("kafka_offsets_cli.kafka.list_offsets_kafka_python.time.sleep", lambda s: None)
+    route = FakeRoute(error_tp=("t", 0), error_node=1, reverse=True)  # t-0 moved from node 1 to 2
+    fake = Lister(route, [{**LEADERS, ("t", 0): 2}])
+    tps = [TopicPartition(t, p) for t, p in (("t", 0), ("t", 1), ("t", 2), ("u", 0))]
+    calls = plan_requests(
+        tps, [EARLIEST, LATEST], leaders={tp: LEADERS[(tp.topic, tp.partition)] for tp in tps}
+    )
+    got = fake.lister.list_offsets(calls)
+    # each query once, its own offset (earliest -2: 200 + partition, latest -1: 100 + partition)
+    assert sorted(got) == sorted(
+        OffsetResult(tp.topic, tp.partition, s, -100 * s.kafka_time + tp.partition, None, 3)
+        for tp in tps
+        for s in (EARLIEST, LATEST)
+    )
+    # only t-0 asked again (both specs), at its new leader
+    assert len(route.sent) == 6 and [(n, v) for n, _, v in route.sent[4:]] == [(2, [("t", 0)])] * 2
+
+
+def test_a_request_names_each_topic_once_however_its_queries_come_and_a_query_asked_twice_answers_once() -> (
+    None
+):
+    t0, t2, u0 = TopicPartition("t", 0), TopicPartition("t", 2), TopicPartition("u", 0)
+    at1, at2 = OffsetSpec.at(1_000), OffsetSpec.at(2_000)
+    queries = [(t0, at1), (u0, at2), (t2, LATEST), (t0, at1)]  # t, u, t: one request; t-0 twice
+    route = FakeRoute(reverse=True)
+    fake = Lister(route, [])
+    got = fake.lister.list_offsets(plan_queries(queries, leaders={t0: 1, t2: 1, u0: 1}))
+    assert [tps for _, _, tps in route.sent] == [[("t", 0), ("t", 2), ("u", 0)], [("t", 0)]]
+    assert route.timestamps[0] == [1_000, -1, 2_000]  # each partition its own spec's time
+    assert sorted(got) == [
+        OffsetResult("t", 0, at1, 10, 1_007, 3),
+        OffsetResult("t", 2, LATEST, 102, None, 3),
+        OffsetResult("u", 0, at2, 20, 2_007, 3),
+    ]
