@@ -3,19 +3,30 @@
 ``json.dumps(..., indent=2)`` runs the pure-Python encoder (CPython uses its C encoder only
 without ``indent``): about a third of ``lag -o json``'s CPU over 50,000 rows. A flat record
 (a non-empty ``dict`` whose values are ``str``, ``int``, ``float``, ``bool`` or ``None``) needs
-no recursion, so the whole list goes through the C encoder in one call, with separators that
-hold a newline, and the layout is fixed afterwards by replacing the separators between records.
+no recursion, so its values can go through the C encoder and the layout be written around them.
 
-That is exact because a newline never appears raw inside JSON text except in a separator
-(strings escape it as ``\\n``), and in a list of flat records ``}`` followed by a separator can
-only close a record. Anything else (a nested value, a subclass such as an ``Enum``, an empty
-record) falls back to :mod:`.formats`, whose output is the contract.
+Both ways rest on one fact: a newline never appears raw inside JSON text (strings escape it
+as ``\\n``), so a separator holding a newline can be found again in the C encoder's output.
+
+* Same keys in the same order in every record (the usual case: one row type): all the values
+  go through the C encoder in one list, separated by newlines, so splitting on newlines gives
+  each value's text; the keys are encoded once and the per-key prefixes ("record opens",
+  ``"key": `` after ``,`` or after a record break) are interleaved with the values.
+* Otherwise the whole list goes through the C encoder with separators holding a newline, and
+  the layout is fixed by replacing the separators between records: in a list of flat records
+  ``}`` followed by such a separator can only close a record.
+
+The C and the Python encoder agree on exact scalars (``float.__repr__``, ``NaN``/``Infinity``,
+the same string escaping), which is why only exact types qualify. Anything else (a nested value,
+a subclass such as an ``Enum`` or a ``dict`` subclass, an empty record, a non-``str`` key) falls
+back to :mod:`.formats`, whose output is the contract.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from itertools import chain, cycle, islice
 from typing import Any
 
 from .formats import Record
@@ -47,9 +58,44 @@ def flat(records: Sequence[Any]) -> bool:
     return types <= _SCALARS
 
 
+def _shared_keys(recs: Sequence[Any]) -> tuple[str, ...] | None:
+    """The keys of the records when all are exact ``dict``s with the same ``str`` keys in one order."""
+    if not recs or type(recs[0]) is not dict or not recs[0]:
+        return None
+    keys = tuple(recs[0])
+    # a key equal to an exact str is a str of the same text, which both encoders write alike
+    if not all(type(k) is str for k in keys) or set(map(type, recs)) != {dict}:
+        return None
+    return keys if set(map(tuple, recs)) == {keys} else None
+
+
+def _value_texts(recs: Sequence[dict[str, Any]]) -> list[str] | None:
+    """The JSON text of every value, record after record; ``None`` when a value is not a scalar."""
+    values = list(chain.from_iterable(map(dict.values, recs)))
+    if not set(map(type, values)) <= _SCALARS:
+        return None
+    # one C call; "\n" between the values cannot occur inside one, so split() cuts exactly there
+    return json.dumps(values, ensure_ascii=False, separators=("\n", ":"))[1:-1].split("\n")
+
+
+def _weave(keys: tuple[str, ...], values: list[str], opening: str, between: str, sep: str, colon: str) -> str:
+    """``opening``, then each value after its key, the records joined by ``between``, items by ``sep``."""
+    names = [json.dumps(k, ensure_ascii=False) + colon for k in keys]
+    heads = [between + names[0], *(sep + name for name in names[1:])]
+    # the first record opens with `opening`, each later one with `between`
+    prefixes = chain([opening + names[0]], islice(cycle(heads), 1, None))
+    return "".join(chain.from_iterable(zip(prefixes, values)))
+
+
 def to_json(records: Iterable[Record]) -> str:
     """:func:`.formats.to_json` (a JSON array, indented by two, ending in a newline), faster."""
     recs = list(records)
+    keys = _shared_keys(recs)
+    if keys is not None:
+        values = _value_texts(recs)
+        if values is None:
+            return _slow_json(recs)
+        return _weave(keys, values, "[\n  {\n    ", _BETWEEN_INDENTED, _ITEM_SEP, ": ") + "\n  }\n]\n"
     if not recs or not flat(recs):
         return _slow_json(recs)
     text = json.dumps(recs, ensure_ascii=False, separators=(_ITEM_SEP, ": "))
@@ -61,6 +107,12 @@ def to_json(records: Iterable[Record]) -> str:
 def to_jsonl(records: Iterable[Record]) -> str:
     """:func:`.formats.to_jsonl` (one compact JSON object a line), faster."""
     recs = list(records)
+    keys = _shared_keys(recs)
+    if keys is not None:
+        values = _value_texts(recs)
+        if values is None:
+            return _slow_jsonl(recs)
+        return _weave(keys, values, "{", "}\n{", ",", ":") + "}\n"
     if not recs or not flat(recs):
         return _slow_jsonl(recs)
     text = json.dumps(recs, ensure_ascii=False, separators=(_LINE_SEP, ":"))
