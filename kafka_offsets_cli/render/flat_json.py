@@ -10,16 +10,17 @@ as ``\\n``), so a separator holding a newline can be found again in the C encode
 
 * Same keys in the same order in every record (the usual case: one row type): all the values
   go through the C encoder in one list, separated by newlines, so splitting on newlines gives
-  each value's text; the keys are encoded once and the per-key prefixes ("record opens",
-  ``"key": `` after ``,`` or after a record break) are interleaved with the values.
+  each value's text exactly; the keys are encoded once, and each value is put after its key's
+  prefix (``,`` and indent, or the break between two records, then ``"key": ``).
 * Otherwise the whole list goes through the C encoder with separators holding a newline, and
   the layout is fixed by replacing the separators between records: in a list of flat records
-  ``}`` followed by such a separator can only close a record.
+  ``}`` followed by such a separator can only close a record. (Both encoders turn non-``str``
+  keys into the same text, so those take this way too.)
 
 The C and the Python encoder agree on exact scalars (``float.__repr__``, ``NaN``/``Infinity``,
 the same string escaping), which is why only exact types qualify. Anything else (a nested value,
-a subclass such as an ``Enum`` or a ``dict`` subclass, an empty record, a non-``str`` key) falls
-back to :mod:`.formats`, whose output is the contract.
+a subclass such as an ``Enum`` or a ``dict`` subclass, an empty record) falls back to
+:mod:`.formats`, whose output is the contract.
 """
 
 from __future__ import annotations
@@ -50,12 +51,10 @@ _LINE_BETWEEN = "},\n{"
 
 def flat(records: Sequence[Any]) -> bool:
     """True when every record is a non-empty ``dict`` of JSON scalars (str, int, float, bool, None)."""
-    types: set[type] = set()
-    for r in records:
-        if type(r) is not dict or not r:
-            return False
-        types.update(map(type, r.values()))
-    return types <= _SCALARS
+    # exact dicts first: dict.values on a subclass would bypass what it overrides
+    if not set(map(type, records)) <= {dict} or not all(records):
+        return False
+    return set(map(type, chain.from_iterable(map(dict.values, records)))) <= _SCALARS
 
 
 def _shared_keys(recs: Sequence[Any]) -> tuple[str, ...] | None:
@@ -66,12 +65,16 @@ def _shared_keys(recs: Sequence[Any]) -> tuple[str, ...] | None:
     # a key equal to an exact str is a str of the same text, which both encoders write alike
     if not all(type(k) is str for k in keys):
         return None
-    # all keys in a row against the first record's repeated: one C comparison, no tuple per record
-    return keys if list(chain.from_iterable(recs)) == [*keys] * len(recs) else None
+    # the last record first: rows of another shape tend to come as a run at the end (a summary
+    # row, a second kind), and then the walk over all of them, up to ~12 ms per 50,000, is saved
+    if tuple(recs[-1]) != keys or not all(map(keys.__eq__, map(tuple, recs))):
+        return None
+    return keys
 
 
-def _value_texts(recs: Sequence[dict[str, Any]]) -> list[str] | None:
-    """The JSON text of every value, record after record; ``None`` when a value is not a scalar."""
+def _value_texts(recs: Sequence[Any]) -> list[str] | None:
+    """The JSON text of every value, record after record (exact ``dict``s: see :func:`_shared_keys`);
+    ``None`` when a value is not a scalar."""
     values = list(chain.from_iterable(map(dict.values, recs)))
     if not set(map(type, values)) <= _SCALARS:
         return None

@@ -160,7 +160,12 @@ def test_floats_follow_json_dumps_defaults() -> None:
 
 
 def test_bool_stays_bool_and_int_stays_int() -> None:
-    rows = [{"v": True, "w": 1}, {"v": 1, "w": False}, {"v": 0, "w": 2**80}, {"v": None, "w": -(2**70)}]
+    rows: list[dict[str, Any]] = [
+        {"v": True, "w": 1},
+        {"v": 1, "w": False},
+        {"v": 0, "w": 2**80},
+        {"v": None, "w": -(2**70)},
+    ]
     _same_both_ways(rows)
     assert '"v": true' in flat_json.to_json(rows) and '"v":1,' in flat_json.to_jsonl(rows)
 
