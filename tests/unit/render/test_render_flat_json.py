@@ -184,6 +184,9 @@ def test_differing_key_order_falls_back_to_the_replace_path() -> None:
     assert flat_json._shared_keys(more) is None
     _same_both_ways(more)
     _same_both_ways([{"a": 1, "b": 2}, {"a": 1}])
+    middle = [{"a": 1, "b": 2}, {"b": 3, "a": 4}, {"a": 5, "b": 6}]  # first and last agree
+    assert flat_json._shared_keys(middle) is None
+    _same_both_ways(middle)
 
 
 def test_empty_nested_and_subclassed_records_fall_back_to_formats() -> None:
