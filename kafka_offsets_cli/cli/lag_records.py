@@ -9,13 +9,15 @@ problems) carry them as null (``status``: their group's).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import MonitoringStatus
 from ..lag.monitor import LagStatus
 from ..measures.lag.collect import LagReport
 from ..measures.lag.rows import COLUMNS, LagRow
-from .watch import Rates
+
+if TYPE_CHECKING:
+    from .watch import Rates
 
 __all__ = [
     "LOSS_FIELD",

@@ -62,6 +62,8 @@ def with_bootstrap(request: LagRequest, bootstrap: str) -> LagRequest:
     """``request`` with what only the front end has: the bootstrap servers that key commit staleness
     when the cluster has no id, and the reader of ``--spark-checkpoint`` URIs (pyarrow's, loaded
     only to open one)."""
+    if not request.checkpoints:  # the reader is only for --spark-checkpoint: its modules stay unloaded
+        return replace(request, bootstrap=bootstrap)
     from ..spark.checkpoint_fs import opener
 
     return replace(request, bootstrap=bootstrap, checkpoint_opener=opener("--spark-checkpoint"))

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..lag.monitor import LagStatus, LagThresholds, lag_statuses, shown_state
-from ..lag.rates import MIN_STEPS, window_for
 from ..lag.summary import SortKey, lag_levels, sort_rows
 from ..measures.lag.collect import LagReport
 from ..measures.lag.rows import LagRow, LagState
@@ -36,7 +35,9 @@ from .lag_records import LagKey, beside, key, records
 from .lag_records import record_fields as record_fields
 from .options import Format
 from .output import Screen, note
-from .watch import Counters, Rates, run_watch
+
+if TYPE_CHECKING:  # --watch's modules are loaded only to watch
+    from .watch import Counters, Rates
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -246,6 +247,8 @@ def counters(report: LagReport, view: LagView | None = None) -> Counters[LagKey]
     ``view`` of a live table, the lags its LAG-TREND follows (its rows' and totals')."""
     produced = {key(r): r.end for r in report.rows if r.end is not None and r.error is None}
     consumed = {key(r): r.committed for r in report.rows if r.committed is not None and r.error is None}
+    from .watch import Counters  # here: only --watch counts
+
     levels = lag_levels(view.rows(report)) if view is not None else {}
     return Counters(produced=produced, consumed=consumed, levels=levels)
 
@@ -253,6 +256,8 @@ def counters(report: LagReport, view: LagView | None = None) -> Counters[LagKey]
 def rate_note(interval: float) -> str:
     """One line on what the rate columns are based on (under a live table; on stderr once when
     piped, on a terminal); ``lag --help`` tells the whole method."""
+    from ..lag.rates import MIN_STEPS, window_for  # here: only --watch shows rates
+
     window = format_duration(int(window_for(interval) * 1000))
     return f"IN/S since the last refresh; CONSUMED/S over {window} of commits ('-' until {MIN_STEPS} steps)"
 
@@ -284,6 +289,8 @@ def watch(
         from rich.text import Text
 
         return Group(render(report, view, rates, live=True), Text(rate_note(interval), style="dim"))
+
+    from .watch import run_watch  # here: --watch's loop, not loaded by a single run
 
     tty = screen.tty and view.fmt is Format.table
     count = (lambda r: counters(r, view)) if tty else counters  # the trends are drawn on a terminal only

@@ -12,7 +12,6 @@ from ..models.offsets import Isolation
 from .complete import complete_clusters, complete_groups, complete_topic_partitions, complete_topics
 from .environment import Environment
 from .output import Screen
-from .watch import parse_interval
 
 CONN = "Connection"
 SEL = "Selection"
@@ -296,6 +295,8 @@ def watch_interval(watch: str | None) -> float | None:
     """``--watch`` in seconds, or ``None`` when not watching."""
     if watch is None:
         return None
+    from .watch import parse_interval  # here: the watch loop's module is loaded only to watch
+
     return parse_interval(watch)
 
 

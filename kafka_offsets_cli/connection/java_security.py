@@ -19,16 +19,29 @@ that could be a secret.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 
 from ..errors import ConfigError
 
-_JAAS = re.compile(
-    r"""^\s*(?P<module>[\w.$]+)\s+(?P<flag>required|requisite|sufficient|optional)\s*(?P<opts>.*?)\s*;?\s*$""",
-    re.S,
-)
-_JAAS_OPT = re.compile(r"""(\w+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|(\S+?))(?=\s|;|$)""")
+# The JAAS patterns are compiled on first use: only a sasl.jaas.config is parsed with them.
+
+
+@functools.cache
+def _jaas_pattern() -> re.Pattern[str]:
+    """A JAAS line: login module, control flag, options."""
+    return re.compile(
+        r"""^\s*(?P<module>[\w.$]+)\s+(?P<flag>required|requisite|sufficient|optional)\s*(?P<opts>.*?)\s*;?\s*$""",
+        re.S,
+    )
+
+
+@functools.cache
+def _jaas_opt_pattern() -> re.Pattern[str]:
+    """One ``key=value`` (or ``key="value"``) of a JAAS line's options."""
+    return re.compile(r"""(\w+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|(\S+?))(?=\s|;|$)""")
+
 
 #: Kafka's own OAUTHBEARER login callback handlers: what they do, librdkafka does itself.
 KAFKA_LOGIN_HANDLERS = frozenset(
@@ -62,13 +75,12 @@ def parse_jaas(value: str, source: str) -> dict[str, str]:
     PLAIN and SCRAM login modules give ``sasl.username`` and ``sasl.password``;
     OAUTHBEARER see :func:`oauthbearer`. Any other module is a :class:`ConfigError`.
     """
-    m = _JAAS.match(value)
+    m = _jaas_pattern().match(value)
     if m is None:
         raise ConfigError(f"{source}: sasl.jaas.config is not a JAAS login module entry")
     module = m.group("module")
-    opts = {
-        k: (q if q is not None and q != "" else (u or "")) for k, q, u in _JAAS_OPT.findall(m.group("opts"))
-    }
+    found = _jaas_opt_pattern().findall(m.group("opts"))
+    opts = {k: (q if q is not None and q != "" else (u or "")) for k, q, u in found}
     opts = {k: v.replace('\\"', '"').replace("\\\\", "\\") for k, v in opts.items()}
     if module.endswith(("PlainLoginModule", "ScramLoginModule")):
         if "username" not in opts or "password" not in opts:

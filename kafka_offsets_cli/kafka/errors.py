@@ -7,6 +7,7 @@ tool's :class:`~kafka_offsets_cli.errors.KafkaOffsetsError` subclasses here.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -87,9 +88,15 @@ _AUTH_CODES = {
     KafkaError._SSL,
     KafkaError.SASL_AUTHENTICATION_FAILED,
 }
-#: The server's TLS alert ("ssl/tls alert bad certificate: SSL alert number 42": mutual TLS without a
-#: client certificate, or one it does not trust), reported as a transport error: a TLS failure too.
-_TLS_ALERT = re.compile(r"SSL alert number \d+")
+
+
+@functools.cache  # compiled on first use: only a failed connection is searched
+def _tls_alert_pattern() -> re.Pattern[str]:
+    """The server's TLS alert ("ssl/tls alert bad certificate: SSL alert number 42": mutual TLS
+    without a client certificate, or one it does not trust), reported as a transport error: a TLS
+    failure too."""
+    return re.compile(r"SSL alert number \d+")
+
 
 #: Masks secrets in a message (:func:`~kafka_offsets_cli.connection.settings.redact`).
 Redact = Callable[[str], str]
@@ -138,11 +145,12 @@ def auth_failure(
     reports: Sequence[KafkaError], settings: ClientSettings, redact: Redact
 ) -> AuthenticationFailed | None:
     """The first authentication or TLS handshake failure among librdkafka's reports, as the tool's error."""
-    errs = [e for e in reports if e.code() in _AUTH_CODES or _TLS_ALERT.search(e.str())]
+    errs = [e for e in reports if e.code() in _AUTH_CODES or _tls_alert_pattern().search(e.str())]
     if not errs:
         return None
     e = errs[0]
-    kind = "TLS handshake" if e.code() == KafkaError._SSL or _TLS_ALERT.search(e.str()) else "authentication"
+    tls = e.code() == KafkaError._SSL or _tls_alert_pattern().search(e.str())
+    kind = "TLS handshake" if tls else "authentication"
     # "sasl_ssl://host:port/bootstrap: SSL handshake failed: ... (after 4ms in state SSL_HANDSHAKE)"
     detail = re.sub(r"^\S+://\S+?: ", "", _short(e.str()))
     detail = re.sub(r"\s*\(after \d+ms in state \w+\)$", "", detail)
@@ -171,12 +179,15 @@ def cluster_unreachable(
     )
 
 
-#: A broker connection that failed before it was up, as librdkafka's FAIL log lines and error
-#: reports word it: "[thrd:...]: HOST:PORT/bootstrap: DETAIL (after 0ms in state CONNECT)".
-_CONNECT_FAILED = re.compile(
-    r"^(?:\[thrd:[^\]]*\]: )?(?P<broker>\S+?)/(?P<id>\w+): (?P<detail>.*?)"
-    r"\s*\(after \d+ms in state (?P<state>\w+)[^)]*\)\s*$"
-)
+@functools.cache  # compiled on first use: only a failed connection is matched
+def _connect_failed_pattern() -> re.Pattern[str]:
+    """A broker connection that failed before it was up, as librdkafka's FAIL log lines and error
+    reports word it: "[thrd:...]: HOST:PORT/bootstrap: DETAIL (after 0ms in state CONNECT)"."""
+    return re.compile(
+        r"^(?:\[thrd:[^\]]*\]: )?(?P<broker>\S+?)/(?P<id>\w+): (?P<detail>.*?)"
+        r"\s*\(after \d+ms in state (?P<state>\w+)[^)]*\)\s*$"
+    )
+
 
 #: States of a broker connection that is up: a failure there is a broken connection, not a failed connect.
 _UP_STATES = frozenset({"UP", "UPDATE"})
@@ -193,7 +204,7 @@ def connect_failed(text: str) -> tuple[str, str] | None:
     a connection closed unanswered. Timeouts are not failures here: a slow or frozen broker
     is given ``--timeout``. ``None`` for every other message.
     """
-    m = _CONNECT_FAILED.match(text.strip())
+    m = _connect_failed_pattern().match(text.strip())
     if m is None or m.group("state") in _UP_STATES or "timed out" in m.group("detail").lower():
         return None
     broker = (

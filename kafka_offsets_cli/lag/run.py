@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..ahead import Ahead
 from ..errors import NotFound, UsageError
@@ -20,7 +20,6 @@ from ..models.groups import GroupMembers
 from ..models.topics import ClusterMetadata
 from ..parse.command_selection import optional_selection
 from ..parse.selection import Selection
-from ..parse.spark_checkpoint import Opener
 from ..parse.times import now_ms
 from ..plan.queries import close_names, selection_metadata
 from ..sources import (
@@ -31,10 +30,12 @@ from ..sources import (
     LagSource,
     TypedGroupReader,
 )
-from .checkpoint import checkpoint_report
 from .monitor import LagThresholds
-from .stale_state import FileStore, StaleStore, cluster_key
 from .summary import SortKey, sort_measures
+
+if TYPE_CHECKING:
+    from ..parse.spark_checkpoint import Opener
+    from .stale_state import StaleStore
 
 
 class LagRunSource(
@@ -118,6 +119,8 @@ def request_of(
     by_time, by_loss, by_stale = sort_measures(sort)
     loss = loss_eta or thresholds.on_loss or by_loss
     stale = staleness or thresholds.on_stale or by_stale
+    if stale:
+        from .stale_state import FileStore  # here: only --staleness keeps a state file (hashlib, json)
     return LagRequest(
         groups=tuple(groups or ()),
         regexes=tuple(regexes or ()),
@@ -157,6 +160,8 @@ def _query(
     metadata: Ahead[ClusterMetadata],
 ) -> LagReport:
     if request.checkpoints:
+        from .checkpoint import checkpoint_report  # here: only --spark-checkpoint reads checkpoints
+
         report = checkpoint_report(
             client, request.checkpoints, request.selection, time_lag=request.time_lag,
             marker_check=request.marker_check, clock=request.clock, loss_eta=request.loss_eta,
@@ -239,6 +244,8 @@ def with_staleness(
 ) -> LagReport:
     """``report`` with each row's commit staleness at ``now`` (:mod:`..measures.lag.stale`), the
     sights kept in ``store`` under the cluster's id (else its ``bootstrap`` servers)."""
+    from .stale_state import cluster_key  # here: only --staleness keys a state file (hashlib)
+
     seen = store.observe(cluster_key(client.cluster_id(), bootstrap), report.rows, now)
     return replace(
         report,

@@ -9,6 +9,7 @@ meant to be (:func:`did_you_mean`). Pure: every function is given ``now`` and th
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Iterable
 from datetime import datetime, time, timedelta, timezone, tzinfo
@@ -20,14 +21,23 @@ TIME_WORDS = ("now", "today", "yesterday")
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
-#: Epoch seconds: ``@1795490000`` (GNU date's form, a fraction allowed) or ``1795490000s`` (ten digits
-#: or more: a shorter ``30s`` stays "30 seconds ago").
-_EPOCH_SECONDS = re.compile(r"@\s*([0-9]{1,12})(?:\.([0-9]{1,9}))?|([0-9]{10,12})s")
+# The patterns are compiled on first use: most runs parse no time at all.
 
-#: ``03:30``, ``03:30:15`` (``.123``), alone or after ``today``/``yesterday``.
-_CLOCK = re.compile(
-    r"(?:(?P<day>today|yesterday)\s+)?(?P<h>[0-9]{1,2}):(?P<mi>[0-9]{2})(?::(?P<s>[0-9]{2})(?:\.(?P<f>[0-9]{1,9}))?)?"
-)
+
+@functools.cache
+def _epoch_seconds_pattern() -> re.Pattern[str]:
+    """Epoch seconds: ``@1795490000`` (GNU date's form, a fraction allowed) or ``1795490000s`` (ten
+    digits or more: a shorter ``30s`` stays "30 seconds ago")."""
+    return re.compile(r"@\s*([0-9]{1,12})(?:\.([0-9]{1,9}))?|([0-9]{10,12})s")
+
+
+@functools.cache
+def _clock_pattern() -> re.Pattern[str]:
+    """``03:30``, ``03:30:15`` (``.123``), alone or after ``today``/``yesterday``."""
+    return re.compile(
+        r"(?:(?P<day>today|yesterday)\s+)?(?P<h>[0-9]{1,2}):(?P<mi>[0-9]{2})(?::(?P<s>[0-9]{2})(?:\.(?P<f>[0-9]{1,9}))?)?"
+    )
+
 
 #: A bare number read as milliseconds before this (2001-01-01T00:00:00Z) but as seconds within
 #: :data:`_NEAR_MS` of now was almost certainly typed in seconds (``date +%s``).
@@ -67,10 +77,10 @@ def word_time_or_reason(s: str, now_ms: int, tz: tzinfo) -> int | str | None:
     """
     if s in ("today", "yesterday"):
         return _ms(_midnight(now_ms, tz, 0 if s == "today" else 1))
-    if m := _CLOCK.fullmatch(s):
+    if m := _clock_pattern().fullmatch(s):
         clock = _clock(m, now_ms, tz)
         return clock if isinstance(clock, str) else clock[0]
-    if m := _EPOCH_SECONDS.fullmatch(s):
+    if m := _epoch_seconds_pattern().fullmatch(s):
         whole, frac = (m[1], m[2]) if m[1] is not None else (m[3], None)
         return int(whole) * 1000 + int(((frac or "") + "000")[:3])
     return None
@@ -91,7 +101,7 @@ def time_notes(text: str, now_ms: int, tz: tzinfo) -> list[str]:
                 f"{text.strip()} is read as epoch milliseconds ({_iso(n, timezone.utc)}), as Kafka's tools "
                 f"read it; for epoch seconds ({_iso(n * 1000, timezone.utc)}) write {s}s or @{s}"
             ]
-    if (m := _CLOCK.fullmatch(s)) and m["day"] is None:
+    if (m := _clock_pattern().fullmatch(s)) and m["day"] is None:
         clock = _clock(m, now_ms, tz)
         if not isinstance(clock, str) and clock[1]:
             return [f"{text.strip()} is still to come today: read as yesterday's, {_iso(clock[0], tz)}"]

@@ -37,13 +37,25 @@ TIME_FORMS = (
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
-# ISO-8601 as people type it: date, optional time (T or spaces), optional offset.
-_ISO = re.compile(
-    r"(?P<y>[0-9]{4})-(?P<mo>[0-9]{2})-(?P<d>[0-9]{2})"
-    r"(?:(?:t|\s+)(?P<h>[0-9]{2}):(?P<mi>[0-9]{2})(?::(?P<s>[0-9]{2})(?:\.(?P<f>[0-9]{1,9}))?)?"
-    r"\s*(?P<off>z|[+-][0-9]{2}(?::?[0-9]{2}(?::?[0-9]{2})?)?)?)?"
-)
-_OFFSET = re.compile(r"(?:utc|gmt)?\s*([+-])([0-9]{1,2})(?::?([0-9]{2})(?::?([0-9]{2}))?)?")
+# The patterns are compiled on first use: most runs (lag, --timeout) parse no time at all.
+
+
+@functools.cache
+def _iso_pattern() -> re.Pattern[str]:
+    """ISO-8601 as people type it: date, optional time (T or spaces), optional offset."""
+    return re.compile(
+        r"(?P<y>[0-9]{4})-(?P<mo>[0-9]{2})-(?P<d>[0-9]{2})"
+        r"(?:(?:t|\s+)(?P<h>[0-9]{2}):(?P<mi>[0-9]{2})(?::(?P<s>[0-9]{2})(?:\.(?P<f>[0-9]{1,9}))?)?"
+        r"\s*(?P<off>z|[+-][0-9]{2}(?::?[0-9]{2}(?::?[0-9]{2})?)?)?)?"
+    )
+
+
+@functools.cache
+def _offset_pattern() -> re.Pattern[str]:
+    """A UTC offset as a zone name: ``+02``, ``utc-5:30``, ``gmt+01:00:00``."""
+    return re.compile(r"(?:utc|gmt)?\s*([+-])([0-9]{1,2})(?::?([0-9]{2})(?::?([0-9]{2}))?)?")
+
+
 _UTC_NAMES = frozenset({"", "utc", "z", "gmt", "etc/utc", "zulu"})
 
 
@@ -134,7 +146,7 @@ def parse_tz(text: str | None) -> tzinfo:
         return timezone.utc
     if low == "local":
         return local_tz()
-    m = _OFFSET.fullmatch(low)
+    m = _offset_pattern().fullmatch(low)
     if m:
         tz = _offset_tz(*m.groups())
         if isinstance(tz, str):
@@ -174,7 +186,7 @@ def _iso_or_reason(m: re.Match[str], tz: tzinfo) -> int | str:
         zone = timezone.utc
     elif off:
         parts = re.fullmatch(r"([+-])([0-9]{2}):?(?:([0-9]{2}):?([0-9]{2})?)?", off)
-        if parts is None:  # pragma: no cover - guarded by _ISO
+        if parts is None:  # pragma: no cover - guarded by _iso_pattern()
             return "bad offset"
         zoned = _offset_tz(*parts.groups())
         if isinstance(zoned, str):
@@ -227,7 +239,7 @@ def _time_or_reason(text: str, now: int, tz: tzinfo, words: Sequence[str] = ()) 
         if BARE_NUMBER.fullmatch(rest):
             return "negative numbers are not times (Kafka codes -1, -2, -3 are offset specs)"
         result = _relative(now, duration_or_reason(rest) if rest[:1] != "+" else "not a duration")
-    elif m := _ISO.fullmatch(s):
+    elif m := _iso_pattern().fullmatch(s):
         result = _iso_or_reason(m, tz)
     elif (word := word_time_or_reason(s, now, tz)) is not None:
         result = word

@@ -24,15 +24,16 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine output)
     from rich.text import Text
 
+    from ..liveness.report import LivenessReport
+
 from ..errors import MonitoringStatus
-from ..liveness.report import LivenessReport
 from ..measures.liveness import COLUMNS, LiveState
 from ..models.topics import TopicPartition
 from ..parse.durations import format_duration
 from ..severity import severity
 from .fit import Column, Kind, Time
 from .fitted import FittedTable
-from .liveness_metrics import PREFIX, prometheus, prometheus_down, prometheus_families
+from .liveness_metrics import PREFIX, SERVICE, prometheus, prometheus_down, prometheus_families
 from .monitoring import PerfDatum, nagios_line, status_text
 from .offsets import rate
 from .sparkline import sparkline, trend_cell
@@ -49,8 +50,6 @@ __all__ = [
     "rich_table",
 ]
 
-#: Nagios service name.
-SERVICE = "KAFKA LIVENESS"
 
 _STYLE = {
     LiveState.OK: "green",

@@ -7,15 +7,21 @@ ones; :func:`kafka_offsets_cli.render.monitoring.constant_labels`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import MonitoringStatus
-from ..liveness.report import LivenessReport
 from ..models.topics import TopicPartition
 from .monitoring import MetricFamily, Sample, prometheus_text, status_families
 from .offset_compat import Compat, offset_families
 
-__all__ = ["PREFIX", "SERIES_LABELS", "prometheus", "prometheus_down", "prometheus_families"]
+if TYPE_CHECKING:
+    from ..liveness.report import LivenessReport
+
+__all__ = ["PREFIX", "SERIES_LABELS", "SERVICE", "prometheus", "prometheus_down", "prometheus_families"]
+
+#: Nagios service name (here, not in :mod:`.liveness`, so that the monitoring commands' series
+#: name it without loading the table and Nagios output).
+SERVICE = "KAFKA LIVENESS"
 
 #: Prometheus metric name prefix.
 PREFIX = "kafka_offsets_liveness"

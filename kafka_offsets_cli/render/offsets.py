@@ -26,7 +26,6 @@ from ..models.topics import TopicPartition
 from ..parse.times import format_time
 from .fit import Column, Kind, Time, time_forms
 from .fitted import FittedTable
-from .list_tiering import add_columns, by_partition, cells, failed, total_cells
 from .order import kafka_order
 
 #: Columns of the list record, in order.
@@ -146,6 +145,9 @@ def rich_table(
     import time
 
     from rich.text import Text
+
+    # here: lag renders through this module (rate) and never needs tiering's rules
+    from .list_tiering import add_columns, by_partition, cells, failed, total_cells
 
     now = int(time.time() * 1000) if now_ms is None else now_ms
     t = FittedTable(title=title, header=header, keep=columns, tz=tz, now_ms=now)

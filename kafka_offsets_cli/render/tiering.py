@@ -3,41 +3,33 @@
 Records (json, jsonl, csv): one per partition, keys :data:`~kafka_offsets_cli.tiering.rules.COLUMNS`.
 Table: one row per partition, a line per topic and one for the run on stderr. Nagios: one
 status line with per-topic backlog perfdata. Prometheus: families ``kafka_offsets_tiering_*``,
-every series with the run's constant labels (``cluster`` first).
+every series with the run's constant labels (``cluster`` first), from :mod:`.tiering_metrics`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import tzinfo
 from typing import TYPE_CHECKING, Any
 
 from ..errors import MonitoringStatus
 from ..parse.durations import format_duration
-from ..tiering.report import TieringReport
-from ..tiering.rules import TierRow, TierState, TopicTiering
+from ..tiering.rules import TierState
 from .fit import Column, Kind
 from .fitted import FittedTable
-from .monitoring import (
-    MetricFamily,
-    PerfDatum,
-    Sample,
-    nagios_line,
-    prometheus_text,
-    status_families,
-    status_text,
-)
-from .offset_compat import Compat, offset_families
+from .monitoring import PerfDatum, nagios_line, status_text
+from .tiering_metrics import PREFIX as PREFIX
+from .tiering_metrics import SERIES_LABELS as SERIES_LABELS
+from .tiering_metrics import SERVICE as SERVICE
+from .tiering_metrics import prometheus as prometheus
+from .tiering_metrics import prometheus_down as prometheus_down
+from .tiering_metrics import prometheus_families as prometheus_families
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-#: The Nagios service name and the Prometheus prefix.
-SERVICE = "KAFKA TIERING"
-PREFIX = "kafka_offsets_tiering"
-
-#: The labels the series use themselves (a ``--label`` may not take them).
-SERIES_LABELS = ("topic", "partition", "state")
+    from ..tiering.report import TieringReport
+    from ..tiering.rules import TierRow, TopicTiering
 
 _STYLE = {
     TierState.OK: "green",
@@ -169,85 +161,3 @@ def nagios(report: TieringReport) -> str:
             )
         )
     return nagios_line(SERVICE, report.status, summary, perf)
-
-
-def prometheus_families(report: TieringReport, *, up: bool = True) -> list[MetricFamily]:
-    """Gauges ``kafka_offsets_tiering_*``: per partition, per topic, and the run's."""
-
-    def tp(r: TierRow) -> dict[str, str]:
-        return {"topic": r.topic, "partition": str(r.partition)}
-
-    def per(name: str, help_: str, attr: str, scale: float = 1) -> MetricFamily:
-        values = [(r, getattr(r, attr)) for r in report.rows]
-        samples = tuple(Sample(tp(r), v / scale if scale != 1 else v) for r, v in values if v is not None)
-        return MetricFamily(f"{PREFIX}_{name}", help_, samples=samples)
-
-    topics = report.topics
-    th = report.thresholds
-    thresholds = [
-        ("backlog_warn_records", "Warning threshold on backlog records.", th.warn_records, 1),
-        ("backlog_crit_records", "Critical threshold on backlog records.", th.crit_records, 1),
-        ("backlog_warn_age_seconds", "Warning threshold on the backlog's age.", th.warn_age_ms, 1000),
-        ("backlog_crit_age_seconds", "Critical threshold on the backlog's age.", th.crit_age_ms, 1000),
-    ]
-    fams = [
-        per(
-            "local_records", "Records on the leader's local disk (latest - earliest-local).", "local_records"
-        ),
-        per("remote_records", "Records in remote storage (latest-tiered - earliest + 1).", "remote_records"),
-        per("backlog_records", "Records not yet copied to remote storage.", "backlog_records"),
-        per(
-            "backlog_age_seconds",
-            "Age of the oldest record not yet copied to remote storage.",
-            "backlog_age_ms",
-            1000,
-        ),
-        MetricFamily(
-            f"{PREFIX}_partition_status",
-            "Partition status: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.",
-            samples=tuple(Sample(tp(r), int(r.status)) for r in report.rows),
-        ),
-        MetricFamily(
-            f"{PREFIX}_partition_state",
-            "Partition state (ok, warning, critical, not-tiered, error), always 1.",
-            samples=tuple(Sample({**tp(r), "state": r.state.value}, 1) for r in report.rows),
-        ),
-        MetricFamily(
-            f"{PREFIX}_topic_status",
-            "Topic status (worst partition): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.",
-            samples=tuple(Sample({"topic": t.topic}, int(t.status)) for t in topics),
-        ),
-        MetricFamily(
-            f"{PREFIX}_topic_tiered",
-            "1 if the topic has remote.storage.enable=true, else 0.",
-            samples=tuple(Sample({"topic": t.topic}, int(t.tiered)) for t in topics if t.error is None),
-        ),
-        MetricFamily(
-            f"{PREFIX}_topic_backlog_records",
-            "Records of the topic not yet copied to remote storage.",
-            samples=tuple(Sample({"topic": t.topic}, t.backlog_records) for t in topics if t.tiered),
-        ),
-        *(
-            MetricFamily(
-                f"{PREFIX}_{name}", help_, samples=(Sample({}, value / scale if scale != 1 else value),)
-            )
-            for name, help_, value, scale in thresholds
-            if value is not None
-        ),
-    ]
-    return status_families(PREFIX, report.status, report.now_ms, up) + fams
-
-
-def prometheus(
-    report: TieringReport, labels: Mapping[str, str] | None = None, compat: Sequence[Compat] = ()
-) -> str:
-    """The textfile-collector text of :func:`prometheus_families`, each series with ``labels``, then
-    the ``compat`` exporters' partition-offset families of the same rows (``earliest``, ``latest``)."""
-    logs = {(r.topic, r.partition): (r.earliest, r.latest) for r in report.rows}
-    aliases = offset_families(logs, compat, (labels or {}).get("cluster", ""))
-    return prometheus_text(prometheus_families(report) + aliases, labels)
-
-
-def prometheus_down(status: MonitoringStatus, now_ms: int, labels: Mapping[str, str] | None = None) -> str:
-    """The text written when the cluster could not be asked: ``up 0`` and the status (UNKNOWN)."""
-    return prometheus_text(status_families(PREFIX, status, now_ms, up=False), labels)
