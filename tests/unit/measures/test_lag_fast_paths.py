@@ -175,7 +175,7 @@ _TPS = [TopicPartition(t, p) for t in ("moved", "plain", "dark") for p in range(
 _SPECS = [E, L, *pickle.loads(pickle.dumps((E, L))), OffsetSpec.max_timestamp()]  # shared, copies, other
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(
     st.lists(st.tuples(st.sampled_from(_TPS), st.sampled_from(_SPECS), _OFFSET, _ERROR), max_size=30),
     st.lists(

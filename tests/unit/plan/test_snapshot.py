@@ -123,7 +123,7 @@ def _plain_breaches(results: Sequence[OffsetResult]) -> tuple[list[tuple[object,
     return below, beyond
 
 
-@settings(max_examples=400)
+@settings(max_examples=400, deadline=None)
 @given(
     st.lists(
         st.tuples(

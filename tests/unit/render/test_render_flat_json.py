@@ -220,7 +220,7 @@ def test_a_key_equal_to_the_first_records_key_is_written_alike() -> None:
 _KEYS = st.lists(_TEXT, min_size=1, max_size=6, unique=True)
 
 
-@settings(max_examples=100, derandomize=True)
+@settings(max_examples=100, derandomize=True, deadline=None)
 @given(st.data())
 def test_records_sharing_keys_are_byte_identical(data: st.DataObject) -> None:
     keys = data.draw(_KEYS)
