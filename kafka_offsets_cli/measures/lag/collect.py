@@ -36,7 +36,7 @@ from .markers import MarkerCount, count_markers, marker_candidates, with_markers
 from .plan import GROUP_ID_NOT_FOUND as GROUP_ID_NOT_FOUND  # re-exported: lag's notes import it from here
 from .plan import GroupPlan, assemble_rows, offsets_needed, partition_index, plan_group
 from .plan import group_missing as group_missing
-from .remote import RemoteConfigs, read_remote_configs, remote_rule, tiered_topics, with_remote_reads
+from .remote import RemoteConfigs, read_remote_configs, tiered_topics, with_remote_reads
 from .rows import COLUMNS, GroupProblem, LagRow, LagState
 from .share import broker_lags, share_committed, with_broker_lags
 from .timelag import time_lags_and_resume_times, with_resume_times, with_time_lag_errors, with_time_lags
@@ -187,7 +187,7 @@ def lag_rows(
     if configs is None:
         rows = assemble_rows(plans, results)
     else:
-        rows = assemble_rows(plans, results, remote=remote_rule, tiered=tiered_topics(configs))
+        rows = assemble_rows(plans, results, tiered=tiered_topics(configs))
     markers = MarkerCount()
     if marker_check:
         points = marker_candidates(rows)

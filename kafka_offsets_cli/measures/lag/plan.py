@@ -26,7 +26,7 @@ from ...parse.selection import Selection
 from ...system_topics import is_system_topic
 from .index import PartitionIndex as PartitionIndex  # re-exported: the planners import it from here
 from .index import partition_index as partition_index
-from .rows import NO_ANSWER, UNKNOWN_TOPIC, GroupProblem, LagRow, RemoteFlag, error_row, lag_rows_of
+from .rows import NO_ANSWER, UNKNOWN_TOPIC, GroupProblem, LagRow, error_row, lag_rows_of
 
 #: Kafka's error for a consumer group that does not exist (kafka-consumer-groups: GroupIdNotFoundException).
 GROUP_ID_NOT_FOUND = "GROUP_ID_NOT_FOUND"
@@ -252,14 +252,13 @@ def assemble_rows(
     plans: Sequence[GroupPlan],
     results: Iterable[OffsetResult],
     *,
-    remote: RemoteFlag | None = None,
     tiered: Mapping[str, bool | None] | None = None,
 ) -> list[LagRow]:
     """The plans' rows, from the partitions' earliest and latest ListOffsets ``results``.
 
     In plan order, each group's existing partitions before its gone ones. A
-    partition without both answers is an ``error`` row (NO_ANSWER). ``remote``, ``tiered``:
-    each row's first ``remote_read`` (:func:`.rows.lag_rows_of`).
+    partition without both answers is an ``error`` row (NO_ANSWER). ``tiered``: each topic's
+    ``remote.storage.enable``, for each row's first ``remote_read`` (:func:`.rows.lag_rows_of`).
     """
     early_of, late_of = _by_partition(results)
     rows: list[LagRow] = []
@@ -269,11 +268,9 @@ def assemble_rows(
             rows += [error_row(group, tp, plan.error, kind) for tp in (*plan.partitions, *plan.gone)]
             continue
         committed = plan.committed
-        rows += lag_rows_of(
-            group, kind, plan.partitions, committed, early_of, late_of, remote=remote, tiered=tiered
-        )
+        rows += lag_rows_of(group, kind, plan.partitions, committed, early_of, late_of, tiered=tiered)
         if plan.gone:
-            gone = lag_rows_of(group, kind, plan.gone, committed, {}, {}, error=UNKNOWN_TOPIC, remote=remote)
+            gone = lag_rows_of(group, kind, plan.gone, committed, {}, {}, error=UNKNOWN_TOPIC, tiered=tiered)
             rows += gone
     return rows
 

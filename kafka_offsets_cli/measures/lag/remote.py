@@ -35,7 +35,8 @@ from ...plan.queries import fetch_offsets
 from ...plan.requests import DEFAULT_CHUNK
 from ...sources import ConfigSource, OffsetSource
 from ..remote_storage import REMOTE_KEY, remote_enabled
-from .rows import LagRow, LagState, with_remote_read
+from .rows import IN_LOG as _IN_LOG
+from .rows import LagRow, remote_rule
 
 __all__ = [
     "RemoteConfigs",
@@ -74,10 +75,6 @@ def tiered_topics(configs: RemoteConfigs) -> dict[str, bool | None]:
     return {t: remote_enabled(c.get(REMOTE_KEY)) for t, c in configs.items()}
 
 
-#: the states of a committed offset inside the log
-_IN_LOG = (LagState.OK, LagState.MARKER)
-
-
 def _left(row: LagRow) -> bool:
     """Records left to read from a committed offset inside the log."""
     f = row.__dict__  # the fields read from the row's dict: 50,000 rows a run
@@ -92,28 +89,6 @@ def remote_read(row: LagRow, tiered: bool | None, earliest_local: OffsetResult |
     the partition's ListOffsets -4 answer (``None``: not asked).
     """
     return remote_rule(row.state, row.committed, row.end, tiered, earliest_local)
-
-
-def remote_rule(
-    state: LagState, committed: int | None, end: int | None, tiered: bool | None, el: OffsetResult | None
-) -> bool | None:
-    """:func:`remote_read` on the row's fields (one call a row, no attribute reads: 50,000 rows a run).
-
-    The one definition of the rule: :func:`with_remote_reads` applies it, and ``lag`` sets each row's
-    first flag with it when the topics' configs are in before the rows are made
-    (:func:`~.rows.lag_rows_of`, ``el`` ``None``: the answer for every topic not tiered).
-    """
-    if state not in _IN_LOG or committed is None or end is None:
-        return None
-    if committed >= end:
-        return False  # nothing left to read
-    if tiered is None:
-        return None
-    if not tiered:
-        return False
-    if el is None or el.error is not None or el.offset is None:
-        return None
-    return committed < el.offset
 
 
 def with_remote_reads(
@@ -166,5 +141,5 @@ def with_remote_reads(
         f = r.__dict__
         el = answers.get(r.tp) if answers else None
         flag = rule(f["state"], f["committed"], f["end"], tier(f["topic"]), el)
-        keep(r if flag is f["remote_read"] else with_remote_read(r, flag))
+        keep(r if flag is f["remote_read"] else r.evolve(remote_read=flag))
     return tuple(out), unchecked

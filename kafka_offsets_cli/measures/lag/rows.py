@@ -6,7 +6,7 @@ and state (the rules are in :mod:`kafka_offsets_cli.measures.lag`). Pure: no I/O
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -160,6 +160,29 @@ class LagRow:
         )
 
 
+#: the states of a committed offset inside the log
+IN_LOG = (LagState.OK, LagState.MARKER)
+
+
+def remote_rule(
+    state: LagState, committed: int | None, end: int | None, tiered: bool | None, el: OffsetResult | None
+) -> bool | None:
+    """Whether the group's next fetch is served from remote storage (explained in :mod:`.remote`), on a
+    row's fields. ``tiered``: the topic's ``remote.storage.enable`` (``None``: not known); ``el``: its
+    ListOffsets -4 answer (``None``: not asked). Used by :func:`lag_rows_of` and :mod:`.remote`."""
+    if state not in IN_LOG or committed is None or end is None:
+        return None
+    if committed >= end:
+        return False  # nothing left to read
+    if tiered is None:
+        return None
+    if not tiered:
+        return False
+    if el is None or el.error is not None or el.offset is None:
+        return None
+    return committed < el.offset
+
+
 def lag_row(
     group: str,
     tp: TopicPartition,
@@ -194,7 +217,6 @@ def lag_rows_of(
     *,
     error: str = NO_ANSWER,
     marker: bool | None = None,
-    remote: RemoteFlag | None = None,
     tiered: Mapping[str, bool | None] | None = None,
 ) -> list[LagRow]:
     """:func:`lag_row` for each of ``partitions`` of ``group`` (the one place that decides a lag and state).
@@ -202,15 +224,15 @@ def lag_rows_of(
     ``earliest``/``latest``: the partitions' ListOffsets results by (topic, partition); a partition
     without both is an ``error`` row, its missing answer the error ``error``. ``committed``: the group's
     committed offsets. One loop, not a call a row: :func:`~.plan.assemble_rows` makes 50,000 rows a run.
-    ``remote``: the remote-read rule (:func:`.remote.remote_rule`), to set each row's ``remote_read`` from
-    its topic's ``tiered`` flag (``remote.storage.enable``; absent: unknown) without an ``earliest-local``
-    answer, which is that rule's answer for every topic not tiered (:func:`.remote.with_remote_reads`
-    then copies only the rows whose flag it changes); ``None``: ``remote_read`` left ``None``.
+    ``tiered``: each topic's ``remote.storage.enable`` (absent: unknown), to set each row's
+    ``remote_read`` by :func:`remote_rule` without an ``earliest-local`` answer, which is the rule's
+    answer for every topic not tiered (:func:`.remote.with_remote_reads` then copies only the rows whose
+    flag it changes); ``None``: ``remote_read`` left ``None``.
     """
     rows: list[LagRow] = []
     add, early_at, late_at, committed_at = rows.append, earliest.get, latest.get, committed.get
     ok, error_state = LagState.OK, LagState.ERROR
-    tier = (tiered or {}).get
+    tier = tiered.get if tiered is not None else None
     flag: bool | None = None
     for tp in partitions:
         early = early_at(tp)
@@ -243,8 +265,8 @@ def lag_rows_of(
                 state, time_lag = LagState.MARKER, 0
             else:
                 state = ok
-        if remote is not None:
-            flag = remote(state, now, end, tier(tp[0]), None)
+        if tier is not None:
+            flag = remote_rule(state, now, end, tier(tp[0]), None)
         # LagRow(...) without the frozen __init__ (a quarter of the cost): a dict display in COLUMNS
         # order becomes its __dict__; equal to the row the constructor makes (test_lag_fast_paths.py)
         row: LagRow = _new(LagRow)
@@ -288,19 +310,6 @@ def error_row(group: str, tp: TopicPartition, error: str, group_type: str | None
         error=error,
     )
 
-
-def with_remote_read(row: LagRow, flag: bool | None) -> LagRow:
-    """``row.evolve(remote_read=flag)`` without its checks and keyword arguments: ``lag`` flags each of
-    50,000 rows (:mod:`.remote`)."""
-    fields = row.__dict__.copy()
-    fields["remote_read"] = flag
-    new: LagRow = _new(type(row))
-    _set(new, "__dict__", fields)
-    return new
-
-
-#: :func:`.remote.remote_rule`'s signature: (state, committed, end, tiered, earliest-local answer) -> flag
-RemoteFlag = Callable[[LagState, int | None, int | None, bool | None, None], bool | None]
 
 #: The row's fields (:meth:`LagRow.evolve` checks the changes against them).
 _FIELDS = frozenset(LagRow.__dataclass_fields__)

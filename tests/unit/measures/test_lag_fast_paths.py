@@ -208,7 +208,7 @@ def test_assembled_rows_are_lag_rows(
     # with the topics' remote.storage.enable read before the rows are made: the first flags are the rule's
     # without an earliest-local answer (tiered, plain and unknown topics), the rows otherwise the same
     tiered = {"moved": True, "plain": False}
-    flagged = assemble_rows(plans, results, remote=remote_rule, tiered=tiered)
+    flagged = assemble_rows(plans, results, tiered=tiered)
     assert flagged == [
         r.evolve(remote_read=remote_rule(r.state, r.committed, r.end, tiered.get(r.topic), None))
         for r in want
@@ -242,7 +242,7 @@ def test_rows_flagged_when_made_end_as_the_rows_flagged_after(configs: dict[str,
             return [OffsetResult(tp.topic, tp.partition, s, 50) for r in requests for tp, s in r.queries]
 
     plain, _ = with_remote_reads(Source(), assemble_rows(plans, results), configs=read)  # type: ignore[arg-type]
-    made = assemble_rows(plans, results, remote=remote_rule, tiered=tiered_topics(read))
+    made = assemble_rows(plans, results, tiered=tiered_topics(read))
     flagged, _ = with_remote_reads(Source(), made, configs=read)  # type: ignore[arg-type]
     assert flagged == plain
     assert [list(r.__dict__.items()) for r in flagged] == [list(r.__dict__.items()) for r in plain]
