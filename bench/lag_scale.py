@@ -17,9 +17,13 @@ at ``--scale`` (20: 10,000 m partitions and 20 groups, the default data set; 100
               (ConsumerGroupCommand from ``python -m dev.kafka classpath``, with the JVM flags
               kafka-consumer-groups.sh gives it: bench.__main__.SCRIPT_JVM_FLAGS)
 
-``--old DIR`` also runs the same commands with the package in ``DIR`` (e.g. ``git archive main
-kafka_offsets_cli | tar -x -C DIR``) as "before". Every run's rows are cross-checked (each group's
-partitions and total lag as the data set says; Kafka's tool's table too). Reports wall and CPU
+The product runs as users install it: the working tree installed (non-editable, refreshed on every
+run) into ``bench/.venv`` as :mod:`bench.runner` does for the main benchmark, run from an empty
+directory (the development venv's editable install adds an import hook to every start, which users
+do not pay). ``--old DIR`` also runs the same commands with the package in ``DIR`` (e.g. ``git archive
+main kafka_offsets_cli | tar -x -C DIR``) as "before", on the same interpreter with ``PYTHONPATH=DIR``.
+Every run's rows are cross-checked (each group's partitions and total lag as the data set says;
+Kafka's tool's table too). Reports wall and CPU
 (user+sys) seconds, best and median, and the ratios: peer wall / ours, before / after.
 ``--keep`` leaves the cluster running (``python -m dev.kafka down --name plan-scale`` stops it).
 Not part of the test suite.
@@ -34,6 +38,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -44,12 +49,12 @@ if str(REPO) not in sys.path:
 
 from bench import setup_data  # noqa: E402
 from bench.__main__ import SCRIPT_JVM_FLAGS  # noqa: E402
-from bench.runner import CGC, parse_cgc  # noqa: E402
+from bench.runner import CGC, VENV_PY, install_product, parse_cgc  # noqa: E402
 from dev import kafka as dev_kafka  # noqa: E402
 
 NAME = "plan-scale"
-VENV_PY = REPO / ".venv" / "bin" / "python"
-PY = str(VENV_PY if VENV_PY.exists() else Path(sys.executable))
+DEV_PY = REPO / ".venv" / "bin" / "python"
+PY = str(DEV_PY if DEV_PY.exists() else Path(sys.executable))
 
 
 def _log(msg: str) -> None:
@@ -155,12 +160,15 @@ def summary(stdout: str) -> dict[str, tuple[int, int]]:
     return {g: (n, lag) for g, (n, lag) in acc.items()}
 
 
-def run(cmd: list[str], cwd: Path) -> tuple[float, float, str]:
-    """One process: (wall s, CPU s, stdout); its exit status must be 0 (no error, no threshold)."""
+def run(cmd: list[str], cwd: Path, package: Path | None = None) -> tuple[float, float, str]:
+    """One process in ``cwd``: (wall s, CPU s, stdout); its exit status must be 0 (no error, no
+    threshold). ``package``: a directory holding the package, first on the path (``--old``); else the
+    installed one."""
     # bytecode cached as an installed wheel has it (pip compiles it): a shell with
     # PYTHONDONTWRITEBYTECODE=1 would time the compilation of the whole package on every run
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPATH"] = str(cwd)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
+    if package is not None:
+        env["PYTHONPATH"] = str(package)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600, check=False)
@@ -202,15 +210,18 @@ def main(args: list[str] | None = None) -> None:
     try:
         setup_data.ensure(bootstrap, timeout=900, scale=ns.scale)
         want = {m_only: expected(ns.scale, m_only) for m_only in (False, True)}
-        variants = [("after", REPO)] + ([("before", ns.old.resolve())] if ns.old else [])
+        install_product(PY)  # the working tree as users install it: "after"
+        variants: list[tuple[str, Path | None]] = [("after", None)]
+        variants += [("before", ns.old.resolve())] if ns.old else []
+        empty = Path(tempfile.mkdtemp(prefix="lag-scale-"))  # no package beside the processes
         results: dict[tuple[str, str], list[tuple[float, float]]] = {}
-        for _label, where in variants:  # untimed: writes each variant's bytecode cache, warms the brokers
-            run([PY, "-m", "kafka_offsets_cli", *argv(bootstrap, cases[0])], where)
+        for _label, package in variants:  # untimed: writes each variant's bytecode cache, warms the brokers
+            run([str(VENV_PY), "-m", "kafka_offsets_cli", *argv(bootstrap, cases[0])], empty, package)
         for _ in range(ns.reps):
             for case in cases:
-                for label, where in variants:
-                    cmd = [PY, "-m", "kafka_offsets_cli", *argv(bootstrap, case)]
-                    wall, cpu, out = run(cmd, where)
+                for label, package in variants:
+                    cmd = [str(VENV_PY), "-m", "kafka_offsets_cli", *argv(bootstrap, case)]
+                    wall, cpu, out = run(cmd, empty, package)
                     _check(f"{label} {case}", summary(out), want[case == "topic"])
                     results.setdefault((label, case), []).append((wall, cpu))
                     _log(f"{label} {case}: {wall:.2f}s wall, {cpu:.2f}s CPU")
@@ -220,6 +231,7 @@ def main(args: list[str] | None = None) -> None:
                 results.setdefault(("peer", "all"), []).append((wall, cpu))
                 _log(f"kafka-consumer-groups: {wall:.2f}s wall, {cpu:.2f}s CPU")
         report(results, ns, cases)
+        empty.rmdir()
     finally:
         if not ns.keep:
             subprocess.run([PY, "-m", "dev.kafka", "down", "--name", NAME], cwd=REPO, check=False)

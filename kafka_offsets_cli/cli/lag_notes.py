@@ -81,9 +81,11 @@ def notes(report: LagReport, view: LagView, env: Environment | None = None) -> N
     if report.marker_checked:
         note(f"checked {report.marker_checked} partition(s) with lag 1 for a transaction marker", env)
     # the groups shown per partition (the summary has a row for each): state, protocol, members
+    # (decided once: summary_of looks at every row)
+    per_partition = not view.summary_of(report)
     shown = {r.group for r in report.rows} | {p.group for p in report.problems if p.error is None}
     for g, d in sorted(report.groups.items()):
-        if d.error is None and g in shown and not view.summary_of(report):
+        if d.error is None and g in shown and per_partition:
             kind = report.members[g].protocol if g in report.members else None
             what = ", ".join(x for x in (d.state or "unknown state", kind) if x)
             note(f"group {g}: {what}, {d.members} member(s)", env)

@@ -78,8 +78,9 @@ class LagView:
         ``-g``, unless ``watching`` (the rates of ``--watch`` are per partition)."""
         if self.summary is not None:
             return self.summary
-        several = len({r.group for r in report.rows}) > 1
-        return self.fmt is Format.table and not self.named and several and not watching
+        if self.fmt is not Format.table or self.named or watching:
+            return False
+        return len({r.group for r in report.rows}) > 1  # a set of every row's group: asked last
 
     def rows(self, report: LagReport) -> list[LagRow]:
         """The rows to show, in ``--sort`` order, filtered by ``--only-lagging``, ``--min-lag``

@@ -153,6 +153,9 @@ class LagRows:
     time_lag_rounds: int = 0
     time_lag_searched: int = 0
     time_lag_failed: int = 0
+    #: every row's ``remote_read`` was set when it was made, from the configs read ahead (the marker
+    #: check and the time lag keep what that rule reads: a state in the log, committed, end)
+    remote_flagged: bool = False
 
 
 def lag_rows(
@@ -195,8 +198,9 @@ def lag_rows(
             found = source.control_records(points)
             markers = count_markers(found)
             rows = with_markers(rows, found)
+    flagged = configs is not None
     if not time_lag:
-        return LagRows(rows=tuple(rows), markers=markers)
+        return LagRows(rows=tuple(rows), markers=markers, remote_flagged=flagged)
 
     lags, resumes = time_lags_and_resume_times(
         source, rows, isolation=isolation, chunk_size=chunk_size, leaders=leaders
@@ -209,6 +213,7 @@ def lag_rows(
         time_lag_rounds=max((t.rounds for t in lags.values()), default=0),
         time_lag_searched=len(lags),
         time_lag_failed=sum(1 for t in lags.values() if t.error is not None),
+        remote_flagged=flagged,
     )
 
 
@@ -303,8 +308,9 @@ def collect(
             etas, lost = read_loss_etas(source, rows, configs or {}, leaders)
         if remote_reads:
             rows, unchecked = with_remote_reads(
-                source, rows, leaders=leaders, isolation=isolation, chunk_size=chunk_size, configs=configs
-            )
+                source, rows, leaders=leaders, isolation=isolation, chunk_size=chunk_size, configs=configs,
+                flagged=out.remote_flagged and not loss_eta,  # --loss-eta read the configs again
+            )  # fmt: skip
     return LagReport(
         rows=rows,
         groups=descriptions,

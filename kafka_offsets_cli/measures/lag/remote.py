@@ -99,6 +99,7 @@ def with_remote_reads(
     isolation: Isolation | None = None,
     chunk_size: int = DEFAULT_CHUNK,
     configs: RemoteConfigs | None = None,
+    flagged: bool = False,
 ) -> tuple[tuple[LagRow, ...], dict[str, int]]:
     """``rows`` with ``remote_read`` set, and the tiered partitions whose lookup failed, by error (for a
     warning). A topic whose config cannot be read (no DescribeConfigs permission) is unknown quietly:
@@ -108,7 +109,9 @@ def with_remote_reads(
     the flag unknown and the rows otherwise unchanged: the lag never depends on it. ``configs``: the
     topics' configs already read with ``remote.storage.enable`` among them (``lag --loss-eta`` reads
     them once for both; or :func:`read_remote_configs`'s answer for at least the rows' topics), else
-    asked here.
+    asked here. ``flagged``: each row's ``remote_read`` was set when it was made
+    (:func:`.rows.lag_rows_of`) from these same ``configs``; then, with no tiered partition to look up,
+    no flag can change and the rows are kept as they are (no pass over 50,000 of them).
     """
     left = [r for r in rows if _left(r)]
     topics = sorted({r.topic for r in left})
@@ -121,6 +124,8 @@ def with_remote_reads(
         configs = {}
     tiered = {t: remote_enabled(configs.get(t, {}).get(REMOTE_KEY)) for t in topics}
     tps = sorted({r.tp for r in left if tiered[r.topic]}, key=lambda tp: (tp.topic, tp.partition))
+    if flagged and not tps:
+        return tuple(rows), unchecked
     answers: dict[TopicPartition, OffsetResult] = {}
     if tps:
         try:

@@ -245,6 +245,14 @@ def test_rows_flagged_when_made_end_as_the_rows_flagged_after(configs: dict[str,
     made = assemble_rows(plans, results, tiered=tiered_topics(read))
     flagged, _ = with_remote_reads(Source(), made, configs=read)  # type: ignore[arg-type]
     assert flagged == plain
+    # said to be flagged from these configs (lag's read ahead): the same rows, a marker row's too, and
+    # with no tiered topic the very rows made
+    marked = [r.evolve(state=LagState.MARKER) if r.lag == 60 and r.topic == "plain" else r for r in made]
+    kept, unchecked = with_remote_reads(Source(), marked, configs=read, flagged=True)  # type: ignore[arg-type]
+    again, unchecked_again = with_remote_reads(Source(), marked, configs=read)  # type: ignore[arg-type]
+    assert kept == again and unchecked == unchecked_again
+    if not any(tiered_topics(read).values()):
+        assert all(a is b for a, b in zip(kept, marked, strict=True))
     assert [list(r.__dict__.items()) for r in flagged] == [list(r.__dict__.items()) for r in plain]
     assert {r.remote_read for r in plain} >= {None, False}
     for before, after in zip(made, flagged, strict=True):
