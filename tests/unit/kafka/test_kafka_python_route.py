@@ -20,7 +20,7 @@ from kafka.version import __version__ as KAFKA_PYTHON_VERSION  # type: ignore[im
 
 from kafka_offsets_cli.errors import ConfigError
 from kafka_offsets_cli.kafka.kafka_python import Route
-from kafka_offsets_cli.kafka.offset_fetch import _round
+from kafka_offsets_cli.kafka.offset_fetch import _offsets, _round
 from kafka_offsets_cli.models.groups import GroupOffsets
 from kafka_offsets_cli.models.topics import TopicPartition
 
@@ -117,3 +117,42 @@ def test_one_offset_fetch_per_coordinator_and_every_group_keeps_its_own_answer()
     assert got["c"].error == "REQUEST_TIMED_OUT"  # the frozen coordinator: its groups' error only
     assert got["d"].error == "GROUP_AUTHORIZATION_FAILED"
     assert got["e"].error == "COORDINATOR_NOT_AVAILABLE"
+
+
+def _group_answer(topics: dict[str, list[tuple[int, int, int]]]) -> Any:
+    """An OffsetFetch group answer: topic -> (partition, committed offset, error code), broker order."""
+    return SimpleNamespace(
+        error_code=0,
+        topics=[
+            SimpleNamespace(
+                name=t,
+                partitions=[
+                    SimpleNamespace(partition_index=i, committed_offset=o, error_code=e) for i, o, e in ps
+                ],
+            )
+            for t, ps in topics.items()
+        ],
+    )
+
+
+def test_a_groups_offsets_are_its_committed_ones_and_minus_one_is_none() -> None:
+    answer = _group_answer({"t": [(2, 5, 0), (0, -1, 0), (1, 0, 0)], "u": [(0, 9, 0)]})
+    got = _offsets("g", answer, [TopicPartition("t", 3), TopicPartition("u", 0)])
+    assert got == GroupOffsets(
+        "g",
+        {TopicPartition("t", 2): 5, TopicPartition("t", 0): None, TopicPartition("t", 1): 0,
+         TopicPartition("u", 0): 9, TopicPartition("t", 3): None},
+    )  # fmt: skip
+    assert all(type(tp) is TopicPartition for tp in got.offsets)
+    assert list(got.offsets)[:4] == [
+        ("t", 2),
+        ("t", 0),
+        ("t", 1),
+        ("u", 0),
+    ]  # the broker's order, then the asked
+
+
+def test_a_partition_error_is_the_groups_and_no_offset_is_guessed() -> None:
+    # the first partition with an error, in the answer's order (UNSTABLE_OFFSET_COMMIT is 88, then 3)
+    answer = _group_answer({"t": [(0, 5, 0)], "u": [(0, 9, 0), (1, -1, 88), (2, 4, 3)]})
+    assert _offsets("g", answer, None) == GroupOffsets("g", {}, "UNSTABLE_OFFSET_COMMIT")
