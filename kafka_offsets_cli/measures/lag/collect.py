@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import chain
 from operator import attrgetter
 from typing import Any
 
@@ -287,7 +288,7 @@ def collect(
         )
         for g in groups
     ]
-    leaders = index.leaders(tp for p in plans for tp in p.partitions)
+    leaders = index.leaders(chain.from_iterable(p.partitions for p in plans))
     read = [p for p in plans if p.error is None]
     # remote.storage.enable asked while the ListOffsets are answered (remote.py), unless --loss-eta reads it
     ahead = remote_reads and not loss_eta

@@ -222,11 +222,9 @@ def index_partitions(
             gone += [tp for tp in mine if selection is None or selection.allows(tp.topic, tp.partition)]
             continue
         rows += index.rows(name)
-        gone += [
-            tp
-            for tp in mine
-            if tp.partition not in existing
-            and (selection is None or selection.allows(tp.topic, tp.partition))
+        allows = selection.allows if selection is not None else None
+        gone += [  # tp[1]: the partition, without the property's call (500 a group)
+            tp for tp in mine if tp[1] not in existing and (allows is None or allows(tp[0], tp[1]))
         ]
     return rows, sorted(gone)
 

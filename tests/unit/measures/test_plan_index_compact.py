@@ -49,6 +49,12 @@ def test_compact_index_answers_as_the_metadata(
     probes = [TopicPartition(t, p) for t in ["a", "b", "c", "d", "z"] for p in range(-1, 14)]
     leaders = md.leaders()
     assert index.leaders(probes) == {tp: leaders[tp] for tp in probes if tp in leaders}
+    # a topic's partitions all known (in C, one call a topic), one alone, a topic met twice apart
+    inside = [TopicPartition(t, p) for t, parts in topics.items() for p, _ in parts]
+    for asked in (inside, inside[:1], inside + inside[:2] + [TopicPartition("z", 0)]):
+        got = index.leaders(asked)
+        assert got == {tp: leaders[tp] for tp in asked if tp in leaders}
+        assert all(type(tp) is TopicPartition for tp in got)
     view = index.leader_map()
     assert isinstance(view, Leaders)
     assert dict(view) == leaders
