@@ -11,6 +11,7 @@ answer. Used by :mod:`.list_offsets_kafka_python`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 from operator import itemgetter
 from typing import Protocol
 
@@ -64,7 +65,7 @@ class Answers:
 
     def results(self) -> list[OffsetResult]:
         """Every answer, once per query."""
-        return [r for got in self._by_spec.values() for r in got.values()]
+        return list(chain.from_iterable(map(dict.values, self._by_spec.values())))  # in C: 100,000 of them
 
 
 def batches(requests: Sequence[OffsetRequest]) -> tuple[list[Batch], list[Key]]:
