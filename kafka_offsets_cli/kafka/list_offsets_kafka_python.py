@@ -178,7 +178,9 @@ def _request(
     """The request for ``keys`` (reordered by topic if a topic comes back), what it asks, and the spec
     all its keys share (``None``: mixed)."""
     specs = list(map(_second, keys))
-    if all(map(is_, specs, repeat(specs[0]))):  # one spec object (lag: 50,000 keys): no lookup per key
+    if specs and all(
+        map(is_, specs, repeat(specs[0]))
+    ):  # one spec object (lag: 50,000 keys): no lookup per key
         distinct = {id(specs[0]): specs[0]}
     else:  # per spec object rather than per key: a request's keys usually share a few
         distinct = dict(zip(map(id, specs), specs, strict=True))
@@ -266,9 +268,8 @@ _new = object.__new__
 
 def _partitions_fast(indexes: list[int], times: Iterable[int]) -> list[Any]:
     made = list(map(_new, repeat(_Partition, len(indexes))))
-    for p, index, timestamp in zip(
-        made, indexes, times, strict=False
-    ):  # times: an endless repeat, or as many
+    # times: as many, or an endless repeat (a request's keys sharing one spec)
+    for p, index, timestamp in zip(made, indexes, times, strict=False):
         p.partition_index, p.timestamp, p.current_leader_epoch = index, timestamp, -1
         p.tags = p.unknown_tags = p._version = None
     return made

@@ -206,6 +206,19 @@ def test_versions_follow_the_specs_and_the_isolation() -> None:
     assert versions(PENDING, 1) == (11, None)
 
 
+def test_a_request_takes_each_partitions_time_whether_its_keys_share_one_spec_object_or_not() -> None:
+    def sent(keys: list[tuple[TopicPartition, OffsetSpec]]) -> tuple[list[tuple[str, int, int]], object]:
+        request, _, _, spec = wire._request(keys, 0, 1000)
+        return [(t.name, p.partition_index, p.timestamp) for t in request.topics for p in t.partitions], spec
+
+    t0, t1 = TopicPartition("t", 0), TopicPartition("t", 1)
+    assert sent([(t0, LATEST), (t1, LATEST)]) == ([("t", 0, -1), ("t", 1, -1)], LATEST)
+    # equal specs, two objects: each partition its time, the answers kept one by one (no shared spec)
+    assert sent([(t0, OffsetSpec.at(5)), (t1, OffsetSpec.at(5))]) == ([("t", 0, 5), ("t", 1, 5)], None)
+    assert sent([(t0, OffsetSpec.at(5)), (t1, EARLIEST)]) == ([("t", 0, 5), ("t", 1, -2)], None)
+    assert sent([]) == ([], None)
+
+
 def test_partitions_built_directly_encode_as_kafka_pythons_constructor_makes_them() -> None:
     assert wire._fast_works()
 
