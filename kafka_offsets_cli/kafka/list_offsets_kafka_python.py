@@ -34,7 +34,7 @@ while the ``--timeout`` budget (:mod:`.deadline`) lasts, each attempt a share of
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import groupby, repeat
 from operator import attrgetter, is_, itemgetter
 from typing import Any
@@ -177,21 +177,28 @@ def _request(
 ) -> tuple[Any, list[Key], list[_Asked], OffsetSpec | None]:
     """The request for ``keys`` (reordered by topic if a topic comes back), what it asks, and the spec
     all its keys share (``None``: mixed)."""
-    # per spec object rather than per key: a request's keys usually share one (lag: 50,000 of them)
     specs = list(map(_second, keys))
-    distinct = dict(zip(map(id, specs), specs, strict=True))
-    time_of = {i: s.kafka_time for i, s in distinct.items()}
+    if specs and all(
+        map(is_, specs, repeat(specs[0]))
+    ):  # one spec object (lag: 50,000 keys): no lookup per key
+        distinct = {id(specs[0]): specs[0]}
+    else:  # per spec object rather than per key: a request's keys usually share a few
+        distinct = dict(zip(map(id, specs), specs, strict=True))
     needs = [MIN_VERSION.get(s.kind, 0) for s in distinct.values()]
     version = max([COMMITTED_MIN_VERSION if iso else 0, *needs])
     groups = [(name, list(map(_second, tps))) for name, tps in groupby(map(_first, keys), _first)]
     if len({name for name, _ in groups}) < len(groups):  # a topic twice: a request names it once
         keys = sorted(keys, key=lambda k: k[0][0])  # stable: partitions keep their order
         groups = [(name, list(map(_second, tps))) for name, tps in groupby(map(_first, keys), _first)]
-    times = list(map(time_of.__getitem__, map(id, map(_second, keys))))
+    one, times = len(distinct) == 1, list[int]()
+    if not one:
+        time_of = {i: s.kafka_time for i, s in distinct.items()}
+        times = list(map(time_of.__getitem__, map(id, map(_second, keys))))
     topics, asked, start = [], [], 0
     for name, idx in groups:
         end = start + len(idx)
-        topics.append(_Topic(name=name, partitions=list(map(_partition, idx, times[start:end]))))
+        ts = repeat(specs[0].kafka_time) if one else iter(times[start:end])
+        topics.append(_Topic(name=name, partitions=_partitions(idx, ts)))
         asked.append((name, idx, start, end))
         start = end
     request = ListOffsetsRequest(
@@ -217,16 +224,21 @@ def _answers(keys: list[Key], asked: list[_Asked], response: Any, failed: list[K
     for name, idx, start, end in asked:
         # the broker answers a topic's partitions in its own (hash) order: matched by index, in C
         ps = got.get(name, [])
-        ps = list(map(dict(zip(map(_index, ps), ps, strict=True)).get, idx))
+        by_index = dict(zip(map(_index, ps), ps, strict=True))
         ks = keys[start:end]
-        if any(map(is_, ps, repeat(None))) or any(map(_code, ps)) or min(map(_offset, ps)) < 0:
+        try:  # every partition asked is answered: no None to look for
+            ps, missing = list(map(by_index.__getitem__, idx)), False
+        except KeyError:
+            ps, missing = list(map(by_index.get, idx)), True
+        if missing or any(map(_code, ps)) or min(offsets := list(map(_offset, ps))) < 0:
             rs = [error(k, "UNKNOWN") if p is None else _result(k, p) for k, p in zip(ks, ps, strict=True)]
             failed += [k for k, r in zip(ks, rs, strict=True) if r[6] in RETRIABLE]
             out += rs
         elif max(map(_timestamp, ps)) < 0 and min(epochs := list(map(_epoch, ps))) >= 0:
             # the common answer (-2, -1: no timestamp), built as _result would, in C: no call for each
-            specs, offsets = map(_second, ks), map(_offset, ps)
-            out += map(new, repeat(result), zip(repeat(name), idx, specs, offsets, none, epochs, none))
+            out += map(
+                new, repeat(result), zip(repeat(name), idx, map(_second, ks), offsets, none, epochs, none)
+            )
         else:  # a time's record has a timestamp (or a broker gave no leader epoch): checked each
             out += [
                 new(result, (name, i, s, o, ts if ts >= 0 else None, e if e >= 0 else None, None))
@@ -254,39 +266,57 @@ def _errors(keys: list[Key], e: RequestError, failed: list[Key]) -> list[OffsetR
 _new = object.__new__
 
 
-def _partition_fast(index: int, timestamp: int) -> Any:
-    p = _new(_Partition)
-    p.partition_index, p.timestamp, p.current_leader_epoch = index, timestamp, -1
-    p.tags = p.unknown_tags = p._version = None
-    return p
+def _partitions_fast(indexes: list[int], times: Iterable[int]) -> list[Any]:
+    made = list(map(_new, repeat(_Partition, len(indexes))))
+    # times: as many, or an endless repeat (a request's keys sharing one spec)
+    for p, index, timestamp in zip(made, indexes, times, strict=False):
+        p.partition_index, p.timestamp, p.current_leader_epoch = index, timestamp, -1
+        p.tags = p.unknown_tags = p._version = None
+    return made
 
 
-def _partition_public(index: int, timestamp: int) -> Any:
-    return _Partition(partition_index=index, current_leader_epoch=-1, timestamp=timestamp)
+def _partitions_public(indexes: list[int], times: Iterable[int]) -> list[Any]:
+    return [
+        _Partition(partition_index=i, current_leader_epoch=-1, timestamp=t)
+        for i, t in zip(indexes, times, strict=False)
+    ]
+
+
+def _state(obj: object) -> list[tuple[str, type, Any]] | None:
+    """Everything an encoder can read of a slotted ``obj``: each set slot's name, type and value (an
+    unset one has no row: reading it falls back to the field's default); ``None`` with a ``__dict__``."""
+    if hasattr(obj, "__dict__"):
+        return None
+    state = []
+    for c in type(obj).__mro__:
+        for name in c.__dict__.get("__slots__", ()):
+            try:  # the slot itself, not getattr: kafka-python's __getattr__ answers for unset fields
+                value = c.__dict__[name].__get__(obj, type(obj))
+            except AttributeError:
+                continue
+            state.append((name, type(value), value))
+    return state
 
 
 def _fast_works() -> bool:
-    """Whether a partition made without kafka-python's constructor encodes as one made with it."""
+    """Whether partitions made without kafka-python's constructor are the ones made with it: the same
+    class and the same value in every slot (whatever version encodes them, it reads no more)."""
     try:
-        made = [
-            ListOffsetsRequest(
-                replica_id=-1, isolation_level=0, topics=[_Topic(name="t", partitions=[f(3, -2)])]
-            )
-            for f in (_partition_fast, _partition_public)
-        ]
-        return all(made[0].encode(version=v) == made[1].encode(version=v) for v in (1, 5, 11))
+        fast, public = _partitions_fast([3], [-2])[0], _partitions_public([3], [-2])[0]
+        got = _state(fast)
+        return type(fast) is type(public) and got is not None and got == _state(public)
     except Exception:
         return False
 
 
 #: kafka-python's constructor costs 8 us a partition (0.8 s of a 100,000-query lag): the containers are
-#: plain slotted objects, filled directly when that still encodes the same bytes (checked once)
-def choose_builder() -> Callable[[int, int], Any]:
-    """The partition builder: direct when it encodes as the constructor does, else the constructor."""
-    return _partition_fast if _fast_works() else _partition_public
+#: plain slotted objects, filled directly when that makes the same object (checked once, no encoding)
+def choose_builder() -> Callable[[list[int], Iterable[int]], list[Any]]:
+    """The partitions' builder: direct when it makes what the constructor makes, else the constructor."""
+    return _partitions_fast if _fast_works() else _partitions_public
 
 
-_partition = choose_builder()
+_partitions = choose_builder()
 
 
 def _result(key: Key, p: Any) -> OffsetResult:

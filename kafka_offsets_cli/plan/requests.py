@@ -14,8 +14,8 @@ partitions gets the minimum, one request per spec. All calls are submitted at on
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from itertools import repeat
+from dataclasses import dataclass, field
+from itertools import count, repeat
 from typing import TypeVar
 
 from ..models.offsets import OffsetSpec
@@ -28,6 +28,9 @@ DEFAULT_CHUNK = 500
 
 T = TypeVar("T")
 
+#: :attr:`OffsetRequest.run` ids (``next`` is atomic in CPython: threads planning at once get distinct ones)
+_runs = count()
+
 
 @dataclass(frozen=True)
 class OffsetRequest:
@@ -36,10 +39,16 @@ class OffsetRequest:
     ``leader``: the broker the plan's metadata names as the leader of every partition of the
     call (``None``: not known, or the plan had no leaders); a client may send the call there
     without asking for metadata again.
+
+    ``run``: calls of the plan with the same ``run`` are the chunks of one leader's group, each
+    partition in one of them only: a client sending one request per leader may merge them without
+    checking (:func:`..kafka.list_offsets_batches.batches`; 100,000 queries, no set of them).
+    Unique in the process, so calls of two plans never share one.
     """
 
     queries: tuple[tuple[TopicPartition, OffsetSpec], ...]
     leader: int | None = None
+    run: int | None = field(default=None, compare=False)
 
     def __len__(self) -> int:
         return len(self.queries)
@@ -80,9 +89,10 @@ def plan_requests(
     # checks it (a set's order costs a whole sort, 0.1 s over 50,000 partitions)
     groups = _per_leader(sorted(dict.fromkeys(partitions)), leaders, None)
     return [
-        OffsetRequest(tuple(zip(chunk, repeat(spec))), leader)  # (tp, spec) pairs, built in C
+        OffsetRequest(tuple(zip(chunk, repeat(spec))), leader, run)  # (tp, spec) pairs, built in C
         for spec in dict.fromkeys(specs)
         for leader, group in groups
+        for run in (next(_runs),)
         for chunk in chunked(group, chunk_size)
     ]
 
@@ -107,9 +117,10 @@ def plan_queries(
             rounds.append([])
         rounds[k].append((tp, spec))
     return [
-        OffsetRequest(chunk, leader)
+        OffsetRequest(chunk, leader, run)
         for r in rounds
         for leader, group in _per_leader(r, leaders, lambda q: q[0])
+        for run in (next(_runs),)
         for chunk in chunked(group, chunk_size)
     ]
 

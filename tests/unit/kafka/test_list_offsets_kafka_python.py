@@ -43,6 +43,7 @@ class FakeRoute:
         error_node: int | None = None,
         unknown_node: int | None = None,
         reverse: bool = False,
+        drop: tuple[str, int] | None = None,
     ) -> None:
         self.sent: list[tuple[int, int, list[tuple[str, int]]]] = []  # (node, min_version, partitions)
         self.max_versions: list[int | None] = []
@@ -51,6 +52,7 @@ class FakeRoute:
         self.unknown_node = unknown_node  # a broker kafka-python's metadata no longer lists (fenced)
         self.in_flight: dict[int, int] = {}  # as kafka-python: a 6th request to a node is refused
         self.reverse = reverse  # a broker answers in its own (hash) order, not the request's
+        self.drop = drop  # a partition the broker leaves out of its answer
 
     def run(self, coro_fn: Any, *args: Any, timeout_s: float) -> Any:  # Route.run: the network thread
         return asyncio.run(coro_fn(*args))
@@ -76,6 +78,8 @@ class FakeRoute:
             order = reversed if self.reverse else list
             for t in order(request.topics):
                 for p in order(t.partitions):
+                    if (t.name, p.partition_index) == self.drop:
+                        continue
                     here = self.error_node is None or node == self.error_node
                     code = 6 if (t.name, p.partition_index) == self.error_tp and here else 0
                     ts = p.timestamp
@@ -144,6 +148,13 @@ def test_minus_one_is_no_offset_and_every_partition_gets_its_own_error() -> None
     assert got[("gone", 0, "latest-tiered")].error == "TOPIC_AUTHORIZATION_FAILED"
 
 
+def test_a_partition_left_out_of_the_answer_is_unknown_and_the_others_are_answered() -> None:
+    got = ask(FakeRoute(drop=("t", 2)), ("t", 0, LATEST), ("t", 2, LATEST), ("u", 0, LATEST))
+    assert got[("t", 2, "latest")] == OffsetResult("t", 2, LATEST, None, error="UNKNOWN")
+    assert got[("t", 0, "latest")] == OffsetResult("t", 0, LATEST, 100, None, 3)
+    assert got[("u", 0, "latest")] == OffsetResult("u", 0, LATEST, 100, None, 3)
+
+
 def test_a_broker_too_old_for_the_version_is_unsupported_version() -> None:
     from kafka_offsets_cli.kafka.kafka_python import error_name
 
@@ -195,25 +206,57 @@ def test_versions_follow_the_specs_and_the_isolation() -> None:
     assert versions(PENDING, 1) == (11, None)
 
 
+def test_a_request_takes_each_partitions_time_whether_its_keys_share_one_spec_object_or_not() -> None:
+    def sent(keys: list[tuple[TopicPartition, OffsetSpec]]) -> tuple[list[tuple[str, int, int]], object]:
+        request, _, _, spec = wire._request(keys, 0, 1000)
+        return [(t.name, p.partition_index, p.timestamp) for t in request.topics for p in t.partitions], spec
+
+    t0, t1 = TopicPartition("t", 0), TopicPartition("t", 1)
+    assert sent([(t0, LATEST), (t1, LATEST)]) == ([("t", 0, -1), ("t", 1, -1)], LATEST)
+    # equal specs, two objects: each partition its time, the answers kept one by one (no shared spec)
+    assert sent([(t0, OffsetSpec.at(5)), (t1, OffsetSpec.at(5))]) == ([("t", 0, 5), ("t", 1, 5)], None)
+    assert sent([(t0, OffsetSpec.at(5)), (t1, EARLIEST)]) == ([("t", 0, 5), ("t", 1, -2)], None)
+    assert sent([]) == ([], None)
+
+
 def test_partitions_built_directly_encode_as_kafka_pythons_constructor_makes_them() -> None:
     assert wire._fast_works()
 
-    def encoded(make: Any) -> bytes:
-        topic = ListOffsetsRequest.ListOffsetsTopic(
-            name="t", partitions=[make(7, -2), make(8, 1_700_000_000_000)]
-        )
+    def encoded(make: Any, version: int) -> bytes:
+        partitions = make([7, 8], iter([-2, 1_700_000_000_000]))
+        topic = ListOffsetsRequest.ListOffsetsTopic(name="t", partitions=partitions)
         request = ListOffsetsRequest(replica_id=-1, isolation_level=1, topics=[topic], timeout_ms=9)
-        return bytes(request.encode(version=5)) + bytes(request.encode(version=11))
+        return bytes(request.encode(version=version))
 
-    assert encoded(wire._partition_fast) == encoded(wire._partition_public)
-    assert wire._partition is wire._partition_fast
+    for version in (1, 4, 5, 11):  # v1: no leader epoch; v4: one; v11: flexible (tagged fields)
+        assert encoded(wire._partitions_fast, version) == encoded(wire._partitions_public, version)
+    assert wire._partitions is wire._partitions_fast
 
 
-def test_the_constructor_is_used_when_direct_building_stops_encoding_the_same(monkeypatch: Any) -> None:
+def _missing_epoch(indexes: list[int], times: Any) -> list[Any]:
+    made = wire._partitions_fast(indexes, times)
+    for p in made:
+        del p.current_leader_epoch  # unset: kafka-python would read the field's default
+    return made
+
+
+def _extra_slot(indexes: list[int], times: Any) -> list[Any]:
+    made = wire._partitions_fast(indexes, times)
+    for p in made:
+        p.max_num_offsets = 1  # set where the constructor leaves it unset
+    return made
+
+
+def test_the_constructor_is_used_when_direct_building_stops_making_the_same_partition(
+    monkeypatch: Any,
+) -> None:
     # a kafka-python whose containers need their constructor: the check fails, the constructor is kept
-    monkeypatch.setattr(wire, "_partition_fast", lambda index, timestamp: object())
-    assert not wire._fast_works()
-    assert wire.choose_builder() is wire._partition_public
+    for differs in (lambda indexes, times: [object()], _missing_epoch, _extra_slot):
+        monkeypatch.setattr(wire, "_partitions_fast", differs)
+        assert not wire._fast_works()
+        assert wire.choose_builder() is wire._partitions_public
+    monkeypatch.setattr(wire, "_partitions_fast", lambda indexes, times: 1 / 0)  # and when it raises
+    assert wire.choose_builder() is wire._partitions_public
 
 
 class Lister:
