@@ -33,7 +33,6 @@ from ..lag.monitor import LagStatus
 from ..lag.summary import soonest_loss_etas, totals, trend
 from ..measures.catch_up import eta_to_catch_up_ms
 from ..measures.lag.rows import GroupProblem, LagRow
-from ..measures.lag.stale import stalest
 from ..models.groups import GroupDescription
 from ..parse.durations import format_duration
 from .offsets import rate
@@ -130,6 +129,8 @@ def summary_records(
     for p in problems:
         empty = {"partitions": 0, "lag": 0, "lagging": 0, "max_time_lag_ms": None, "remote_reads": 0}
         out.setdefault(p.group, empty)
+    from ..measures.lag.stale import stalest  # here: staleness's rules (~1 ms of import)
+
     soonest = soonest_loss_etas(loss_etas or {})
     worst_stale = stalest(stale_ms or {})
     recs = []
