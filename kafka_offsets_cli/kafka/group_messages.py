@@ -91,6 +91,11 @@ def __getattr__(name: str) -> Any:
         return made[name]
 
 
+def __dir__() -> list[str]:
+    """The module's names, the messages not made yet among them (``dir`` lists what ``__getattr__`` makes)."""
+    return sorted({*globals(), *(m + kind for m in SCHEMA_MESSAGES for kind in ("Request", "Response"))})
+
+
 #: kafka-python's own (v0: ``rewind --delete-offsets``, :mod:`.share_resets`)
 OffsetDeleteRequest: Any = kafka_python_class("OffsetDeleteRequest")  # kafka-python 3.0 has it
 #: kafka-python's own (v0-v5: v5 lists every group type with its ``group_type``, :mod:`.list_groups`)
