@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from .models.group_types import GroupListing, GroupTypeAnswer, ShareGroup, ShareGroupOffsets, StreamsGroup
+from .models.group_types import GroupListing, GroupTypeAnswer, ShareGroupOffsets
 from .models.groups import GroupDescription, GroupMembers, GroupOffsets
 from .models.offsets import Isolation, OffsetResult
 from .models.topics import ClusterMetadata, TopicPartition
 
 if TYPE_CHECKING:
+    from .models.group_descriptions import ShareGroup, StreamsGroup
     from .plan.requests import OffsetRequest
 
 __all__ = [

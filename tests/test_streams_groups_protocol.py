@@ -26,7 +26,7 @@ from kafka_offsets_cli.kafka.deadline import Deadline
 from kafka_offsets_cli.kafka.kafka_python import KafkaPython
 from kafka_offsets_cli.kafka.offset_fetch import fetch_committed
 from kafka_offsets_cli.kafka.streams_groups import describe_streams_groups
-from kafka_offsets_cli.models.group_types import StreamsGroup
+from kafka_offsets_cli.models.group_descriptions import StreamsGroup
 from kafka_offsets_cli.models.topics import TopicPartition
 from tests.kafka_helpers import group_tool_table
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Protocol
 import confluent_kafka
 
 from ..connection.settings import ClientSettings
-from ..models.group_types import GroupListing, GroupTypeAnswer, ShareGroup, ShareGroupOffsets, StreamsGroup
+from ..models.group_types import GroupListing, GroupTypeAnswer, ShareGroupOffsets
 from ..models.groups import GroupDescription, GroupMembers, GroupOffsets
 from ..models.offsets import Isolation, OffsetResult
 from ..models.topics import TopicPartition
@@ -21,6 +21,7 @@ from .markers import MarkerAnswers, MarkerProbe
 from .session import Session
 
 if TYPE_CHECKING:
+    from ..models.group_descriptions import ShareGroup, StreamsGroup
     from .list_offsets_kafka_python import WireLister
 
 

@@ -18,6 +18,7 @@ when this module is imported) is used as it is; only a missing one is made from 
 from __future__ import annotations
 
 import importlib
+import threading
 import types
 from collections.abc import Sequence
 from typing import Any
@@ -62,18 +63,39 @@ def message_class(name: str) -> Any:
     return kafka_python_class(name) or schema_class(name)
 
 
-# module-level references also keep the response classes alive: kafka-python registers them by
-# API key through a weak proxy
-ShareGroupDescribeRequest = message_class("ShareGroupDescribeRequest")
-ShareGroupDescribeResponse = message_class("ShareGroupDescribeResponse")
-DescribeShareGroupOffsetsRequest = message_class("DescribeShareGroupOffsetsRequest")
-DescribeShareGroupOffsetsResponse = message_class("DescribeShareGroupOffsetsResponse")
-StreamsGroupDescribeRequest = message_class("StreamsGroupDescribeRequest")
-StreamsGroupDescribeResponse = message_class("StreamsGroupDescribeResponse")
-AlterShareGroupOffsetsRequest = message_class("AlterShareGroupOffsetsRequest")
-AlterShareGroupOffsetsResponse = message_class("AlterShareGroupOffsetsResponse")
-DeleteShareGroupOffsetsRequest = message_class("DeleteShareGroupOffsetsRequest")
-DeleteShareGroupOffsetsResponse = message_class("DeleteShareGroupOffsetsResponse")
+#: the messages made from a schema, each request with its response; made on first use (the module's
+#: ``__getattr__``): ``lag`` and ``list`` never send one unless a share or streams group is read, and the
+#: ten classes cost ~7 ms of CPU to build
+SCHEMA_MESSAGES = (
+    "ShareGroupDescribe",
+    "DescribeShareGroupOffsets",
+    "StreamsGroupDescribe",
+    "AlterShareGroupOffsets",
+    "DeleteShareGroupOffsets",
+)
+_MAKING = threading.Lock()  # two threads asking at once get the same classes
+
+
+def __getattr__(name: str) -> Any:
+    """``<message>Request`` or ``<message>Response`` of :data:`SCHEMA_MESSAGES`, made on first use."""
+    message = name.removesuffix("Request").removesuffix("Response")
+    if message == name or message not in SCHEMA_MESSAGES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    with _MAKING:
+        made = globals()
+        if name not in made:
+            # module-level references also keep the response classes alive: kafka-python registers
+            # them by API key through a weak proxy (so the response is made with its request)
+            for kind in ("Request", "Response"):
+                made[message + kind] = message_class(message + kind)
+        return made[name]
+
+
+def __dir__() -> list[str]:
+    """The module's names, the messages not made yet among them (``dir`` lists what ``__getattr__`` makes)."""
+    return sorted({*globals(), *(m + kind for m in SCHEMA_MESSAGES for kind in ("Request", "Response"))})
+
+
 #: kafka-python's own (v0: ``rewind --delete-offsets``, :mod:`.share_resets`)
 OffsetDeleteRequest: Any = kafka_python_class("OffsetDeleteRequest")  # kafka-python 3.0 has it
 #: kafka-python's own (v0-v5: v5 lists every group type with its ``group_type``, :mod:`.list_groups`)

@@ -20,7 +20,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..models.group_types import GroupTypeAnswer, ShareGroup, ShareGroupOffsets, ShareMember, SharePartition
+from ..models.group_descriptions import ShareGroup, ShareMember
+from ..models.group_types import GroupTypeAnswer, ShareGroupOffsets, SharePartition
 from ..models.topics import TopicPartition
 from .coordinated import GroupRequest, ask_coordinators
 from .deadline import Deadline

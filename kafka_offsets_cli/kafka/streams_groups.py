@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..models.group_types import GroupTypeAnswer, StreamsGroup, StreamsMember, StreamsTasks, Subtopology
+from ..models.group_descriptions import StreamsGroup, StreamsMember, StreamsTasks, Subtopology
+from ..models.group_types import GroupTypeAnswer
 from .coordinated import GroupRequest, ask_coordinators
 from .deadline import Deadline
 from .group_messages import StreamsGroupDescribeRequest

@@ -43,15 +43,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..decide import Arm, Const, Field, Minus, Rule, Value, compile_rule
 from ..errors import MonitoringStatus
 from ..models.offsets import OffsetResult
 from ..models.topics import TopicPartition
 from ..plan.settle import PENDING
 from ..severity import severity, worst
 from ..tally import EVERY, Pred, Where
+
+if TYPE_CHECKING:
+    from ..decide import Arm, Rule, Value
 
 #: The topic config that says what record timestamps mean (each liveness record's ``timestamp_type``).
 TIMESTAMP_TYPE_KEY = "message.timestamp.type"
@@ -150,6 +152,7 @@ def liveness_rule(
       age``; so it is ``age > crit`` ⇔ ``ts < now - crit``. When ``crit < 0`` it holds for every
       timestamp (``max(0, age) >= 0 > crit``): the arm holds always. ``warning`` alike with ``warn``.
     """
+    from ..decide import Arm, Const, Field, Minus, Rule  # here: a run that rates partitions (~2 ms of import)
 
     def arm(when: Where, state: LiveState, status: MonitoringStatus, age: Value, error: Value) -> Arm:
         return Arm(when, (Const(state), Const(status), age, error))
@@ -196,6 +199,8 @@ def liveness_rule(
 
 @lru_cache(maxsize=32)
 def _compiled(now_ms: int, warn_ms: int, crit_ms: int, tolerance_ms: int) -> Callable[[Any], tuple[Any, ...]]:
+    from ..decide import compile_rule  # here: once per thresholds and clock (lru_cache)
+
     return compile_rule(liveness_rule(now_ms, warn_ms, crit_ms, tolerance_ms))
 
 
@@ -225,6 +230,8 @@ def liveness_row(
 @lru_cache(maxsize=16)
 def _statuses(empty: MonitoringStatus, future: MonitoringStatus) -> dict[LiveState, MonitoringStatus]:
     """Each state's status, read off :func:`liveness_rule`'s arms (a state's status is constant)."""
+    from ..decide import Const  # here: once per statuses (lru_cache)
+
     rule = liveness_rule(0, 0, 0, 0, empty, future)
     out: dict[LiveState, MonitoringStatus] = {}
     for then in (*(a.then for a in rule.arms), rule.default):

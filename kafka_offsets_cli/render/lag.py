@@ -34,14 +34,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # rich is imported only where a table is drawn (fast machine output)
+if TYPE_CHECKING:  # rich and the table layout are imported only where a table is drawn (fast machine output)
     from rich.text import Text
+
+    from .fitted import FittedTable
 
 from ..lag.summary import LagTotal, TrendKey, totals
 from ..measures.lag.rows import COLUMNS, LagRow, LagState
 from ..parse.durations import format_duration
-from .fit import Column, Forms, Kind
-from .fitted import FittedTable
 from .offsets import rate
 from .sparkline import trend_cell
 
@@ -133,6 +133,9 @@ def rich_table(
     adds LAG-TREND, a sparkline (:mod:`.sparkline`), after the rates, asked for (:data:`ASKED`).
     """
     from rich.text import Text
+
+    from .fit import Column, Kind  # here: tables only (~5 ms of import)
+    from .fitted import FittedTable
 
     t = FittedTable(header=header, keep=columns)
     num = Kind.NUMBER
@@ -255,6 +258,8 @@ def _per_total(
 
 def _total_cells(tot: LagTotal, time_lag: bool, typed: bool) -> list[Any]:
     from rich.text import Text
+
+    from .fit import Forms  # here: tables only
 
     style = "bold" if tot.topic is None else ""
     where = tot.topic if tot.topic is not None else Text("(all topics)", style="dim")

@@ -13,7 +13,6 @@ from ..errors import MonitoringStatus
 from ..lag.monitor import LagStatus, LagThresholds
 from ..lag.summary import LagTotal, soonest_loss_etas, totals
 from ..measures.lag.rows import LagRow
-from ..measures.lag.stale import stalest
 from ..models.groups import Member
 from ..parse.durations import format_duration
 from .lag_compat import Compat, compat_families
@@ -106,6 +105,8 @@ def nagios(
     (``loss_etas``: each row's data-loss ETA, ``--loss-eta``) the soonest ETA (s), whose thresholds
     are ranges alerting at or below them (``@~:N``: lower is worse), and (``stale_ms``: each row's
     commit staleness, ``--staleness``) the stalest (s)."""
+    from ..measures.lag.stale import stalest  # here: staleness's rules (~1 ms of import)
+
     soonest = soonest_loss_etas(loss_etas or {})
     worst_stale = stalest(stale_ms or {})
     perf: list[PerfDatum] = []
@@ -184,6 +185,7 @@ def prometheus_families(
     ``warn_loss_eta_seconds``, ``crit_loss_eta_seconds``, ``warn_commit_stale_seconds``,
     ``crit_commit_stale_seconds``).
     """
+    from ..measures.lag.stale import stalest  # here: staleness's rules (~1 ms of import)
 
     types = {r.group: r.group_type for r in rows if r.group_type is not None}
 

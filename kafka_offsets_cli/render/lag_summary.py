@@ -26,20 +26,20 @@ the table, shown when a group has one).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import MonitoringStatus
 from ..lag.monitor import LagStatus
 from ..lag.summary import soonest_loss_etas, totals, trend
 from ..measures.catch_up import eta_to_catch_up_ms
 from ..measures.lag.rows import GroupProblem, LagRow
-from ..measures.lag.stale import stalest
 from ..models.groups import GroupDescription
 from ..parse.durations import format_duration
-from .fit import Column, Kind
-from .fitted import FittedTable
 from .offsets import rate
 from .sparkline import trend_cell
+
+if TYPE_CHECKING:  # the table layout is imported only where a table is drawn
+    from .fitted import FittedTable
 
 __all__ = [
     "LOSS_SUMMARY_COLUMN",
@@ -129,6 +129,8 @@ def summary_records(
     for p in problems:
         empty = {"partitions": 0, "lag": 0, "lagging": 0, "max_time_lag_ms": None, "remote_reads": 0}
         out.setdefault(p.group, empty)
+    from ..measures.lag.stale import stalest  # here: staleness's rules (~1 ms of import)
+
     soonest = soonest_loss_etas(loss_etas or {})
     worst_stale = stalest(stale_ms or {})
     recs = []
@@ -179,6 +181,9 @@ def summary_table(
     ``lagging`` (below the thresholds, or without any), as each partition's STATE does.
     """
     from rich.text import Text
+
+    from .fit import Column, Kind  # here: tables only (~5 ms of import)
+    from .fitted import FittedTable
 
     t = FittedTable(header=header)
     num = Kind.NUMBER

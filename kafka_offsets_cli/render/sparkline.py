@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..measures.trend import TREND_SIZE
-from .fit import Forms
 
 __all__ = ["SPARK_CHARS", "sparkline", "trend_cell"]
 
@@ -46,5 +45,7 @@ def trend_cell(values: Sequence[int | None]) -> Any:
         from rich.text import Text
 
         return Text("-", style="dim")
+    from .fit import Forms  # here: tables only (~5 ms of import)
+
     full, short = values[-TREND_SIZE:], values[-(TREND_SIZE // 2) :]
     return Forms((sparkline(full), sparkline(short)), style="cyan")

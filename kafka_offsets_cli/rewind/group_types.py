@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import Refused, UsageError
-from ..models.group_types import ShareGroup, StreamsGroup
+from ..models.group_descriptions import ShareGroup, StreamsGroup
 from ..models.groups import GroupDescription, GroupMembers, GroupOffsets, Member
 from ..models.topics import TopicPartition
 from ..parse.selection import Selection

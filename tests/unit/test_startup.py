@@ -77,3 +77,25 @@ def test_unknown_command_suggests_the_close_one() -> None:
     assert out.returncode == 2
     assert "No such command 'lsit'" in out.stderr
     assert "Did you mean 'list'?" in out.stderr
+
+
+#: what ``lag`` with a machine format never uses, each imported where it is used: the table layout,
+#: the decision-list compiler (rules rate rows only in a monitoring run or a table), staleness's rules
+#: and share and streams groups' descriptions
+LAG_DEFERRED = (
+    "kafka_offsets_cli.render.fit",
+    "kafka_offsets_cli.render.fitted",
+    "kafka_offsets_cli.decide",
+    "kafka_offsets_cli.measures.lag.stale",
+    "kafka_offsets_cli.models.group_descriptions",
+)
+
+
+def test_lag_loads_its_command_without_what_a_machine_format_never_uses() -> None:
+    mods = imported("lag", "--help")
+    assert {
+        "kafka_offsets_cli.cli.lag_cmd",
+        "kafka_offsets_cli.cli.lag_view",
+        "kafka_offsets_cli.lag.run",
+    } <= mods
+    assert not mods & set(LAG_DEFERRED)

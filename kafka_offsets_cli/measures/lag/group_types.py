@@ -9,9 +9,13 @@ of its subtopology (input and repartition topics), as ``kafka-streams-groups --m
 
 from __future__ import annotations
 
-from ...models.group_types import ShareGroup, ShareMember, StreamsGroup, StreamsMember
+from typing import TYPE_CHECKING
+
 from ...models.groups import GroupDescription, GroupMembers, Member
 from ...models.topics import TopicPartition
+
+if TYPE_CHECKING:  # share and streams descriptions: annotations here
+    from ...models.group_descriptions import ShareGroup, ShareMember, StreamsGroup, StreamsMember
 
 
 def share_members(group: ShareGroup) -> GroupMembers:

@@ -7,6 +7,8 @@ the choice between kafka-python's own class and the schema's, both ways.
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 import types
 import uuid
@@ -255,3 +257,30 @@ def test_without_kafka_pythons_class_the_schemas_is_made() -> None:
         gm.kafka_python_class("DescribeGroupsRequest") is not None
     )  # what a class kafka-python has looks like
     assert gm.kafka_python_class("ShareGroupDescribeRequest", homes=("no.such.module",)) is None
+
+
+#: a fresh interpreter's names of the module's message classes: after the import, after one class is
+#: asked for, and what ``dir`` lists
+_FIRST_USE = """
+import json
+from kafka_offsets_cli.kafka import group_messages as g
+def made():
+    return sorted(n for n in vars(g) if n.endswith(("Request", "Response")))
+before = made()
+g.StreamsGroupDescribeRequest
+print(json.dumps([before, made(), [n for n in dir(g) if n.endswith(("Request", "Response"))]]))
+"""
+
+
+def test_the_schema_messages_are_made_on_first_use_each_request_with_its_response() -> None:
+    """Importing the module (``lag``'s listing does) makes none of the schema classes; asking for one
+    makes its request and its response (kafka-python keeps the response only weakly); ``dir`` lists
+    them all from the start, and a name the module does not have is an AttributeError."""
+    out = subprocess.run([sys.executable, "-c", _FIRST_USE], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    before, after, listed = json.loads(out.stdout)
+    assert before == ["ListGroupsRequest", "OffsetDeleteRequest"]
+    assert after == sorted([*before, "StreamsGroupDescribeRequest", "StreamsGroupDescribeResponse"])
+    assert listed == sorted([*before, *(m + k for m in gm.SCHEMA_MESSAGES for k in ("Request", "Response"))])
+    with pytest.raises(AttributeError):
+        gm.NoSuchRequest  # noqa: B018

@@ -30,15 +30,14 @@ from kafka_offsets_cli.kafka.share_groups import (
     state_name,
 )
 from kafka_offsets_cli.kafka.streams_groups import NOT_AVAILABLE, describe_streams_groups, streams_group
-from kafka_offsets_cli.models.group_types import (
+from kafka_offsets_cli.models.group_descriptions import (
     ShareGroup,
-    ShareGroupOffsets,
     ShareMember,
-    SharePartition,
     StreamsMember,
     StreamsTasks,
     Subtopology,
 )
+from kafka_offsets_cli.models.group_types import ShareGroupOffsets, SharePartition
 from kafka_offsets_cli.models.topics import TopicPartition
 from tests.unit.kafka.test_group_messages import (
     offsets_response,

@@ -8,17 +8,15 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from kafka_offsets_cli.errors import Refused, UsageError
-from kafka_offsets_cli.models.group_types import (
-    GroupTypeAnswer,
+from kafka_offsets_cli.models.group_descriptions import (
     ShareGroup,
-    ShareGroupOffsets,
     ShareMember,
-    SharePartition,
     StreamsGroup,
     StreamsMember,
     StreamsTasks,
     Subtopology,
 )
+from kafka_offsets_cli.models.group_types import GroupTypeAnswer, ShareGroupOffsets, SharePartition
 from kafka_offsets_cli.models.groups import GroupDescription, GroupMembers, GroupOffsets
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.parse.selection import parse_selection
