@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, cast
 
+from ..models.offset_results import SpecIndex, index_of
 from ..models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
 from ..models.topics import TopicPartition
 from .requests import DEFAULT_CHUNK, plan_queries
@@ -57,6 +58,9 @@ def breaches(results: Sequence[OffsetResult]) -> tuple[list[Key], set[TopicParti
     Errors and "no record" answers have no offset and no relation to hold.
     """
     earliest, latest = SpecKind.EARLIEST, SpecKind.LATEST
+    index = index_of(results)
+    if index is not None and (breached := _ends_breached(index)) is not None:
+        return [], breached  # lag's answers, already by spec and partition
     # comprehensions, not a loop of statements: this runs over every answer (100,000 for lag at 50,000
     # partitions, 150,000 for liveness); a tuple's (topic, partition) slice keys as a TopicPartition.
     # Errors and "no record" answers have no offset.
@@ -87,6 +91,30 @@ def breaches(results: Sequence[OffsetResult]) -> tuple[list[Key], set[TopicParti
         if end is not None and (off > end or (off == end and kind in _RECORDS)):
             beyond.add(TopicPartition(topic, partition))
     return below, beyond
+
+
+def _ends_breached(index: SpecIndex) -> set[TopicPartition] | None:
+    """The partitions whose ``latest`` lies below their ``earliest`` (both with an offset and no error),
+    read from answers indexed by spec and partition (:func:`breaches`' rule, no key built); ``None``
+    unless the index holds one ``earliest`` and one ``latest`` spec at most, and nothing else."""
+    kinds = [s.kind for s in index]
+    if len(kinds) != len(set(kinds)) or not set(kinds) <= {SpecKind.EARLIEST, SpecKind.LATEST}:
+        return None
+    early = next((a for s, a in index.items() if s.kind is SpecKind.EARLIEST), None)
+    late = next((a for s, a in index.items() if s.kind is SpecKind.LATEST), None)
+    if not early or not late:
+        return set()
+    get = early.get
+    return {
+        tp
+        for tp, a in late.items()
+        if a[3] is not None
+        and a[6] is None
+        and (e := get(tp)) is not None
+        and e[3] is not None
+        and e[6] is None
+        and a[3] < e[3]
+    }
 
 
 def close_snapshot(

@@ -18,8 +18,10 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
+from typing import cast
 
 from ...models.groups import GroupDescription, GroupOffsets
+from ...models.offset_results import index_of
 from ...models.offsets import OffsetResult, OffsetSpec
 from ...models.topics import ClusterMetadata, TopicPartition
 from ...parse.selection import Selection
@@ -275,10 +277,14 @@ def assemble_rows(
 
 def _by_partition(
     results: Iterable[OffsetResult],
-) -> tuple[dict[tuple[str, int], OffsetResult], dict[tuple[str, int], OffsetResult]]:
+) -> tuple[Mapping[tuple[str, int], OffsetResult], Mapping[tuple[str, int], OffsetResult]]:
     """The ``earliest`` and ``latest`` answers among ``results``, each by (topic, partition) (the last
     answer of a partition and spec wins)."""
     earliest, latest = OffsetSpec.earliest(), OffsetSpec.latest()
+    index = index_of(results)
+    if index is not None:  # the answers' own index (specs equal by value are one key): nothing to build
+        by_tp = Mapping[tuple[str, int], OffsetResult]  # a TopicPartition is its (topic, partition)
+        return cast(by_tp, index.get(earliest, {})), cast(by_tp, index.get(latest, {}))
     answers = results if isinstance(results, (list, tuple)) else list(results)
     # the usual answers carry the shared spec instances: two C-speed comprehensions keyed by the
     # result's (topic, partition) slice, which equals and hashes as a TopicPartition (50,000 rows)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kafka_offsets_cli.kafka.list_offsets_batches import batches
-from kafka_offsets_cli.models.offsets import OffsetSpec
+from kafka_offsets_cli.kafka.list_offsets_batches import Answers, batches
+from kafka_offsets_cli.models.offset_results import OffsetResults
+from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.plan.requests import OffsetRequest, plan_queries, plan_requests
 
@@ -65,3 +66,26 @@ def test_no_request_names_a_partition_twice_and_every_query_is_kept(
         assert len({tp for tp, _ in batch}) == len(batch)
         assert {leaders[tp] for tp, _ in batch} == {leader}
     assert sorted(k for _, batch in placed for k in batch) == sorted(k for c in calls for k in c.queries)
+
+
+def test_the_answers_hand_on_their_index_by_spec_and_partition() -> None:
+    # each query's last answer, once; the list and its index say the same
+    early, late, tp, other = (
+        OffsetSpec.earliest(),
+        OffsetSpec.latest(),
+        TopicPartition("t", 0),
+        TopicPartition("t", 1),
+    )
+    answers = Answers()
+    answers[(tp, early)] = OffsetResult("t", 0, early, None, error="NOT_LEADER_OR_FOLLOWER")
+    answers.of(late).update({tp: OffsetResult("t", 0, late, 9), other: OffsetResult("t", 1, late, 4)})
+    again = Answers()
+    again[(tp, early)] = OffsetResult("t", 0, early, 2)  # asked again: the last answer wins
+    answers.merge(again)
+    got = answers.results()
+    assert isinstance(got, OffsetResults) and got.by_spec is not None
+    assert sorted(got) == sorted(
+        [OffsetResult("t", 0, early, 2), OffsetResult("t", 0, late, 9), OffsetResult("t", 1, late, 4)]
+    )
+    assert sorted(r for by_tp in got.by_spec.values() for r in by_tp.values()) == sorted(got)
+    assert {(s, k) for s, by_tp in got.by_spec.items() for k in by_tp} == {(r.spec, r.tp) for r in got}

@@ -25,6 +25,7 @@ from kafka_offsets_cli.kafka.list_offsets import OFFSET_INVALID, _collect_one_fu
 from kafka_offsets_cli.measures.lag.plan import GroupPlan, assemble_rows
 from kafka_offsets_cli.measures.lag.remote import RemoteConfigs, remote_rule, tiered_topics, with_remote_reads
 from kafka_offsets_cli.measures.lag.rows import COLUMNS, LagRow, LagState, error_row, lag_row
+from kafka_offsets_cli.models.offset_results import OffsetResults
 from kafka_offsets_cli.models.offsets import OffsetResult, OffsetSpec
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.plan.requests import OffsetRequest
@@ -205,6 +206,17 @@ def test_assembled_rows_are_lag_rows(
     for got in (assemble_rows(plans, results), assemble_rows(plans, iter(results))):
         assert got == want
         assert [list(r.__dict__.items()) for r in got] == [list(r.__dict__.items()) for r in want]
+    # the answers with their own index by spec (equal copies one key) and partition, one answer a query
+    # (the last asked), as the kafka-python route hands them: the rows of that list
+    by_spec: dict[OffsetSpec, dict[TopicPartition, OffsetResult]] = {}
+    for r in results:
+        by_spec.setdefault(r.spec, {})[TopicPartition(r.topic, r.partition)] = r
+    indexed = OffsetResults([r for got in by_spec.values() for r in got.values()], by_spec)
+    got = assemble_rows(plans, indexed)
+    assert got == _plain_rows(plans, list(indexed))
+    assert [list(r.__dict__.items()) for r in got] == [
+        list(r.__dict__.items()) for r in _plain_rows(plans, list(indexed))
+    ]
     # with the topics' remote.storage.enable read before the rows are made: the first flags are the rule's
     # without an earliest-local answer (tiered, plain and unknown topics), the rows otherwise the same
     tiered = {"moved": True, "plain": False}

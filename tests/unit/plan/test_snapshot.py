@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kafka_offsets_cli.models.offset_results import OffsetResults
 from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
 from kafka_offsets_cli.models.topics import TopicPartition
 from kafka_offsets_cli.plan.requests import OffsetRequest
@@ -147,3 +148,11 @@ def test_breaches_are_the_plain_loops(
     assert breaches(results) == _plain_breaches(results)
     lag_only = [r for r in results if r.spec in (E, L)]
     assert breaches(lag_only) == _plain_breaches(lag_only)
+    # answers that carry their own index by spec and partition (the kafka-python route's: one answer a
+    # query, the last one asked): lag's are read from it, any other spec takes the whole check
+    for some in (results, lag_only):
+        by_spec: dict[OffsetSpec, dict[TopicPartition, OffsetResult]] = {}
+        for r in some:
+            by_spec.setdefault(r.spec, {})[TopicPartition(r.topic, r.partition)] = r
+        indexed = OffsetResults([r for got in by_spec.values() for r in got.values()], by_spec)
+        assert breaches(indexed) == _plain_breaches(list(indexed))
