@@ -10,21 +10,21 @@ per partition, beyond the usual 20,000 open files), creates :mod:`bench.setup_da
 at ``--scale`` (20: 10,000 m partitions and 20 groups, the default data set; 100: 50,000 and
 100 groups, opt-in), then times whole processes, in alternation, each case once a round::
 
-    all       python -m kafka_offsets_cli lag -b BOOTSTRAP --group-regex 'bench\\.g\\..*' -o json --timeout 5m
+    all       kafka-offsets lag -b BOOTSTRAP --group-regex 'bench\\.g\\..*' -o json --timeout 5m
     topic     the same with --topic 'bench\\.m\\..*'
     time-lag  the same as all with --time-lag
     peer      kafka-consumer-groups --bootstrap-server BOOTSTRAP --describe --all-groups
               (ConsumerGroupCommand from ``python -m dev.kafka classpath``, with the JVM flags
               kafka-consumer-groups.sh gives it: bench.__main__.SCRIPT_JVM_FLAGS)
 
-The product runs as users install it: the working tree installed (non-editable, refreshed on every
-run) into ``bench/.venv`` as :mod:`bench.runner` does for the main benchmark, run from an empty
-directory (the development venv's editable install adds an import hook to every start, which users
-do not pay). ``--old DIR`` also runs the same commands with the package in ``DIR`` (e.g. ``git archive
-main kafka_offsets_cli | tar -x -C DIR``) as "before", on the same interpreter with ``PYTHONPATH=DIR``.
-Every run's rows are cross-checked (each group's partitions and total lag as the data set says;
-Kafka's tool's table too). Reports wall and CPU
-(user+sys) seconds, best and median, and the ratios: peer wall / ours, before / after.
+The product runs as users install and run it: the working tree installed (non-editable, refreshed
+on every run) into ``bench/.venv`` as :mod:`bench.runner` does for the main benchmark, its
+``kafka-offsets`` console script run from an empty directory (the development venv's editable
+install adds an import hook to every start, which users do not pay). ``--old DIR`` also runs the
+same commands with the package in ``DIR`` (e.g. ``git archive main kafka_offsets_cli | tar -x -C
+DIR``) as "before", the same script with ``PYTHONPATH=DIR``. Every run's rows are cross-checked
+(each group's partitions and total lag as the data set says; Kafka's tool's table too). Reports
+wall and CPU (user+sys) seconds, best and median, and the ratios: peer wall / ours, before / after.
 ``--keep`` leaves the cluster running (``python -m dev.kafka down --name plan-scale`` stops it).
 Not part of the test suite.
 """
@@ -49,7 +49,7 @@ if str(REPO) not in sys.path:
 
 from bench import setup_data  # noqa: E402
 from bench.__main__ import SCRIPT_JVM_FLAGS  # noqa: E402
-from bench.runner import CGC, VENV_PY, install_product, parse_cgc  # noqa: E402
+from bench.runner import CGC, CLI, install_product, parse_cgc  # noqa: E402
 from dev import kafka as dev_kafka  # noqa: E402
 
 NAME = "plan-scale"
@@ -98,7 +98,7 @@ CASES: dict[str, tuple[str, ...]] = {
 
 
 def argv(bootstrap: str, case: str) -> list[str]:
-    """The measured command line (after ``python -m kafka_offsets_cli``)."""
+    """The measured command line (after ``kafka-offsets``)."""
     out = [
         "lag",
         "-b",
@@ -216,11 +216,11 @@ def main(args: list[str] | None = None) -> None:
         empty = Path(tempfile.mkdtemp(prefix="lag-scale-"))  # no package beside the processes
         results: dict[tuple[str, str], list[tuple[float, float]]] = {}
         for _label, package in variants:  # untimed: writes each variant's bytecode cache, warms the brokers
-            run([str(VENV_PY), "-m", "kafka_offsets_cli", *argv(bootstrap, cases[0])], empty, package)
+            run([str(CLI), *argv(bootstrap, cases[0])], empty, package)
         for _ in range(ns.reps):
             for case in cases:
                 for label, package in variants:
-                    cmd = [str(VENV_PY), "-m", "kafka_offsets_cli", *argv(bootstrap, case)]
+                    cmd = [str(CLI), *argv(bootstrap, case)]
                     wall, cpu, out = run(cmd, empty, package)
                     _check(f"{label} {case}", summary(out), want[case == "topic"])
                     results.setdefault((label, case), []).append((wall, cpu))
@@ -243,9 +243,7 @@ def report(
     """The table: each variant's times, then the ratios (peer / ours by wall; before / after)."""
     parts = setup_data.M_PARTITIONS * ns.scale
     print(f"lag, {parts} m partitions / {ns.scale} groups, {ns.nodes}-node cluster, {ns.reps} runs each")
-    print(
-        "cmd: python -m kafka_offsets_cli " + " ".join(argv("BOOTSTRAP", "all")) + " [--topic …|--time-lag]"
-    )
+    print("cmd: kafka-offsets " + " ".join(argv("BOOTSTRAP", "all")) + " [--topic …|--time-lag]")
     print("peer: kafka-consumer-groups --bootstrap-server BOOTSTRAP --describe --all-groups")
     print("| tool | case | wall best s | wall median s | CPU median s |")
     print("|---|---|---:|---:|---:|")
