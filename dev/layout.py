@@ -22,10 +22,11 @@ reported under its rule's name:
   lines; its work lives in the layers below.
 * ``owner``: only ``kafka/`` imports a Kafka client library (confluent-kafka, kafka-python), and of
   it only ``kafka/kafka_python.py`` (the adapter to its client), ``kafka/list_offsets_kafka_python.py``
-  (ListOffsets), ``kafka/offset_fetch.py`` (FindCoordinator, OffsetFetch), ``kafka/describe_groups.py``
-  (ConsumerGroupDescribe, DescribeGroups), ``kafka/coordinated.py`` (FindCoordinator for the share and
-  streams group requests) and ``kafka/group_messages.py`` (their message classes) import kafka-python; only
-  ``spark/`` imports pyspark (and py4j, pyarrow);
+  and ``kafka/list_offsets_partitions.py`` (ListOffsets), ``kafka/offset_fetch.py`` (FindCoordinator,
+  OffsetFetch), ``kafka/describe_groups.py`` (ConsumerGroupDescribe, DescribeGroups),
+  ``kafka/coordinated.py`` (FindCoordinator for the share and streams group requests) and
+  ``kafka/group_messages.py`` (their message classes) import kafka-python; only ``spark/`` imports
+  pyspark (and py4j, pyarrow);
 * ``pure``: ``render/`` imports neither ``kafka/`` nor ``spark/`` (nor ``cli/``: a higher layer);
 * ``size``: no module is over :data:`MAX_LINES` lines;
 * ``tree``: the package tree of docs/development.md (its "Development" section) lists every folder
@@ -97,6 +98,7 @@ OWNED_MODULE = {
     "kafka": (
         "kafka.kafka_python",
         "kafka.list_offsets_kafka_python",
+        "kafka.list_offsets_partitions",
         "kafka.offset_fetch",
         "kafka.describe_groups",
         "kafka.coordinated",

@@ -20,9 +20,10 @@ kafka-python's own metadata request for its whole request timeout).
 kafka-python's ``KafkaAdminClient.list_partition_offsets`` is not used: its ``OffsetSpec``
 has no -6 (``OffsetSpec(-6)`` raises ``ValueError``) and it raises on the first partition
 with an error, losing the others. The requests are built from kafka-python's
-``ListOffsetsRequest`` with the least version their specs and isolation need (kafka-python
-will not send it to a broker too old for it: every partition then reads
-``UNSUPPORTED_VERSION``, never a wrong answer) and sent through the adapter
+``ListOffsetsRequest`` with the least version their specs and isolation need, v4 at least
+while their partitions go as tuples (:mod:`.list_offsets_partitions`); kafka-python will not
+send it to a broker too old for it: every partition then reads ``UNSUPPORTED_VERSION``, never
+a wrong answer. They are sent through the adapter
 :mod:`.kafka_python` (the only module touching kafka-python's internals), all at once.
 
 Same rules as :mod:`.list_offsets`: every partition gets its own answer or error (Kafka's
@@ -34,7 +35,7 @@ while the ``--timeout`` budget (:mod:`.deadline`) lasts, each attempt a share of
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from itertools import groupby, repeat
 from operator import attrgetter, is_, itemgetter
 from typing import Any
@@ -49,6 +50,7 @@ from .deadline import FIRST_ATTEMPT_S, Deadline
 from .errors import RETRIABLE
 from .kafka_python import KafkaPython, RequestError, Route, code_name, error_name
 from .list_offsets_batches import Answers, Batch, Key, batches, error, place, waves
+from .list_offsets_partitions import TUPLE_VERSIONS, Topic, build, rigid_tuples, tuples_work
 from .settings import log
 
 #: The least ListOffsets version that carries each code (0 for the rest: times, -1, -2).
@@ -64,9 +66,6 @@ COMMITTED_MIN_VERSION = 2
 LAST_RIGID = 5
 #: Requests in flight to one broker at a time (kafka-python's connections take 5; one left spare).
 IN_FLIGHT = 4
-
-_Topic = ListOffsetsRequest.ListOffsetsTopic
-_Partition = _Topic.ListOffsetsPartition
 
 
 class WireLister:
@@ -194,11 +193,14 @@ def _request(
     if not one:
         time_of = {i: s.kafka_time for i, s in distinct.items()}
         times = list(map(time_of.__getitem__, map(id, map(_second, keys))))
+    # a rigid request's partitions as tuples (versions 4 and 5 only: list_offsets_partitions.py)
+    tuples = version <= LAST_RIGID and tuples_work()
+    make = rigid_tuples if tuples else build
     topics, asked, start = [], [], 0
     for name, idx in groups:
         end = start + len(idx)
         ts = repeat(specs[0].kafka_time) if one else iter(times[start:end])
-        topics.append(_Topic(name=name, partitions=_partitions(idx, ts)))
+        topics.append(Topic(name=name, partitions=make(idx, ts)))
         asked.append((name, idx, start, end))
         start = end
     request = ListOffsetsRequest(
@@ -206,7 +208,7 @@ def _request(
         isolation_level=iso,
         topics=topics,
         timeout_ms=timeout_ms,
-        min_version=version,
+        min_version=max(version, TUPLE_VERSIONS[0]) if tuples else version,
         # v6+ is "flexible": a tagged-field block per partition, most of the encoding's cost; the
         # answers to -2, -1 and times are the same in v5 (bench/list_offsets_routes.py)
         max_version=None if version > LAST_RIGID else LAST_RIGID,
@@ -261,62 +263,6 @@ def _errors(keys: list[Key], e: RequestError, failed: list[Key]) -> list[OffsetR
     name = error_name(e)
     failed.extend(keys if name in RETRIABLE else ())
     return [error(k, name) for k in keys]
-
-
-_new = object.__new__
-
-
-def _partitions_fast(indexes: list[int], times: Iterable[int]) -> list[Any]:
-    made = list(map(_new, repeat(_Partition, len(indexes))))
-    # times: as many, or an endless repeat (a request's keys sharing one spec)
-    for p, index, timestamp in zip(made, indexes, times, strict=False):
-        p.partition_index, p.timestamp, p.current_leader_epoch = index, timestamp, -1
-        p.tags = p.unknown_tags = p._version = None
-    return made
-
-
-def _partitions_public(indexes: list[int], times: Iterable[int]) -> list[Any]:
-    return [
-        _Partition(partition_index=i, current_leader_epoch=-1, timestamp=t)
-        for i, t in zip(indexes, times, strict=False)
-    ]
-
-
-def _state(obj: object) -> list[tuple[str, type, Any]] | None:
-    """Everything an encoder can read of a slotted ``obj``: each set slot's name, type and value (an
-    unset one has no row: reading it falls back to the field's default); ``None`` with a ``__dict__``."""
-    if hasattr(obj, "__dict__"):
-        return None
-    state = []
-    for c in type(obj).__mro__:
-        for name in c.__dict__.get("__slots__", ()):
-            try:  # the slot itself, not getattr: kafka-python's __getattr__ answers for unset fields
-                value = c.__dict__[name].__get__(obj, type(obj))
-            except AttributeError:
-                continue
-            state.append((name, type(value), value))
-    return state
-
-
-def _fast_works() -> bool:
-    """Whether partitions made without kafka-python's constructor are the ones made with it: the same
-    class and the same value in every slot (whatever version encodes them, it reads no more)."""
-    try:
-        fast, public = _partitions_fast([3], [-2])[0], _partitions_public([3], [-2])[0]
-        got = _state(fast)
-        return type(fast) is type(public) and got is not None and got == _state(public)
-    except Exception:
-        return False
-
-
-#: kafka-python's constructor costs 8 us a partition (0.8 s of a 100,000-query lag): the containers are
-#: plain slotted objects, filled directly when that makes the same object (checked once, no encoding)
-def choose_builder() -> Callable[[list[int], Iterable[int]], list[Any]]:
-    """The partitions' builder: direct when it makes what the constructor makes, else the constructor."""
-    return _partitions_fast if _fast_works() else _partitions_public
-
-
-_partitions = choose_builder()
 
 
 def _result(key: Key, p: Any) -> OffsetResult:

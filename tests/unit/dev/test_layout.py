@@ -172,8 +172,8 @@ def test_kafka_and_spark_libraries_outside_their_package(shop: Path) -> None:
     assert new(shop) == [
         "shop/errors.py:1: owner: imports pyarrow: only shop/spark/ may",
         "shop/kafka/admin.py:1: owner: imports kafka: "
-        "only kafka.kafka_python, kafka.list_offsets_kafka_python, kafka.offset_fetch, "
-        "kafka.describe_groups, kafka.coordinated, kafka.group_messages may",
+        "only kafka.kafka_python, kafka.list_offsets_kafka_python, kafka.list_offsets_partitions, "
+        "kafka.offset_fetch, kafka.describe_groups, kafka.coordinated, kafka.group_messages may",
         "shop/lag/core.py:2: owner: imports confluent_kafka: only shop/kafka/ may",
     ]
 

@@ -11,6 +11,7 @@ from kafka.protocol.consumer.offsets import ListOffsetsRequest  # type: ignore[i
 
 from kafka_offsets_cli.kafka import list_offsets_batches as batching
 from kafka_offsets_cli.kafka import list_offsets_kafka_python as wire
+from kafka_offsets_cli.kafka import list_offsets_partitions as parts
 from kafka_offsets_cli.models.offsets import Isolation, OffsetResult, OffsetSpec, SpecKind
 from kafka_offsets_cli.models.topics import ClusterMetadata, PartitionInfo, TopicInfo, TopicPartition
 from kafka_offsets_cli.plan.requests import plan_queries, plan_requests
@@ -30,6 +31,12 @@ def metadata(leaders: dict[tuple[str, int], int]) -> ClusterMetadata:
         topics.setdefault(t, []).append(PartitionInfo(t, p, n))
     md = {t: TopicInfo(t, tuple(ps)) for t, ps in topics.items()}
     return ClusterMetadata({**md, "gone": TopicInfo("gone", (), error="TOPIC_AUTHORIZATION_FAILED")})
+
+
+def on_the_wire(request: Any) -> Any:
+    """``request`` as a broker reads it: encoded at the highest version it allows (v11 at most), decoded."""
+    version = request._max_version if request._max_version is not None else 11
+    return ListOffsetsRequest.decode(bytes(request.encode(version=version)), version=version)
 
 
 class FakeRoute:
@@ -60,9 +67,10 @@ class FakeRoute:
     def send(self, request: Any, node: int, timeout_ms: int) -> Any:
         if node == self.unknown_node:  # as kafka-python's connection manager: raised, not on the future
             raise kerrors.UnknownBrokerIdError(node)
+        asked, request = request, on_the_wire(request)  # what a broker reads (tuples or containers)
         tps = [(t.name, p.partition_index) for t in request.topics for p in t.partitions]
-        self.sent.append((node, request._min_version, tps))
-        self.max_versions.append(request._max_version)
+        self.sent.append((node, asked._min_version, tps))
+        self.max_versions.append(asked._max_version)
         self.timestamps.append([p.timestamp for t in request.topics for p in t.partitions])
 
         self.in_flight[node] = self.in_flight.get(node, 0) + 1
@@ -199,8 +207,9 @@ def test_versions_follow_the_specs_and_the_isolation() -> None:
         request, *_ = wire._request([(TopicPartition("t", 0), spec)], iso, 1000)
         return request._min_version, request._max_version
 
-    assert versions(EARLIEST, 0) == (0, wire.LAST_RIGID)
-    assert versions(LATEST, 1) == (2, wire.LAST_RIGID)  # read_committed: v2 and later
+    # -2, -1 and times: rigid (no tagged fields), v4 at least while the partitions go as tuples
+    assert versions(EARLIEST, 0) == (4, wire.LAST_RIGID)
+    assert versions(LATEST, 1) == (4, wire.LAST_RIGID)  # read_committed needs v2: below v4 already
     assert versions(MAX_TS, 0) == (7, None)  # KIP-734
     assert versions(LOCAL, 0) == (8, None)
     assert versions(PENDING, 1) == (11, None)
@@ -209,6 +218,7 @@ def test_versions_follow_the_specs_and_the_isolation() -> None:
 def test_a_request_takes_each_partitions_time_whether_its_keys_share_one_spec_object_or_not() -> None:
     def sent(keys: list[tuple[TopicPartition, OffsetSpec]]) -> tuple[list[tuple[str, int, int]], object]:
         request, _, _, spec = wire._request(keys, 0, 1000)
+        request = on_the_wire(request)
         return [(t.name, p.partition_index, p.timestamp) for t in request.topics for p in t.partitions], spec
 
     t0, t1 = TopicPartition("t", 0), TopicPartition("t", 1)
@@ -220,28 +230,24 @@ def test_a_request_takes_each_partitions_time_whether_its_keys_share_one_spec_ob
 
 
 def test_partitions_built_directly_encode_as_kafka_pythons_constructor_makes_them() -> None:
-    assert wire._fast_works()
-
-    def encoded(make: Any, version: int) -> bytes:
-        partitions = make([7, 8], iter([-2, 1_700_000_000_000]))
-        topic = ListOffsetsRequest.ListOffsetsTopic(name="t", partitions=partitions)
-        request = ListOffsetsRequest(replica_id=-1, isolation_level=1, topics=[topic], timeout_ms=9)
-        return bytes(request.encode(version=version))
+    assert parts.fast_works()
 
     for version in (1, 4, 5, 11):  # v1: no leader epoch; v4: one; v11: flexible (tagged fields)
-        assert encoded(wire._partitions_fast, version) == encoded(wire._partitions_public, version)
-    assert wire._partitions is wire._partitions_fast
+        made = [parts._encoded(make([7, 8], iter([-2, 1_700_000_000_000])), version)
+                for make in (parts.partitions_fast, parts.partitions_public)]  # fmt: skip
+        assert made[0] == made[1]
+    assert parts.build is parts.partitions_fast
 
 
 def _missing_epoch(indexes: list[int], times: Any) -> list[Any]:
-    made = wire._partitions_fast(indexes, times)
+    made = parts.partitions_fast(indexes, times)
     for p in made:
         del p.current_leader_epoch  # unset: kafka-python would read the field's default
     return made
 
 
 def _extra_slot(indexes: list[int], times: Any) -> list[Any]:
-    made = wire._partitions_fast(indexes, times)
+    made = parts.partitions_fast(indexes, times)
     for p in made:
         p.max_num_offsets = 1  # set where the constructor leaves it unset
     return made
@@ -252,11 +258,45 @@ def test_the_constructor_is_used_when_direct_building_stops_making_the_same_part
 ) -> None:
     # a kafka-python whose containers need their constructor: the check fails, the constructor is kept
     for differs in (lambda indexes, times: [object()], _missing_epoch, _extra_slot):
-        monkeypatch.setattr(wire, "_partitions_fast", differs)
-        assert not wire._fast_works()
-        assert wire.choose_builder() is wire._partitions_public
-    monkeypatch.setattr(wire, "_partitions_fast", lambda indexes, times: 1 / 0)  # and when it raises
-    assert wire.choose_builder() is wire._partitions_public
+        monkeypatch.setattr(parts, "partitions_fast", differs)
+        assert not parts.fast_works()
+        assert parts.choose_builder() is parts.partitions_public
+    monkeypatch.setattr(parts, "partitions_fast", lambda indexes, times: 1 / 0)  # and when it raises
+    assert parts.choose_builder() is parts.partitions_public
+
+
+def test_rigid_requests_send_tuples_only_at_the_versions_whose_fields_they_follow() -> None:
+    # v4 and v5 read (partition_index, current_leader_epoch, timestamp); v1 has no leader epoch, so the
+    # same tuple would be wrong there: the request is limited to v4-v5, and is what containers encode
+    assert parts.tuples_work()
+    request, _, _, _ = wire._request(
+        [(TopicPartition("t", 0), LATEST), (TopicPartition("t", 2), LATEST)], 1, 9
+    )
+    assert (request._min_version, request._max_version) == (4, wire.LAST_RIGID)
+    assert [p for t in request.topics for p in t.partitions] == [(0, -1, -1), (2, -1, -1)]
+    times = [-2, 1_700_000_000_000]
+    wrong = parts._encoded(parts.rigid_tuples([0, 2], iter(times)), 1)
+    assert wrong != parts._encoded(parts.partitions_public([0, 2], times), 1)  # why v1-v3 take no tuple
+    public = parts.partitions_public([0, 2], [-1, -1])
+    for version in parts.TUPLE_VERSIONS:
+        assert bytes(request.encode(version=version)) == bytes(
+            ListOffsetsRequest(
+                replica_id=-1, isolation_level=1, timeout_ms=9,
+                topics=[ListOffsetsRequest.ListOffsetsTopic(name="t", partitions=public)],
+            ).encode(version=version)
+        )  # fmt: skip
+
+
+def test_containers_and_the_least_version_when_tuples_would_encode_otherwise(monkeypatch: Any) -> None:
+    monkeypatch.setattr(parts, "rigid_tuples", lambda indexes, times: [(i, -1) for i in indexes])  # as v1
+    parts.tuples_work.cache_clear()
+    try:
+        assert not parts.tuples_work()
+        request, _, _, _ = wire._request([(TopicPartition("t", 0), EARLIEST)], 0, 9)
+        assert (request._min_version, request._max_version) == (0, wire.LAST_RIGID)
+        assert [type(p) for t in request.topics for p in t.partitions] == [type(parts.build([0], [-2])[0])]
+    finally:
+        parts.tuples_work.cache_clear()
 
 
 class Lister:
