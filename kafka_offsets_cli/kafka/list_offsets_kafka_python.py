@@ -177,12 +177,9 @@ def _request(
     """The request for ``keys`` (reordered by topic if a topic comes back), what it asks, and the spec
     all its keys share (``None``: mixed)."""
     specs = list(map(_second, keys))
-    if specs and all(
-        map(is_, specs, repeat(specs[0]))
-    ):  # one spec object (lag: 50,000 keys): no lookup per key
-        distinct = {id(specs[0]): specs[0]}
-    else:  # per spec object rather than per key: a request's keys usually share a few
-        distinct = dict(zip(map(id, specs), specs, strict=True))
+    # one spec object (lag: 50,000 keys) needs no lookup per key; else per spec object, not per key
+    shared = bool(specs) and all(map(is_, specs, repeat(specs[0])))
+    distinct = {id(specs[0]): specs[0]} if shared else dict(zip(map(id, specs), specs, strict=True))
     needs = [MIN_VERSION.get(s.kind, 0) for s in distinct.values()]
     version = max([COMMITTED_MIN_VERSION if iso else 0, *needs])
     groups = [(name, list(map(_second, tps))) for name, tps in groupby(map(_first, keys), _first)]

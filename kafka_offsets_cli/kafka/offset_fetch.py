@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from itertools import repeat
 from operator import attrgetter
 from typing import Any
 
@@ -43,7 +42,6 @@ _code, _index, _committed = (
     attrgetter("partition_index"),
     attrgetter("committed_offset"),
 )
-_new = tuple.__new__
 
 #: Group errors asked again with a fresh coordinator.
 ASK_AGAIN = RETRIABLE | COORDINATOR_NOT_READY
@@ -121,11 +119,11 @@ def _offsets(group: str, answer: Any, partitions: Sequence[TopicPartition] | Non
     offsets: dict[TopicPartition, int | None] = {}
     for t in answer.topics:
         parts = t.partitions
-        if any(map(_code, parts)):
-            code = next(filter(None, map(_code, parts)))
+        code = next(filter(None, map(_code, parts)), 0)  # the first partition's error, if any
+        if code:
             return GroupOffsets(group, {}, code_name(code))
-        # the keys made in C (a group of 500 partitions, 100 groups a run); -1: nothing committed
-        keys = map(_new, repeat(TopicPartition), zip(repeat(t.name), map(_index, parts)))
+        # read in C (a group of 500 partitions, 100 groups a run); -1: nothing committed
+        keys = TopicPartition.of_topic(t.name, map(_index, parts))
         offsets.update(zip(keys, [o if o >= 0 else None for o in map(_committed, parts)], strict=True))
     for tp in partitions or ():
         offsets.setdefault(tp, None)

@@ -6,7 +6,9 @@ The tuple-based models are tuples for speed (a run builds one per partition and 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +45,12 @@ class TopicPartition(tuple[str, int]):
 
     def __getnewargs__(self) -> tuple[str, int]:
         return (self[0], self[1])
+
+    @classmethod
+    def of_topic(cls, topic: str, partitions: Iterable[int]) -> Iterator[TopicPartition]:
+        """``topic``'s ``partitions`` as TopicPartitions, made in C (``__new__`` is a Python call each):
+        planning and OffsetFetch's answers make 50,000 a run at fleet scale."""
+        return map(tuple.__new__, repeat(cls), zip(repeat(topic), partitions))  # type: ignore[arg-type]
 
     def __repr__(self) -> str:
         return f"TopicPartition(topic={self[0]!r}, partition={self[1]!r})"

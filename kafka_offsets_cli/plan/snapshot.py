@@ -97,11 +97,10 @@ def _ends_breached(index: SpecIndex) -> set[TopicPartition] | None:
     """The partitions whose ``latest`` lies below their ``earliest`` (both with an offset and no error),
     read from answers indexed by spec and partition (:func:`breaches`' rule, no key built); ``None``
     unless the index holds one ``earliest`` and one ``latest`` spec at most, and nothing else."""
-    kinds = [s.kind for s in index]
-    if len(kinds) != len(set(kinds)) or not set(kinds) <= {SpecKind.EARLIEST, SpecKind.LATEST}:
+    by_kind = {s.kind: answers for s, answers in index.items()}
+    if len(by_kind) < len(index) or not by_kind.keys() <= {SpecKind.EARLIEST, SpecKind.LATEST}:
         return None
-    early = next((a for s, a in index.items() if s.kind is SpecKind.EARLIEST), None)
-    late = next((a for s, a in index.items() if s.kind is SpecKind.LATEST), None)
+    early, late = by_kind.get(SpecKind.EARLIEST), by_kind.get(SpecKind.LATEST)
     if not early or not late:
         return set()
     get = early.get

@@ -217,15 +217,15 @@ def index_partitions(
         topics |= set(selection.literal_topics() or ())
     rows: list[TopicPartition] = []
     gone: list[TopicPartition] = []
+    allows = selection.allows if selection is not None else None
     for name in sorted(topics):
         existing = index.existing.get(name)
         mine = by_topic.get(name, ())
         if existing is None:  # gone, or its metadata carries an error
-            gone += [tp for tp in mine if selection is None or selection.allows(tp.topic, tp.partition)]
+            gone += [tp for tp in mine if allows is None or allows(tp[0], tp[1])]
             continue
         rows += index.rows(name)
-        allows = selection.allows if selection is not None else None
-        gone += [  # tp[1]: the partition, without the property's call (500 a group)
+        gone += [  # tp[0], tp[1]: topic and partition, without the properties' calls (500 a group)
             tp for tp in mine if tp[1] not in existing and (allows is None or allows(tp[0], tp[1]))
         ]
     return rows, sorted(gone)
